@@ -1,0 +1,5 @@
+#include "core/linalg_impl.hpp"
+
+namespace iclproof {
+ICLPROOF_INSTANTIATE_LINALG(double)
+}  // namespace iclproof

@@ -1,0 +1,155 @@
+// A property: a named claim, the theorem (or paper equation) it checks, and a body that draws
+// its inputs through RapidCheck, computes in the scalar T, and checks `err <= bound` for
+// bounds that are formulas in eps = 2^(1-p), the sizes and the data's scale.
+//
+// Define one with
+//   ICLPROOF_PROPERTY(sm_ridge, "references.sherman_morrison_equals_ridge",
+//                     "Iterated Sherman-Morrison from A0 = lambda I equals ridge.",
+//                     "proofs/ShermanMorrison.v:iterated_sm_ridge") {
+//     const task_spec spec = *gen_task_spec(ranges);   // draws shrink
+//     ...
+//     ctx.compare("w", w_sm, w_ridge, bound);           // or ctx.check_le(label, err, bound)
+//   }
+// The body is a template on T and is instantiated for double, long double and mpfr_real.
+#pragma once
+
+#include "core/eigen_scalar.hpp"
+#include "core/scalar.hpp"
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iclproof {
+
+struct property_info {
+  std::string name;     // "family.what_it_checks"
+  std::string claim;    // one sentence stating the identity
+  std::string theorem;  // "proofs/File.v:theorem_name", or "paper: ..." until a proof exists
+  std::string family() const { return name.substr(0, name.find('.')); }
+};
+
+// Accumulates the checks of one property run (all its cases) and carries the context that
+// failure messages need. One check = one comparison err <= bound in the working precision.
+class case_context {
+ public:
+  case_context(std::string property_name, std::uint64_t seed, std::string scalar_name, int bits)
+      : property_(std::move(property_name)), seed_(seed), scalar_(std::move(scalar_name)), bits_(bits) {}
+
+  // Called by the runner before each case.
+  void begin_case() {
+    inputs_.clear();
+    ++cases_;
+  }
+
+  // Text describing this case's inputs; repeated verbatim in a failure message.
+  void note(std::string_view key, std::string_view value) {
+    inputs_ += std::string(key) + " = " + std::string(value) + "\n";
+  }
+  template <class V> void note_value(std::string_view key, const V& v) {
+    std::ostringstream os;
+    os << v;
+    note(key, os.str());
+  }
+
+  // Fails (RapidCheck failure, then shrinking) unless err <= bound. NaN fails.
+  template <class T> void check_le(std::string_view label, const T& err, const T& bound,
+                                   const std::function<std::string()>& values = {}) {
+    const bool ok = err <= bound;
+    record(log2_abs(err), log2_abs(bound), log2_abs(eps<T>()), ok);
+    if (!ok) fail(label, full_digits(err), full_digits(bound), values ? values() : std::string());
+  }
+
+  // Entrywise comparison: max_ij |computed - reference| <= bound.
+  template <class T> void compare(std::string_view label, const Mat<T>& computed,
+                                  const Mat<T>& reference, const T& bound) {
+    if (computed.rows() != reference.rows() || computed.cols() != reference.cols()) {
+      record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()), false);
+      fail(label, "shape mismatch", full_digits(bound),
+           "computed " + std::to_string(computed.rows()) + "x" + std::to_string(computed.cols()) +
+               ", reference " + std::to_string(reference.rows()) + "x" +
+               std::to_string(reference.cols()));
+    }
+    const Mat<T> diff = computed - reference;
+    check_le<T>(label, max_abs(diff), bound, [&] {
+      return "computed =\n" + matrix_full_digits(computed) + "reference =\n" +
+             matrix_full_digits(reference);
+    });
+  }
+
+  // A claim with no tolerance (exact integers, booleans).
+  void require(std::string_view label, bool ok, const std::string& details);
+
+  template <class T> static std::string matrix_full_digits(const Mat<T>& m) {
+    std::string s;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      s += "  [";
+      for (Eigen::Index j = 0; j < m.cols(); ++j) s += (j ? ", " : "") + full_digits(m(i, j));
+      s += "]\n";
+    }
+    return s;
+  }
+
+  // Summary over all checks so far.
+  int cases() const { return cases_; }
+  long checks() const { return checks_; }
+  // The check with the smallest margin log2(bound) - log2(err).
+  double worst_log2_err() const { return worst_log2_err_; }
+  double worst_log2_bound() const { return worst_log2_bound_; }
+  double max_log2_err_in_eps() const { return max_err_in_eps_; }
+  double log2_eps() const { return log2_eps_; }
+  bool any_failed() const { return failed_; }
+
+ private:
+  void record(double log2_err, double log2_bound, double log2_eps, bool ok);
+  [[noreturn]] void fail(std::string_view label, const std::string& err, const std::string& bound,
+                         const std::string& values);
+
+  std::string property_;
+  std::uint64_t seed_;
+  std::string scalar_;
+  int bits_;
+  std::string inputs_;
+  int cases_ = 0;
+  long checks_ = 0;
+  bool failed_ = false;
+  bool have_worst_ = false;
+  double worst_log2_err_ = -std::numeric_limits<double>::infinity();
+  double worst_log2_bound_ = 0;
+  double max_err_in_eps_ = -std::numeric_limits<double>::infinity();
+  double log2_eps_ = 0;
+  double last_log2_err_ = 0;
+  double last_log2_bound_ = 0;
+};
+
+using property_body = std::function<void(case_context&)>;
+
+struct property {
+  property_info info;
+  property_body body_double;
+  property_body body_long_double;
+  property_body body_mpfr;
+};
+
+// All registered properties, in name order.
+const std::vector<property>& all_properties();
+
+struct property_registrar {
+  property_registrar(property_info info, property_body d, property_body ld, property_body mp);
+};
+
+}  // namespace iclproof
+
+// Defines and registers a property whose body is a template on the scalar T with a
+// `case_context& ctx` in scope.
+#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, THEOREM)                                         \
+  template <class T> static void ID##_body(::iclproof::case_context& ctx);                  \
+  static const ::iclproof::property_registrar ID##_registrar{                               \
+      ::iclproof::property_info{NAME, CLAIM, THEOREM}, &ID##_body<double>,                  \
+      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};                          \
+  template <class T> static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)

@@ -1,0 +1,62 @@
+// Runs properties under RapidCheck (random cases, shrinking on failure, reproducible seeds)
+// and summarises them: cases, worst error against its tolerance, margin, verdict.
+#pragma once
+
+#include "core/scalar.hpp"
+#include "harness/property.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace iclproof {
+
+struct run_config {
+  scalar_kind scalar = scalar_kind::mpfr;
+  int cases = 100;             // RapidCheck maxSuccess
+  std::uint64_t seed = 1;      // run seed; each property derives its own from it and its name
+  bool shrink = true;
+  // Called after every case (for progress lines); may be empty.
+  std::function<void(int cases_done)> on_case;
+};
+
+enum class verdict { pass, fail, gave_up };
+std::string to_string(verdict v);
+
+struct property_result {
+  property_info info;
+  std::string scalar;
+  int precision_bits = 0;
+  double log2_eps = 0;
+  int cases = 0;
+  long checks = 0;
+  std::uint64_t seed = 0;  // the property's own RapidCheck seed
+  verdict outcome = verdict::fail;
+  // The check with the smallest margin: its error and tolerance (log2 of absolute values).
+  double worst_log2_err = 0;
+  double worst_log2_bound = 0;
+  double max_log2_err_in_eps = 0;  // largest error over all checks, in log2 units of eps
+  double margin_log10 = 0;         // log10(tolerance / error) at the worst check; +inf if exact
+  double seconds = 0;
+  std::string failure;         // RapidCheck's description of the minimal failing case
+  std::string counterexample;  // the shrunk inputs, "name = value" per line
+  std::string reproduce;       // the command line that reruns exactly this property
+};
+
+// The seed a property runs with, from the run seed and its name (adding a property elsewhere
+// does not change the cases of the others).
+std::uint64_t property_seed(std::uint64_t run_seed, const std::string& name);
+
+property_result run_property(const property& p, const run_config& cfg);
+
+// Runs any body as if it were a property (mutation tests feed broken constructions here).
+property_result run_body(const property_info& info, const property_body& body,
+                         const run_config& cfg);
+
+// Properties whose names match a glob (`*` and `?`); throws std::invalid_argument with a
+// one-line message if none matches.
+std::vector<const property*> select_properties(const std::string& glob);
+bool glob_match(std::string_view pattern, std::string_view text);
+
+}  // namespace iclproof
