@@ -48,6 +48,7 @@ task_sampler::task_sampler(const experiment_settings& s, torch::Device device, t
   const torch::Tensor D = torch::tensor(s.sigma_diag, cpu64);
   const torch::Tensor U = rotation_;
   sigma_ = U.t().matmul(torch::diag(D)).matmul(U);
+  sigma_ = 0.5 * (sigma_ + sigma_.t());  // exactly symmetric, as the weights-file reader demands
   sigma_sqrt_ = U.t().matmul(torch::diag(D.sqrt())).matmul(U);
   sigma_inv_sqrt_ = U.t().matmul(torch::diag(D.rsqrt())).matmul(U);
   sigma_sqrt_dev_ = sigma_sqrt_.to(device_, dtype_);
