@@ -15,6 +15,23 @@ template <class T> Mat<T> matmul_tn(const Mat<T>& A, const Mat<T>& B);
 // A B^T without forming B^T.
 template <class T> Mat<T> matmul_nt(const Mat<T>& A, const Mat<T>& B);
 
+// The same for any Eigen expressions (evaluated first), so `matmul(A - B, C)` works.
+template <class A, class B>
+Mat<typename A::Scalar> matmul(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  return matmul<S>(Mat<S>(a), Mat<S>(b));
+}
+template <class A, class B>
+Mat<typename A::Scalar> matmul_tn(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  return matmul_tn<S>(Mat<S>(a), Mat<S>(b));
+}
+template <class A, class B>
+Mat<typename A::Scalar> matmul_nt(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  return matmul_nt<S>(Mat<S>(a), Mat<S>(b));
+}
+
 // Solve A X = B for symmetric positive definite A (Cholesky, LLT). Throws
 // std::domain_error if A is not numerically SPD.
 template <class T> Mat<T> spd_solve(const Mat<T>& A, const Mat<T>& B);

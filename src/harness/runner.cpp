@@ -4,7 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <rapidcheck/detail/Configuration.h>
+
 #include <chrono>
+#include <iostream>
+#include <sstream>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -47,10 +51,34 @@ int scalar_bits(scalar_kind k) {
   }
   return 0;
 }
+// RapidCheck's global listener prints a "reproduce" string at exit that does not work for our
+// runner; iclproof prints its own reproduce command instead, so results go nowhere else.
+class silent_listener final : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
 }  // namespace
+
+// RapidCheck prints "Using configuration: seed=..." to std::cerr when its global configuration
+// first loads. iclproof passes every parameter explicitly (TestParams), so that line is noise
+// (and would break "one error line" on stderr): load it once with std::cerr muted.
+void load_rapidcheck_configuration_quietly() {
+  static const bool loaded = [] {
+    std::ostringstream sink;
+    auto* old = std::cerr.rdbuf(sink.rdbuf());
+    rc::detail::configuration();
+    std::cerr.rdbuf(old);
+    return true;
+  }();
+  (void)loaded;
+}
 
 property_result run_body(const property_info& info, const property_body& body,
                          const run_config& cfg) {
+  load_rapidcheck_configuration_quietly();
   property_result r;
   r.info = info;
   r.scalar = scalar_name(cfg.scalar);
@@ -79,8 +107,9 @@ property_result run_body(const property_info& info, const property_body& body,
   params.maxSuccess = cfg.cases;
   params.disableShrinking = !cfg.shrink;
 
+  silent_listener listener;
   const auto t0 = std::chrono::steady_clock::now();
-  const rc::detail::TestResult result = rc::detail::checkTestable(testable, md, params);
+  const rc::detail::TestResult result = rc::detail::checkTestable(testable, md, params, listener);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   r.checks = ctx.checks();

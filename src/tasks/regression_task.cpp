@@ -3,7 +3,10 @@
 #include <Eigen/QR>
 #include <fmt/format.h>
 
+#include <boost/multiprecision/gmp.hpp>
+
 #include <cmath>
+#include <vector>
 #include <ostream>
 #include <stdexcept>
 
@@ -88,8 +91,18 @@ regression_task<double> make_task_double(const task_spec& s) {
       if (s.rank < 1 || s.rank >= s.d)
         throw std::invalid_argument(fmt::format("rank-deficient task needs 1 <= rank < d, got rank={} d={}",
                                                 s.rank, s.d));
-      const Mat<double> B = rng.orthogonal_matrix(s.d).leftCols(s.rank);
-      Xall = B * rng.normal_matrix(s.rank, n_all);
+      // X = B Z computed EXACTLY in double, so rank(X) <= rank holds at every precision (a
+      // rounded product of orthonormal B would be full rank with ~1e-16 singular values):
+      // B has integer entries in [-2, 2], Z entries are k/256 with |k| <= 512, and every sum
+      // of rank <= 16 such products is a multiple of 2^-8 below 2^13: exact in 53 bits.
+      Mat<double> B(s.d, s.rank), Z(s.rank, n_all);
+      for (Eigen::Index j = 0; j < B.cols(); ++j)
+        for (Eigen::Index i = 0; i < B.rows(); ++i)
+          B(i, j) = static_cast<double>(static_cast<int>(rng.next_u64() % 5) - 2);
+      for (Eigen::Index j = 0; j < Z.cols(); ++j)
+        for (Eigen::Index i = 0; i < Z.rows(); ++i)
+          Z(i, j) = static_cast<double>(static_cast<int>(rng.next_u64() % 1025) - 512) / 256.0;
+      Xall = B * Z;
       break;
     }
   }
@@ -103,4 +116,26 @@ regression_task<double> make_task_double(const task_spec& s) {
   return t;
 }
 
+
+Eigen::Index exact_rank(const Mat<double>& A) {
+  using rational = boost::multiprecision::mpq_rational;
+  const Eigen::Index m = A.rows(), n = A.cols();
+  std::vector<std::vector<rational>> a(m, std::vector<rational>(n));
+  for (Eigen::Index i = 0; i < m; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) a[i][j] = rational(A(i, j));  // doubles are exact rationals
+  Eigen::Index rank = 0;
+  for (Eigen::Index col = 0; col < n && rank < m; ++col) {
+    Eigen::Index pivot = rank;
+    while (pivot < m && a[pivot][col] == 0) ++pivot;
+    if (pivot == m) continue;
+    std::swap(a[pivot], a[rank]);
+    for (Eigen::Index i = rank + 1; i < m; ++i) {
+      if (a[i][col] == 0) continue;
+      const rational f = a[i][col] / a[rank][col];
+      for (Eigen::Index j = col; j < n; ++j) a[i][j] -= f * a[rank][j];
+    }
+    ++rank;
+  }
+  return rank;
+}
 }  // namespace iclproof

@@ -21,7 +21,7 @@ enum class input_distribution {
   gaussian,        // x ~ N(0, I_d)
   uniform,         // x ~ U(-1, 1)^d
   anisotropic,     // x ~ N(0, Sigma), Sigma = U^T D U, cond(Sigma) = condition
-  rank_deficient,  // x = B z, B d x rank with orthonormal columns: rank(X X^T) <= rank
+  rank_deficient,  // x = B z, B d x rank with small integer entries, computed exactly: rank(X) <= rank
 };
 
 std::string to_string(input_distribution d);
@@ -57,6 +57,10 @@ template <class T> regression_task<T> make_task(const task_spec& s) {
   return {s, from_double<T>(t.X), from_double<T>(t.Y), from_double<T>(t.Xq),
           from_double<T>(t.W_star)};
 }
+
+// The exact rank of a double matrix (Gaussian elimination over the rationals, GMP): a
+// tolerance-free rank for the CG and min-norm properties.
+Eigen::Index exact_rank(const Mat<double>& A);
 
 // A portable deterministic generator (SplitMix64), for data and for random weights.
 class data_rng {

@@ -1,0 +1,65 @@
+// iclproof: verify that transformer weight constructions implement the optimisation
+// algorithms they claim to, in arbitrary precision.
+#include "cli/check_command.hpp"
+#include "core/precision.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <exception>
+#include <iostream>
+#include <map>
+
+int main(int argc, char** argv) {
+  using namespace iclproof;
+  CLI::App app{"iclproof: verification suite for in-context-learning weight constructions"};
+  app.require_subcommand(1);
+
+  check_options check;
+  std::string scalar_name = "mpfr";
+  int precision = 0;
+  auto* check_cmd = app.add_subcommand("check", "Run properties and print errors, tolerances, margins");
+  check_cmd->add_option("--property", check.property_glob, "Glob over property names")->capture_default_str();
+  check_cmd->add_option("--cases", check.cases, "Random cases per property")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  auto* prec_opt = check_cmd->add_option(
+      "--precision", precision,
+      fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
+                  max_precision_bits, default_precision_bits));
+  check_cmd->add_option("--scalar", scalar_name, "mpfr | double | long-double")
+      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))->capture_default_str();
+  check_cmd->add_option("--seed", check.seed, "Run seed")->capture_default_str();
+  check_cmd->add_option("--json", check.json_path, "Write results as JSON to FILE");
+  check_cmd->add_option("--proof-audit", check.proof_audit_path,
+                        "audit.json of the Coq build; cited theorems must have checked")
+      ->check(CLI::ExistingFile);
+  check_cmd->add_flag("--ci", check.ci, "Gate mode: also fail on cited proofs that did not check");
+
+  std::string list_glob = "*";
+  auto* list_cmd = app.add_subcommand("list", "List properties with their claims and theorems");
+  list_cmd->add_option("--property", list_glob, "Glob over property names");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "iclproof: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    if (*check_cmd) {
+      static const std::map<std::string, scalar_kind> kinds{
+          {"mpfr", scalar_kind::mpfr},
+          {"double", scalar_kind::double_precision},
+          {"long-double", scalar_kind::long_double_precision}};
+      check.scalar = kinds.at(scalar_name);
+      if (prec_opt->count() > 0) check.precision_bits = precision;
+      return run_check_command(check);
+    }
+    if (*list_cmd) return run_list_command(list_glob);
+  } catch (const std::exception& e) {
+    std::cerr << "iclproof: error: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}

@@ -1,0 +1,13 @@
+# Runs EXE with ARGS and requires: exit code 2, exactly one line on stderr starting with
+# "iclproof: error:", nothing that looks like a crash.
+execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(STRIP "${err}" err_stripped)
+string(REGEX MATCHALL "\n" newlines "${err_stripped}")
+list(LENGTH newlines extra_lines)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit code 2, got '${rc}'\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(NOT err_stripped MATCHES "^iclproof: error: " OR extra_lines GREATER 0)
+  message(FATAL_ERROR "expected one 'iclproof: error:' line on stderr, got:\n${err}")
+endif()
+message(STATUS "rejected as expected: ${err_stripped}")
