@@ -1,0 +1,18 @@
+(* Audit.v -- the list of headline theorems of iclproof.
+
+   audit.sh runs every `Print Assumptions ICLProof.Module.name.` line below on the compiled
+   theories and fails on anything but "Closed under the global context" or names listed in
+   allowed_axioms.txt; it also fails if a `Theorem` of a file in _CoqProject is not listed here.
+   To add a theory: add its file to _CoqProject, Require it below, and append one
+   Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
+   Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
+
+From ICLProof Require ShermanMorrison GradientDescent.
+
+(* ShermanMorrison.v *)
+Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
+Print Assumptions ICLProof.ShermanMorrison.iterated_sherman_morrison_ridge.
+
+(* GradientDescent.v *)
+Print Assumptions ICLProof.GradientDescent.gd_step_neg_grad.
+Print Assumptions ICLProof.GradientDescent.gd_iterates_neumann.
