@@ -63,7 +63,7 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
   static const std::set<std::string> known{
       "d",          "N",          "layers",         "tied",          "inputs",
       "sigma_diag", "batch_size", "steps",          "learning_rate", "init_std",
-      "alpha_init", "gamma_init", "lfom_gamma_init", "resample_every", "grad_clip",
+      "alpha_init", "gamma_init", "lr_schedule", "lfom_gamma_init", "resample_every", "grad_clip",
       "dtype",      "log_every",  "checkpoint_every", "seed",          "comment"};
   if (!j.is_object()) throw config_error(fmt::format("preset '{}' must be a JSON object", preset));
   for (const auto& [key, value] : j.items())
@@ -104,6 +104,12 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
   s.batch_size = get_number<int>(j, "batch_size", 1, 1 << 22, s.batch_size);
   s.steps = get_number<std::int64_t>(j, "steps", 0, std::int64_t{1} << 40, s.steps);
   s.learning_rate = get_number<double>(j, "learning_rate", 1e-12, 10.0, s.learning_rate);
+  if (j.contains("lr_schedule")) {
+    if (!j["lr_schedule"].is_string()) throw config_error("setting 'lr_schedule' must be a string");
+    s.lr_schedule = j["lr_schedule"];
+    if (s.lr_schedule != "constant" && s.lr_schedule != "cosine")
+      throw config_error(fmt::format("setting 'lr_schedule' = '{}' (want constant or cosine)", s.lr_schedule));
+  }
   s.init_std = get_number<double>(j, "init_std", 0.0, 100.0, s.init_std);
   s.alpha_init = get_number<double>(j, "alpha_init", -100.0, 100.0, s.alpha_init);
   s.gamma_init = get_number<double>(j, "gamma_init", -100.0, 100.0, s.gamma_init);
@@ -137,6 +143,7 @@ nlohmann::json to_json(const experiment_settings& s) {
                       {"batch_size", s.batch_size},
                       {"steps", s.steps},
                       {"learning_rate", s.learning_rate},
+                      {"lr_schedule", s.lr_schedule},
                       {"init_std", s.init_std},
                       {"resample_every", s.resample_every},
                       {"grad_clip", s.grad_clip ? nlohmann::json(*s.grad_clip) : nlohmann::json(nullptr)},

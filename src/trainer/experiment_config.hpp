@@ -43,6 +43,7 @@ struct experiment_settings {
   int batch_size = 2048;
   std::int64_t steps = 3000;
   double learning_rate = 1e-3;
+  std::string lr_schedule = "constant";  // "constant" or "cosine" (anneals to 0 at `steps`)
   double init_std = 0.02;        // i.i.d. N(0, init_std^2) initial weights
   double alpha_init = 0.5;       // memformer_cgd: initial alpha_l
   double gamma_init = 0.0;       // memformer_cgd: initial gamma_l (l >= 1); memformer_lfom: 0 unused

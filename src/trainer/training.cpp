@@ -238,6 +238,12 @@ train_summary run_training(const train_options& opt) {
   for (std::int64_t step = start; step < s.steps; ++step) {
     if (!batch.X.defined() || step % s.resample_every == 0)
       batch = sampler.sample(mix_seed(s.seed, static_cast<std::uint64_t>(step / s.resample_every)), s.batch_size);
+    if (s.lr_schedule == "cosine") {
+      // lr(t) = lr0 (1 + cos(pi t / steps)) / 2: a function of the step only, so resume is exact.
+      const double lr = s.learning_rate * 0.5 * (1.0 + std::cos(M_PI * static_cast<double>(step) / s.steps));
+      for (auto& group : optimizer.param_groups())
+        static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+    }
     optimizer.zero_grad();
     const torch::Tensor loss = regression_loss(model.predict(batch), batch.yq);
     loss.backward();
