@@ -153,6 +153,8 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::out_of_range& e) {
+    r.fail("", fmt::format("a number is outside the double range (overflow): {}", e.what()));
   } catch (const nlohmann::json::exception& e) {
     std::string msg = e.what();
     for (char& c : msg)
