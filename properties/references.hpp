@@ -15,9 +15,10 @@
 namespace iclproof::reference_checks {
 
 // ||A||_F
-template <class T> T frobenius(const Mat<T>& A) {
-  using std::sqrt;
+template <class T>
+T frobenius(const Mat<T>& A) {
   using boost::multiprecision::sqrt;
+  using std::sqrt;
   return sqrt(A.squaredNorm());
 }
 
@@ -51,15 +52,15 @@ void sherman_morrison_equals_ridge(case_context& ctx, const SM& sherman_morrison
   const T Ainv_norm = T(1) / symmetric_eigenvalues(A)(0);
   const T scale = std::max(frobenius<T>(W_ridge), T(XY * Ainv_norm));
   const T bound = T(2) * scale *
-                  (cholesky_solve_relative_bound<T>(d, kappa) + T(n) * higham_gamma<T>(2 * d + 3) * kappa +
-                   T(2) * higham_gamma<T>(n + d));
+                  (cholesky_solve_relative_bound<T>(d, kappa) +
+                   T(n) * higham_gamma<T>(2 * d + 3) * kappa + T(2) * higham_gamma<T>(n + d));
   ctx.compare<T>("W_sherman_morrison vs W_ridge", W_sm, W_ridge, bound);
 }
 
-
 // An exact power of two at most 1 / lambda_max(H), times 2^-shift: a step size for which
 // ||I - eta H||_2 <= 1 (GD is non-expanding), representable exactly at every precision.
-template <class T> T contractive_step(const Mat<T>& X, int shift) {
+template <class T>
+T contractive_step(const Mat<T>& X, int shift) {
   const Mat<T> H = matmul_nt(X, X) / T(X.cols());
   const double lmax = static_cast<double>(symmetric_eigenvalues(H)(H.rows() - 1));
   const int e = lmax > 0 ? static_cast<int>(std::ceil(std::log2(lmax))) : 0;
@@ -70,7 +71,8 @@ template <class T> T contractive_step(const Mat<T>& X, int shift) {
 // Tolerance, first order in u, with eta <= 1/lambda_max(H) so ||I - eta H||_2 <= 1:
 //  recursion: E_{k+1} = E_k (I - eta H) + delta_k, and one step's rounding is entrywise at most
 //    gamma_{N+d+2} (|W_k| + eta (|W_k||X| + |Y|)|X^T| / N) (Higham eq. 3.13), so in Frobenius
-//    norm ||E_K|| <= K gamma_{N+d+2} B,  B = max_k (||W_k|| + eta (||W_k|| ||X||^2 + ||Y|| ||X||)/N);
+//    norm ||E_K|| <= K gamma_{N+d+2} B,  B = max_k (||W_k|| + eta (||W_k|| ||X||^2 + ||Y||
+//    ||X||)/N);
 //  closed form: the powers M^k (||M||_2 <= 1, ||M^k||_F <= sqrt d) accumulate at most
 //    k gamma_d sqrt(d) ||M||_F each, their sum K^2 gamma_d sqrt(d) ||M||_F, then the products
 //    with eta Y X^T / N add gamma_{N+d} K sqrt(d) relative.
@@ -100,8 +102,8 @@ void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
     B = std::max(B, T(nw + eta * (nw * nx * nx + ny * nx) / T(n)));
   }
   const Mat<T> M = Mat<T>::Identity(spec.d, spec.d) - eta * matmul_nt(task.X, task.X) / T(n);
-  using std::sqrt;
   using boost::multiprecision::sqrt;
+  using std::sqrt;
   const T sd = sqrt(T(d));
   const T yx = eta * ny * nx / T(n);
   const T bound = T(2) * (T(K) * higham_gamma<T>(n + d + 2) * B +
@@ -136,8 +138,8 @@ void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
   const Vec<T> ev = symmetric_eigenvalues(A);
   const T kappa = ev(spec.d - 1) / ev(0);
-  using std::sqrt;
   using boost::multiprecision::sqrt;
+  using std::sqrt;
   const T nx = frobenius<T>(task.X);
   const T forming = higham_gamma<T>(spec.N + 2) * (nx * nx + lambda * sqrt(T(spec.d))) / ev(0);
   const T rel = T(2) * (cholesky_solve_relative_bound<T>(spec.d, kappa) + forming);
@@ -181,9 +183,11 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
   const T nw = frobenius<T>(W_plus);
   const T resid = frobenius<T>(Mat<T>(matmul(W_plus, task.X) - task.Y));
   const double mn = 4.0 * spec.N * spec.d;
-  const T ls_rel = kappa_X * higham_gamma<T>(mn) * (T(2) + kappa_X * resid / (smax * std::max(nw, eps<T>())));
+  const T ls_rel =
+      kappa_X * higham_gamma<T>(mn) * (T(2) + kappa_X * resid / (smax * std::max(nw, eps<T>())));
   const T rate = lambda / (smin * smin);
-  const T bound = rate * nw + T(2) * nw * (cholesky_solve_relative_bound<T>(spec.d, kappa_A) + ls_rel);
+  const T bound =
+      rate * nw + T(2) * nw * (cholesky_solve_relative_bound<T>(spec.d, kappa_A) + ls_rel);
   ctx.check_le<T>("||W_ridge - W_min_norm||_F", frobenius<T>(Mat<T>(W_ridge - W_plus)), bound, [&] {
     return "W_ridge =\n" + case_context::matrix_full_digits(W_ridge) + "W_min_norm =\n" +
            case_context::matrix_full_digits(W_plus);
@@ -212,20 +216,23 @@ void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge
   {
     scoped_mpfr_precision twice(2 * std::max(p, min_precision_bits));
     const auto task2 = make_task<mpfr_real>(spec);
-    const Mat<mpfr_real> W_2p = ridge_closed_form(task2.X, task2.Y, mpfr_real(static_cast<double>(lambda)));
+    const Mat<mpfr_real> W_2p =
+        ridge_closed_form(task2.X, task2.Y, mpfr_real(static_cast<double>(lambda)));
     W_2p_rounded.resize(W_2p.rows(), W_2p.cols());
     for (Eigen::Index j = 0; j < W_2p.cols(); ++j)
-      for (Eigen::Index i = 0; i < W_2p.rows(); ++i) W_2p_rounded(i, j) = static_cast<T>(W_2p(i, j));
+      for (Eigen::Index i = 0; i < W_2p.rows(); ++i)
+        W_2p_rounded(i, j) = static_cast<T>(W_2p(i, j));
   }
   const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
   const Vec<T> ev = symmetric_eigenvalues(A);
   const T kappa = ev(spec.d - 1) / ev(0);
-  using std::sqrt;
   using boost::multiprecision::sqrt;
+  using std::sqrt;
   const T nx = frobenius<T>(task.X);
   const T forming = higham_gamma<T>(spec.N + 2) * (nx * nx + lambda * sqrt(T(spec.d))) / ev(0);
   // + eps for rounding the 2p result to p bits (|x - fl(x)| <= u |x|).
-  const T bound = T(2) * frobenius<T>(W_p) * (cholesky_solve_relative_bound<T>(spec.d, kappa) + forming + eps<T>());
+  const T bound = T(2) * frobenius<T>(W_p) *
+                  (cholesky_solve_relative_bound<T>(spec.d, kappa) + forming + eps<T>());
   ctx.compare<T>("ridge at p vs ridge at 2p", W_p, W_2p_rounded, bound);
 }
 
