@@ -7,7 +7,7 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent VonOswald.
+From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -23,3 +23,7 @@ Print Assumptions ICLProof.VonOswald.prop1_unmasked_deviation.
 Print Assumptions ICLProof.VonOswald.lsa_stack_gd_steps.
 Print Assumptions ICLProof.VonOswald.gdpp_layer_identity.
 Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
+
+(* AhnLemma1.v *)
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
