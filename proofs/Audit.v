@@ -7,7 +7,7 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1.
+From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -27,3 +27,9 @@ Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
 (* AhnLemma1.v *)
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
+
+(* Memformer.v *)
+Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
+Print Assumptions ICLProof.Memformer.lfom_memformer_scalar.
+Print Assumptions ICLProof.Memformer.momentum_as_lfom.
+Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
