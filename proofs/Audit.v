@@ -7,7 +7,7 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent.
+From ICLProof Require ShermanMorrison GradientDescent AkyurekBounds.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -16,3 +16,7 @@ Print Assumptions ICLProof.ShermanMorrison.iterated_sherman_morrison_ridge.
 (* GradientDescent.v *)
 Print Assumptions ICLProof.GradientDescent.gd_step_neg_grad.
 Print Assumptions ICLProof.GradientDescent.gd_iterates_neumann.
+
+(* AkyurekBounds.v *)
+Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.
+Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_bypass_exponential.
