@@ -7,7 +7,7 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent AkyurekBounds.
+From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 AkyurekBounds.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -16,6 +16,17 @@ Print Assumptions ICLProof.ShermanMorrison.iterated_sherman_morrison_ridge.
 (* GradientDescent.v *)
 Print Assumptions ICLProof.GradientDescent.gd_step_neg_grad.
 Print Assumptions ICLProof.GradientDescent.gd_iterates_neumann.
+
+(* VonOswald.v *)
+Print Assumptions ICLProof.VonOswald.prop1_lsa_gd_step.
+Print Assumptions ICLProof.VonOswald.prop1_unmasked_deviation.
+Print Assumptions ICLProof.VonOswald.lsa_stack_gd_steps.
+Print Assumptions ICLProof.VonOswald.gdpp_layer_identity.
+Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
+
+(* AhnLemma1.v *)
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
 
 (* AkyurekBounds.v *)
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.

@@ -85,6 +85,9 @@ Definition gd_hess : 'M[R]_d := (N%:R)^-1 *: (X *m X^T).
 
 Definition gd_iter (eta : R) K := iter K (gd_step eta) 0.
 
+Lemma gd_iterS (eta : R) K : gd_iter eta K.+1 = gd_step eta (gd_iter eta K).
+Proof. by []. Qed.
+
 Lemma frob_grad (W H : 'M[R]_(o, d)) :
   frob (gd_grad W) H = (N%:R)^-1 * frob (W *m X - Y) (H *m X).
 Proof. by rewrite /frob /gd_grad -scalemxAl mxtraceZ trmx_mul mulmxA. Qed.
