@@ -7,7 +7,8 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer.
+From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
+  AkyurekBounds.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -33,3 +34,7 @@ Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
 Print Assumptions ICLProof.Memformer.lfom_memformer_scalar.
 Print Assumptions ICLProof.Memformer.momentum_as_lfom.
 Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
+
+(* AkyurekBounds.v *)
+Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.
+Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_bypass_exponential.
