@@ -100,7 +100,7 @@ Qed.
 End AhnLemma1.
 
 (* One query (Q = 1): the bottom-right entry of Z_L is -<x_q, w_L>, i.e. TF_L = <x_q, w_L>. *)
-Lemma ahn_lemma1_readout (R : fieldType) d N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N))
+Theorem ahn_lemma1_readout (R : fieldType) d N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N))
     (A : nat -> 'M[R]_d) L (xq : 'cV[R]_d) :
   (ahn_stack (Q := 1) A L (block_mx X xq y 0)) (rshift d ord0) (rshift N ord0)
     = - ((ahn_w X y A L)^T *m xq) ord0 ord0.

@@ -17,10 +17,13 @@ Print Assumptions ICLProof.ShermanMorrison.iterated_sherman_morrison_ridge.
 (* GradientDescent.v *)
 Print Assumptions ICLProof.GradientDescent.gd_step_neg_grad.
 Print Assumptions ICLProof.GradientDescent.gd_iterates_neumann.
+Print Assumptions ICLProof.GradientDescent.gd_delta_neg_grad.
 
 (* VonOswald.v *)
 Print Assumptions ICLProof.VonOswald.prop1_lsa_gd_step.
+Print Assumptions ICLProof.VonOswald.prop1_readout.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_deviation.
+Print Assumptions ICLProof.VonOswald.prop1_unmasked_exact.
 Print Assumptions ICLProof.VonOswald.lsa_stack_gd_steps.
 Print Assumptions ICLProof.VonOswald.gdpp_layer_identity.
 Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
@@ -28,6 +31,7 @@ Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
 (* AhnLemma1.v *)
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_readout.
 
 (* Memformer.v *)
 Print Assumptions ICLProof.Memformer.cgd_memformer_cg.

@@ -127,7 +127,7 @@ by rewrite mul_mx_row opp_row_mx add_row_mx block_mxEv.
 Qed.
 
 (* Read-out: with y_q0 = -W0 x_q the query holds -(W0 + DeltaW) x_q. *)
-Lemma prop1_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
+Theorem prop1_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
     (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
   - (W0 *m Xq) - gd_delta X Y eta W0 *m Xq = - ((W0 + gd_delta X Y eta W0) *m Xq).
 Proof. by rewrite mulmxDl opprD. Qed.
@@ -145,7 +145,7 @@ rewrite /lsa !mul_mx_row tr_row_mx mul_row_col mulmxDr mulmxDl addrA.
 by rewrite [in LHS]prop1_update [in RHS]prop1_update prop1_update.
 Qed.
 
-Lemma prop1_unmasked_exact N Q M (eta : R) (W0 : 'M[R]_(o, d))
+Theorem prop1_unmasked_exact N Q M (eta : R) (W0 : 'M[R]_(o, d))
     (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) (Yq : 'M[R]_(o, Q))
     (Xt : 'M[R]_(d, M)) (Yt : 'M[R]_(o, M)) :
   W0 *m Xq = Yq ->
