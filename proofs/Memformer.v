@@ -16,6 +16,9 @@
    - lfom_memformer_scalar : the LFOM Memformer Z_(l+1) = Z_l + (1/N) sum_(j<=l) Gamma_j^l (.) R_j
        (Hadamard), R_j = Attn(Z_j) with A_j = a_j I, Gamma_j^l = lambda_j^l * ones, holds
        Z_l = ahn_state w_l for the LFOM w_(l+1) = w_l - sum_(j<=l) lambda_j^l a_j grad R(w_j).
+   - lfom_memformer_precond : the same with ANY A_j (B_j = 0): the LFOM
+       w_(l+1) = w_l - sum_(j<=l) lambda_j^l A_j^T grad R(w_j); so with diagonal A_j the reachable
+       per-coordinate scaling is lambda_j^l A_j^T (rank-restricted), as CONSTRUCTIONS.md says.
    - momentum_as_lfom : heavy ball w_(l+1) = w_l - eta g(w_l) + beta (w_l - w_(l-1)), w_(-1) = w_0,
        is the LFOM with c_j^l = eta beta^(l-j)   (any g, any module).
    - nesterov_as_lfom : Nesterov's look-ahead sequence v (w_(l+1) = v_l - eta g(v_l),
@@ -264,6 +267,52 @@ rewrite trmx_sumZ mulmx_suml -sum_col_mx0; apply: eq_bigr => j _.
 rewrite hadamard_const (nth_map 0) ?size_us //.
 rewrite scalerA [_^-1 * _]mulrC -[LHS]scalerA ahn_attn_state.
 by rewrite scale_col_mx scaler0 scalerA scalemxAl.
+Qed.
+
+Lemma trmxZ_mx m n (c : R) (M : 'M[R]_(m, n)) : (c *: M)^T = c *: M^T.
+Proof. by apply/matrixP => i j; rewrite !mxE. Qed.
+
+Lemma trmxB_mx m n (M M' : 'M[R]_(m, n)) : (M - M')^T = M^T - M'^T.
+Proof. by apply/matrixP => i j; rewrite !mxE. Qed.
+
+(* Attention of the model state with any A, B = 0: (1/N) Attn = [[0, 0], [(A^T grad)^T X, (A^T grad)^T Xq]]. *)
+Lemma ahn_attn_state_mx (A : 'M[R]_d) (w : 'cV[R]_d) :
+  (N%:R)^-1 *: ahn_attn (ahn_P 0) (ahn_Q A) (ahn_state w)
+    = col_mx 0 ((A^T *m grad w)^T *m row_mx X Xq).
+Proof.
+rewrite /ahn_state ahn_attn_block !mul0mx block_mxEv row_mx0 opp_col_mx oppr0 scale_col_mx scaler0.
+congr col_mx; rewrite -!mulmxA -mul_mx_row trmx_mul trmxK /ahn_grad trmxZ_mx trmx_mul trmxB_mx.
+by rewrite -mul_mx_row -mul_mx_row trmx_mul !trmxK -mulNmx opprB -!scalemxAl !mulmxA.
+Qed.
+
+(* The LFOM with matrix preconditioners: w_(l+1) = w_l - sum_(j <= l) lambda_j^l A_j^T grad R(w_j). *)
+Definition plfom_step (lambda : nat -> nat -> R) (A : nat -> 'M[R]_d) l (ws : seq 'cV[R]_d) :=
+  nth 0 ws l - \sum_(j < l.+1) lambda j l *: ((A j)^T *m grad (nth 0 ws j)).
+
+Definition plfom_w lambda A L := nth 0 (cov_seq 0 (plfom_step lambda A) L) L.
+
+Lemma plfom_wS lambda A l :
+  plfom_w lambda A l.+1
+    = plfom_w lambda A l - \sum_(j < l.+1) lambda j l *: ((A j)^T *m grad (plfom_w lambda A j)).
+Proof.
+rewrite /plfom_w nth_cov_seqS /plfom_step; congr (_ - _).
+by apply: eq_bigr => j _; rewrite nth_cov_seq // -ltnS.
+Qed.
+
+(* Scalar Gamma rows with ANY A_j: the per-coordinate scaling reachable is lambda_j^l A_j^T
+   (with diagonal A_j: a diagonal of rank-restricted form, not an arbitrary Lambda_j^l). *)
+Theorem lfom_memformer_precond (lambda : nat -> nat -> R) (A : nat -> 'M[R]_d) L :
+  lfom_memformer (fun j l => const_mx (lambda j l)) A L = ahn_state (plfom_w lambda A L).
+Proof.
+rewrite /lfom_memformer /plfom_w -ahn_state0.
+rewrite (@cov_seq_map _ _ ahn_state 0 (plfom_step lambda A)).
+  by rewrite (nth_map 0) // size_cov_seq.
+move=> n us size_us; rewrite /lfom_mem_step /plfom_step (nth_map 0) ?size_us //.
+rewrite -ahn_state_add; congr (_ + _); rewrite scaler_sumr.
+rewrite trmx_sumZ mulmx_suml -sum_col_mx0; apply: eq_bigr => j _.
+rewrite hadamard_const (nth_map 0) ?size_us //.
+rewrite scalerA [_^-1 * _]mulrC -[LHS]scalerA ahn_attn_state_mx.
+by rewrite scale_col_mx scaler0 scalemxAl.
 Qed.
 
 End Memformers.
