@@ -25,6 +25,7 @@ Print Assumptions ICLProof.VonOswald.prop1_readout.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_deviation.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_exact.
 Print Assumptions ICLProof.VonOswald.lsa_stack_gd_steps.
+Print Assumptions ICLProof.VonOswald.lsa_stack_neumann.
 Print Assumptions ICLProof.VonOswald.gdpp_layer_identity.
 Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
 

@@ -18,6 +18,7 @@
        is sufficient).
    - lsa_stack_gd_steps : K masked layers with W0 = 0 from [[X, Xq], [Y, 0]] give
        [[X, Xq], [Y - W_K X, - W_K Xq]], W_K = K GD steps from 0 (GradientDescent.gd_iter).
+   - lsa_stack_neumann : the same with W_K in the closed Neumann form of gd_iterates_neumann.
    - gdpp_layer_identity : GD++ head WV = [[-gamma I_d, 0], [W0, -I_o]],
        P = blockdiag(I_d, (eta/N) I_o): x_j <- (I - gamma X X^T) x_j, y_j <- y_j - DeltaW x_j.
    - gdpp_preconditioned_gd : layers (eta_l, gamma_l), W0 = 0: the stack gives
@@ -172,6 +173,16 @@ elim: K => [|K IHK]; first by rewrite /= !mul0mx subr0 oppr0.
 rewrite iterS IHK prop1_lsa_gd_step gd_delta_residual gd_iterS gd_step_delta.
 by rewrite !mulmxDl opprD addrA opprD.
 Qed.
+
+(* The stack's prediction in closed form: -(query y-part) = W_K Xq with
+   W_K = eta (Y X^T / N) sum_(k < K) (I - eta X X^T / N)^k. *)
+Theorem lsa_stack_neumann N Q (eta : R) K
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
+  iter K (lsa_masked (prop1_P N eta) (prop1_WV 0) prop1_WKQ prop1_WKQ) (block_mx X Xq Y 0)
+    = block_mx X Xq (Y - gd_iter X Y eta K *m X)
+        (- ((eta *: ((N%:R)^-1 *: (Y *m X^T)))
+             *m (\sum_(k < K) mxpow (1%:M - eta *: gd_hess X) k) *m Xq)).
+Proof. by rewrite lsa_stack_gd_steps gd_iterates_neumann. Qed.
 
 End Proposition1.
 
