@@ -7,6 +7,7 @@
      R(w) = 1/(2N) ||X^T w - y^T||^2,  grad R(w) = (1/N) X (X^T w - y^T).
 
    Main results
+   - ahn_attn_block : Attn_(P,Q)(Z) = -[[B X X^T A X, B X X^T A Xq], [y X^T A X, y X^T A Xq]].
    - ahn_lemma1_x_rows : one layer with any A, B:
        X' = X - (1/N) B X X^T A X,   Xq' = Xq - (1/N) B X X^T A Xq      (x-rows)
        y' = y - (1/N) y X^T A X,     yq' = yq - (1/N) y X^T A Xq        (y-row)
