@@ -11,9 +11,8 @@ ICLPROOF_PROPERTY(
     "w_{l+1} = w_l - (sum_h A_lh)^T grad R(w_l), w_0 = 0, noisy labels included; the read-out "
     "-Z_L[d, N] is <x_q, w_L>.",
     "proofs/AhnLemma1.v:ahn_lemma1") {
-  lemma1_preconditioned_gd<T>(ctx, [](const Mat<T>& Z0, const auto& layers) {
-    return zform_model<T>(Z0, layers);
-  });
+  lemma1_preconditioned_gd<T>(
+      ctx, [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
 
 ICLPROOF_PROPERTY(
@@ -21,7 +20,6 @@ ICLPROOF_PROPERTY(
     "With B_l != 0 the rows move as X_{l+1} = X_l - (1/N) B_l Xbar_l Xbar_l^T A_l X_l and "
     "Y_{l+1} = Y_l - (1/N) Ybar_l Xbar_l^T A_l X_l (bars: context columns).",
     "proofs/AhnLemma1.v:ahn_lemma1_x_rows") {
-  lemma1_x_rows<T>(ctx, [](const Mat<T>& Z0, const auto& layers) {
-    return zform_model<T>(Z0, layers);
-  });
+  lemma1_x_rows<T>(ctx,
+                   [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }

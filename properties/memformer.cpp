@@ -77,8 +77,8 @@ ICLPROOF_PROPERTY(
     "single linear model w explains: the least-squares deviation exceeds 1024 times every "
     "rounding explanation (the property exhibits the gap in Prop. 2's proof).",
     "paper: Memformer Prop. 2 proof, A.3 (erratum, CONSTRUCTIONS.md section 4)") {
-  nonconstant_gamma_row_breaks_linear_model<T>(
-      ctx, [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
-        return token_gamma_model<T>(Z0, a, row);
-      });
+  nonconstant_gamma_row_breaks_linear_model<T>(ctx,
+                                               [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
+                                                 return token_gamma_model<T>(Z0, a, row);
+                                               });
 }

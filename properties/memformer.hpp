@@ -178,8 +178,8 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
   const int d = spec.d, N = spec.N;
   const auto z = make_zform_task<T>(spec);
   std::vector<linear_transformer_layer<T>> layers;
-  std::vector<Mat<T>> precond;                  // sum_h A_lh: w' = w - precond^T grad
-  std::vector<std::vector<Mat<T>>> absA;        // |A_lh|
+  std::vector<Mat<T>> precond;            // sum_h A_lh: w' = w - precond^T grad
+  std::vector<std::vector<Mat<T>>> absA;  // |A_lh|
   for (int l = 0; l < L; ++l) {
     linear_transformer_layer<T> layer;
     Mat<T> sum = Mat<T>::Zero(d, d);
@@ -200,8 +200,8 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
   // Reference: preconditioned GD, W_{l+1} = W_l - grad L(W_l) P_l, i.e. w' = w - P_l^T grad R.
   const auto W = preconditioned_gd_iterates<T>(Mat<T>::Zero(1, d), z.X, z.y, precond);
   const Mat<T> absX = abs_of(z.X), absX_all = abs_of(z.X_all), absy = abs_of(z.y);
-  Mat<T> Y_hat = abs_of(z.y_ext);       // shadow of the transformer's last row
-  Mat<T> W_hat = Mat<T>::Zero(1, d);    // shadow of the reference's W (1 x d)
+  Mat<T> Y_hat = abs_of(z.y_ext);     // shadow of the transformer's last row
+  Mat<T> W_hat = Mat<T>::Zero(1, d);  // shadow of the reference's W (1 x d)
   const double D = layer_depth(d, N, heads, L);
   for (int l = 1; l <= L; ++l) {
     Y_hat = zform_y_shadow_step(Y_hat, absX_all, absA[l - 1]);
@@ -223,7 +223,8 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
 
 // ---------------------------------------------------------------------------------------------
 // Lemma 1 with B != 0 (proofs/AhnLemma1.v:ahn_lemma1_x_rows): the rows follow
-//   X_{l+1} = X_l - (1/N) B_l Xbar_l Xbar_l^T A_l X_l,   Y_{l+1} = Y_l - (1/N) Ybar_l Xbar_l^T A_l X_l
+//   X_{l+1} = X_l - (1/N) B_l Xbar_l Xbar_l^T A_l X_l,   Y_{l+1} = Y_l - (1/N) Ybar_l Xbar_l^T A_l
+//   X_l
 // (bars: the N context columns). Compared entrywise, all rows, every layer. Both programs have
 // the same shadow (terms multiplied by the exact zero blocks of P, Q vanish exactly), with
 // depth k_{l+1} = 3 k_l + layer_depth.
@@ -366,8 +367,7 @@ void cgd_reproduces_cg(case_context& ctx, const Model& model) {
   const int L = *rc::gen::inRange(1, static_cast<int>(c.rank) + 1);
   ctx.note_value("task", c.spec);
   ctx.note("exact rank, kappa_+(H), layers",
-           std::to_string(c.rank) + ", " + std::to_string(c.kappa_plus) + ", " +
-               std::to_string(L));
+           std::to_string(c.rank) + ", " + std::to_string(c.kappa_plus) + ", " + std::to_string(L));
   const int d = c.spec.d, N = c.spec.N;
   const auto z = make_zform_task<T>(c.spec);
   const auto q = make_quadratic_problem<T>(z.X, z.y);
@@ -406,8 +406,8 @@ T cg_termination_bound(const zform_task<T>& z, const cg_case& c, const Mat<T>& w
   const T smax = sv(0), smin = sv(c.rank - 1);
   const T kappa_X = smax / smin;
   const T kappa_H = kappa_X * kappa_X;
-  const double n = static_cast<double>(c.rank) * layer_depth(d, N, 1, static_cast<int>(c.rank)) +
-                   d + 2;
+  const double n =
+      static_cast<double>(c.rank) * layer_depth(d, N, 1, static_cast<int>(c.rank)) + d + 2;
   const T model = T(2) * higham_gamma<T>(n) * kappa_H * two_norm<T>(w_hat_r);
   const T nw = two_norm<T>(w_plus);
   const T res = two_norm<T>(Mat<T>(matmul_tn(w_plus, z.X) - z.y));
@@ -434,7 +434,8 @@ void cg_after_rank_steps_equals_min_norm(case_context& ctx, const CG& cg_run) {
   const T pred_cg = z.xq.col(0).dot(cg.w.back());
   const T pred_ls = z.xq.col(0).dot(w_plus.col(0));
   ctx.check_le<T>("|x_q^T (w_CG after rank steps - w_min_norm)|", abs_of(T(pred_cg - pred_ls)),
-                  bound, [&] { return "CG: " + full_digits(pred_cg) + "\nLS: " + full_digits(pred_ls); });
+                  bound,
+                  [&] { return "CG: " + full_digits(pred_cg) + "\nLS: " + full_digits(pred_ls); });
 }
 
 // CGD Memformer after rank(H) layers == the min-norm least-squares prediction: the rigorous
@@ -455,9 +456,9 @@ void cgd_after_rank_layers_equals_min_norm(case_context& ctx, const Model& model
   const Mat<T> w_plus = min_norm_least_squares<T>(z.X, z.y).transpose();
   const auto w_hat = cg_shadow(z, cg.alpha, cg.gamma);
   const auto Y_hat = cgd_memformer_shadow(z, cg.alpha, cg.gamma);
-  const T memformer_vs_cg = shadow_bound<T>(
-      r * layer_depth(d, N, 1, r) + d + 2,
-      T(Y_hat.back()(0, N) + token_row_shadow<T>(z, w_hat.back())(0, N)));
+  const T memformer_vs_cg =
+      shadow_bound<T>(r * layer_depth(d, N, 1, r) + d + 2,
+                      T(Y_hat.back()(0, N) + token_row_shadow<T>(z, w_hat.back())(0, N)));
   const T bound = memformer_vs_cg + cg_termination_bound<T>(z, c, w_hat.back(), w_plus);
   const T tf = read_out(Zs.back());
   const T pred_ls = z.xq.col(0).dot(w_plus.col(0));
@@ -588,9 +589,8 @@ void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& 
   const bool diagonal = *rc::gen::inRange(0, 4) != 0;  // 3 in 4 diagonal, else general
   const auto weight_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
   ctx.note_value("task", spec);
-  ctx.note("layers, diagonal A, weight seed", std::to_string(L) + ", " +
-                                                  (diagonal ? "yes" : "no") + ", " +
-                                                  std::to_string(weight_seed));
+  ctx.note("layers, diagonal A, weight seed", std::to_string(L) + ", " + (diagonal ? "yes" : "no") +
+                                                  ", " + std::to_string(weight_seed));
   const double lmax = lambda_max_double(make_task_double(spec).X);
   data_rng rng(weight_seed);
   std::vector<Mat<T>> A, absA;
@@ -608,8 +608,8 @@ void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& 
   std::vector<Mat<T>> w_hat;
   const auto w = preconditioned_lfom<T>(z, A, lambda, &w_hat);
   const auto Y_hat = lfom_memformer_shadow(z, absA, abs_of(lambda));
-  compare_rows_with_iterates<T>(ctx, "Memformer vs LFOM with Lambda_j^l = lambda_j^l A_j^T", z,
-                                Zs, w, Y_hat, w_hat, L);
+  compare_rows_with_iterates<T>(ctx, "Memformer vs LFOM with Lambda_j^l = lambda_j^l A_j^T", z, Zs,
+                                w, Y_hat, w_hat, L);
 }
 
 // (eta, beta): the paper's values (Appendix B: momentum eta = 0.005, NAG eta = 0.03, beta = 0.9;
@@ -635,8 +635,8 @@ void momentum_is_lfom_memformer(case_context& ctx, const Model& model) {
   const int L = *rc::gen::inRange(1, 9);
   const auto [eta_d, beta_d] = gen_eta_beta(0.005, lambda_max_double(make_task_double(spec).X));
   ctx.note_value("task", spec);
-  ctx.note("layers, eta, beta", std::to_string(L) + ", " + std::to_string(eta_d) + ", " +
-                                    std::to_string(beta_d));
+  ctx.note("layers, eta, beta",
+           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
   const T eta = T(eta_d), beta = T(beta_d);
   const auto z = make_zform_task<T>(spec);
   const std::vector<Mat<T>> Zs = model(z.Z0, eta, beta, L);
@@ -673,8 +673,8 @@ void nesterov_is_lfom_memformer(case_context& ctx, const Model& model) {
   const int L = *rc::gen::inRange(1, 9);
   const auto [eta_d, beta_d] = gen_eta_beta(0.03, lambda_max_double(make_task_double(spec).X));
   ctx.note_value("task", spec);
-  ctx.note("layers, eta, beta", std::to_string(L) + ", " + std::to_string(eta_d) + ", " +
-                                    std::to_string(beta_d));
+  ctx.note("layers, eta, beta",
+           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
   const T eta = T(eta_d), beta = T(beta_d);
   const auto z = make_zform_task<T>(spec);
   const std::vector<Mat<T>> Zs = model(z.Z0, eta, beta, L);
@@ -782,8 +782,8 @@ void momentum_equals_lfom(case_context& ctx, const Momentum& momentum) {
   const int L = *rc::gen::inRange(1, 13);
   const auto [eta_d, beta_d] = gen_eta_beta(0.005, lambda_max_double(make_task_double(spec).X));
   ctx.note_value("task", spec);
-  ctx.note("steps, eta, beta", std::to_string(L) + ", " + std::to_string(eta_d) + ", " +
-                                   std::to_string(beta_d));
+  ctx.note("steps, eta, beta",
+           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
   const T eta = T(eta_d), beta = T(beta_d);
   const auto z = make_zform_task<T>(spec);
   const auto q = make_quadratic_problem<T>(z.X, z.y);
@@ -799,7 +799,8 @@ void momentum_equals_lfom(case_context& ctx, const Momentum& momentum) {
   ctx.require("L + 1 iterates", w_mom.size() == static_cast<std::size_t>(L + 1),
               "got " + std::to_string(w_mom.size()));
   for (int l = 1; l <= L; ++l) {
-    const Mat<T> next = cur + abs_of(eta) * (matmul(H_hat, cur) + b_hat) + abs_of(beta) * (cur + prev);
+    const Mat<T> next =
+        cur + abs_of(eta) * (matmul(H_hat, cur) + b_hat) + abs_of(beta) * (cur + prev);
     prev = cur;
     cur = next;
     const T bound = shadow_bound<T>(l * layer_depth(spec.d, spec.N, 1, L),
@@ -820,8 +821,8 @@ void nesterov_equals_lfom(case_context& ctx, const Nesterov& nesterov) {
   const int L = *rc::gen::inRange(1, 13);
   const auto [eta_d, beta_d] = gen_eta_beta(0.03, lambda_max_double(make_task_double(spec).X));
   ctx.note_value("task", spec);
-  ctx.note("steps, eta, beta", std::to_string(L) + ", " + std::to_string(eta_d) + ", " +
-                                   std::to_string(beta_d));
+  ctx.note("steps, eta, beta",
+           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
   const T eta = T(eta_d), beta = T(beta_d);
   const auto z = make_zform_task<T>(spec);
   const auto q = make_quadratic_problem<T>(z.X, z.y);
@@ -843,15 +844,16 @@ void nesterov_equals_lfom(case_context& ctx, const Nesterov& nesterov) {
     if (l == 0) continue;
     const T bound = shadow_bound<T>((l + 1) * layer_depth(spec.d, spec.N, 1, L),
                                     T(vl.maxCoeff() + w_hat_lfom[l].maxCoeff()));
-    ctx.compare<T>("step " + std::to_string(l) + ": Nesterov look-ahead vs LFOM",
-                   Mat<T>(v[l]), Mat<T>(w_lfom[l]), bound);
+    ctx.compare<T>("step " + std::to_string(l) + ": Nesterov look-ahead vs LFOM", Mat<T>(v[l]),
+                   Mat<T>(w_lfom[l]), bound);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The constructions under test, as the properties call them (mutation tests pass others).
 template <class T>
-std::vector<Mat<T>> zform_model(const Mat<T>& Z0, const std::vector<linear_transformer_layer<T>>& layers) {
+std::vector<Mat<T>> zform_model(const Mat<T>& Z0,
+                                const std::vector<linear_transformer_layer<T>>& layers) {
   return linear_transformer_forward(Z0, layers);
 }
 
@@ -886,17 +888,17 @@ std::vector<Mat<T>> matrix_a_lfom_model(const Mat<T>& Z0, const std::vector<Mat<
 template <class T>
 std::vector<Mat<T>> momentum_memformer_model(const Mat<T>& Z0, const T& eta, const T& beta, int L) {
   const int d = static_cast<int>(Z0.rows()) - 1, N = static_cast<int>(Z0.cols()) - 1;
-  return lfom_memformer_forward(
-      Z0, scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
-                                   momentum_lfom_coefficients(eta, beta, L)));
+  return lfom_memformer_forward(Z0,
+                                scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
+                                                         momentum_lfom_coefficients(eta, beta, L)));
 }
 
 template <class T>
 std::vector<Mat<T>> nesterov_memformer_model(const Mat<T>& Z0, const T& eta, const T& beta, int L) {
   const int d = static_cast<int>(Z0.rows()) - 1, N = static_cast<int>(Z0.cols()) - 1;
-  return lfom_memformer_forward(
-      Z0, scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
-                                   nesterov_lfom_coefficients(eta, beta, L)));
+  return lfom_memformer_forward(Z0,
+                                scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
+                                                         nesterov_lfom_coefficients(eta, beta, L)));
 }
 
 // One LFOM Memformer layer, A = a I, Gamma = ones except its last row (per-token weights).

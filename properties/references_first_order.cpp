@@ -14,10 +14,9 @@ ICLPROOF_PROPERTY(
       ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
 }
 
-ICLPROOF_PROPERTY(
-    momentum_lfom, "references.momentum_equals_lfom_with_momentum_coefficients",
-    "Heavy-ball momentum equals the LFOM with lambda(l, j) = eta beta^(l-j).",
-    "proofs/Memformer.v:momentum_as_lfom") {
+ICLPROOF_PROPERTY(momentum_lfom, "references.momentum_equals_lfom_with_momentum_coefficients",
+                  "Heavy-ball momentum equals the LFOM with lambda(l, j) = eta beta^(l-j).",
+                  "proofs/Memformer.v:momentum_as_lfom") {
   momentum_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& eta, const T& beta,
                                   int L) { return momentum_gd(q, eta, beta, L); });
 }

@@ -72,12 +72,11 @@ cgd_memformer<T> cg_memformer(int d, const std::vector<T>& alpha, const std::vec
   return m;
 }
 
-#define ICLPROOF_INSTANTIATE_MEMFORMERS(T)                                                       \
-  template std::vector<Mat<T>> cgd_memformer_forward<T>(const Mat<T>&, const cgd_memformer<T>&); \
-  template std::vector<Mat<T>> lfom_memformer_forward<T>(const Mat<T>&,                         \
-                                                         const lfom_memformer<T>&);             \
-  template lfom_memformer<T> scalar_lfom_memformer<T>(int, int, const std::vector<T>&,          \
-                                                      const Mat<T>&);                           \
+#define ICLPROOF_INSTANTIATE_MEMFORMERS(T)                                                         \
+  template std::vector<Mat<T>> cgd_memformer_forward<T>(const Mat<T>&, const cgd_memformer<T>&);   \
+  template std::vector<Mat<T>> lfom_memformer_forward<T>(const Mat<T>&, const lfom_memformer<T>&); \
+  template lfom_memformer<T> scalar_lfom_memformer<T>(int, int, const std::vector<T>&,             \
+                                                      const Mat<T>&);                              \
   template cgd_memformer<T> cg_memformer<T>(int, const std::vector<T>&, const std::vector<T>&);
 
 ICLPROOF_INSTANTIATE_MEMFORMERS(double)

@@ -46,7 +46,8 @@ std::vector<Mat<T>> lfom_memformer_forward(const Mat<T>& Z0, const lfom_memforme
 // ones((d+1) x (N+1)); lambda is L x L lower triangular. It runs the LFOM with coefficients
 // lambda(l, j) a_j.
 template <class T>
-lfom_memformer<T> scalar_lfom_memformer(int d, int N, const std::vector<T>& a, const Mat<T>& lambda);
+lfom_memformer<T> scalar_lfom_memformer(int d, int N, const std::vector<T>& a,
+                                        const Mat<T>& lambda);
 
 // The CGD Memformer with A_l = I, B_l = 0 and the given coefficients.
 template <class T>

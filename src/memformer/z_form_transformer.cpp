@@ -44,19 +44,18 @@ void check_layer_shapes(const Mat<T>& Z, const linear_transformer_layer<T>& laye
     throw std::invalid_argument("Z-form transformer: Z must be (d+1) x (N+1) with d, N >= 1");
   for (const auto& h : layer.heads)
     if (h.P.rows() != D || h.P.cols() != D || h.Q.rows() != D || h.Q.cols() != D)
-      throw std::invalid_argument("Z-form transformer: P and Q must be (d+1) x (d+1), got " +
-                                  std::to_string(h.P.rows()) + "x" + std::to_string(h.P.cols()) +
-                                  " and " + std::to_string(h.Q.rows()) + "x" +
-                                  std::to_string(h.Q.cols()) + " for Z with " +
-                                  std::to_string(D) + " rows");
+      throw std::invalid_argument(
+          "Z-form transformer: P and Q must be (d+1) x (d+1), got " + std::to_string(h.P.rows()) +
+          "x" + std::to_string(h.P.cols()) + " and " + std::to_string(h.Q.rows()) + "x" +
+          std::to_string(h.Q.cols()) + " for Z with " + std::to_string(D) + " rows");
 }
 
 template <class T>
 Mat<T> masked_linear_attention(const Mat<T>& Z, const attention_head<T>& head) {
   const Eigen::Index N = Z.cols() - 1;
-  const Mat<T> context = Z.leftCols(N);        // Z M without the zero column
+  const Mat<T> context = Z.leftCols(N);             // Z M without the zero column
   const Mat<T> gram = matmul_nt(context, context);  // Z M Z^T, (d+1) x (d+1)
-  const Mat<T> QZ = matmul(head.Q, Z);          // (d+1) x (N+1)
+  const Mat<T> QZ = matmul(head.Q, Z);              // (d+1) x (N+1)
   return matmul(head.P, Mat<T>(matmul(gram, QZ)));
 }
 
@@ -80,14 +79,14 @@ std::vector<Mat<T>> linear_transformer_forward(
   return Zs;
 }
 
-#define ICLPROOF_INSTANTIATE_Z_FORM(T)                                                          \
-  template Mat<T> make_prompt<T>(const Mat<T>&, const Mat<T>&, const Mat<T>&);                 \
-  template attention_head<T> ahn_head<T>(const Mat<T>&, const Mat<T>&);                        \
-  template attention_head<T> ahn_head<T>(const Mat<T>&);                                       \
-  template void check_layer_shapes<T>(const Mat<T>&, const linear_transformer_layer<T>&);      \
-  template Mat<T> masked_linear_attention<T>(const Mat<T>&, const attention_head<T>&);         \
-  template Mat<T> multi_head_attention<T>(const Mat<T>&, const linear_transformer_layer<T>&);  \
-  template std::vector<Mat<T>> linear_transformer_forward<T>(                                  \
+#define ICLPROOF_INSTANTIATE_Z_FORM(T)                                                        \
+  template Mat<T> make_prompt<T>(const Mat<T>&, const Mat<T>&, const Mat<T>&);                \
+  template attention_head<T> ahn_head<T>(const Mat<T>&, const Mat<T>&);                       \
+  template attention_head<T> ahn_head<T>(const Mat<T>&);                                      \
+  template void check_layer_shapes<T>(const Mat<T>&, const linear_transformer_layer<T>&);     \
+  template Mat<T> masked_linear_attention<T>(const Mat<T>&, const attention_head<T>&);        \
+  template Mat<T> multi_head_attention<T>(const Mat<T>&, const linear_transformer_layer<T>&); \
+  template std::vector<Mat<T>> linear_transformer_forward<T>(                                 \
       const Mat<T>&, const std::vector<linear_transformer_layer<T>>&);
 
 ICLPROOF_INSTANTIATE_Z_FORM(double)

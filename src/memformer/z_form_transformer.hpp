@@ -53,8 +53,8 @@ Mat<T> multi_head_attention(const Mat<T>& Z, const linear_transformer_layer<T>& 
 
 // Z_0, Z_1, ..., Z_L with Z_{l+1} = Z_l + (1/N) Attn_l(Z_l).
 template <class T>
-std::vector<Mat<T>> linear_transformer_forward(const Mat<T>& Z0,
-                                               const std::vector<linear_transformer_layer<T>>& layers);
+std::vector<Mat<T>> linear_transformer_forward(
+    const Mat<T>& Z0, const std::vector<linear_transformer_layer<T>>& layers);
 
 // TF = -[Z]_{d, N}: the prediction for the query.
 template <class T>

@@ -43,7 +43,8 @@ void expect_mutant_killed(const Good& good, const Bad& bad, int cases = 30) {
 const T tiny = T(std::ldexp(1.0, -40));  // a perturbation far below double's resolution of it
 
 // Z-form layers with every Q transposed: the transformer then preconditions with A, not A^T.
-std::vector<linear_transformer_layer<T>> transpose_q(std::vector<linear_transformer_layer<T>> layers) {
+std::vector<linear_transformer_layer<T>> transpose_q(
+    std::vector<linear_transformer_layer<T>> layers) {
   for (auto& l : layers)
     for (auto& h : l.heads) h.Q = Mat<T>(h.Q.transpose());
   return layers;
@@ -99,9 +100,8 @@ TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked quer
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
   const auto good = [](case_context& ctx) {
-    lemma1_preconditioned_gd<T>(ctx, [](const Mat<T>& Z0, const layers_t& l) {
-      return zform_model<T>(Z0, l);
-    });
+    lemma1_preconditioned_gd<T>(
+        ctx, [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
   };
   expect_mutant_killed(good, [](case_context& ctx) {
     lemma1_preconditioned_gd<T>(ctx, [](const Mat<T>& Z0, const layers_t& l) {
@@ -109,9 +109,8 @@ TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked quer
     });
   });
   expect_mutant_killed(good, [](case_context& ctx) {
-    lemma1_preconditioned_gd<T>(ctx, [](const Mat<T>& Z0, const layers_t& l) {
-      return unmasked_forward(Z0, l);
-    });
+    lemma1_preconditioned_gd<T>(
+        ctx, [](const Mat<T>& Z0, const layers_t& l) { return unmasked_forward(Z0, l); });
   });
 }
 
@@ -119,7 +118,8 @@ TEST_CASE("ahn.x_rows property fails when B enters transposed", "[memformer][mut
   scoped_mpfr_precision p(256);
   expect_mutant_killed(
       [](case_context& ctx) {
-        lemma1_x_rows<T>(ctx, [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
+        lemma1_x_rows<T>(ctx,
+                         [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
       },
       [](case_context& ctx) {
         lemma1_x_rows<T>(ctx, [](const Mat<T>& Z0, layers_t l) {
@@ -137,8 +137,10 @@ TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit f
   scoped_mpfr_precision p(256);
   expect_mutant_killed(
       [](case_context& ctx) {
-        cgd_reproduces_cg<T>(ctx, [](const Mat<T>& Z0, const std::vector<T>& a,
-                                     const std::vector<T>& g) { return cg_memformer_model<T>(Z0, a, g); });
+        cgd_reproduces_cg<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
+              return cg_memformer_model<T>(Z0, a, g);
+            });
       },
       [](case_context& ctx) {
         cgd_reproduces_cg<T>(ctx, [](const Mat<T>& Z0, std::vector<T> a, const std::vector<T>& g) {
@@ -167,17 +169,17 @@ TEST_CASE("memformer.lfom_scalar property fails when older registers are dropped
   scoped_mpfr_precision p(256);
   expect_mutant_killed(
       [](case_context& ctx) {
-        lfom_scalar_gamma_equals_lfom<T>(ctx, [](const Mat<T>& Z0, const std::vector<T>& a,
-                                                 const Mat<T>& lambda) {
-          return scalar_lfom_model<T>(Z0, a, lambda);
-        });
+        lfom_scalar_gamma_equals_lfom<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
+              return scalar_lfom_model<T>(Z0, a, lambda);
+            });
       },
       [](case_context& ctx) {
-        lfom_scalar_gamma_equals_lfom<T>(ctx, [](const Mat<T>& Z0, const std::vector<T>& a,
-                                                 const Mat<T>& lambda) {
-          const Mat<T> last_only = Mat<T>(lambda.diagonal().asDiagonal());
-          return scalar_lfom_model<T>(Z0, a, last_only);
-        });
+        lfom_scalar_gamma_equals_lfom<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
+              const Mat<T> last_only = Mat<T>(lambda.diagonal().asDiagonal());
+              return scalar_lfom_model<T>(Z0, a, last_only);
+            });
       });
 }
 
@@ -265,8 +267,10 @@ TEST_CASE("references first-order cross-checks fail on broken references",
                                         int L) { return momentum_gd(q, e, b, L); });
       },
       [](case_context& ctx) {
-        momentum_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
-                                        int L) { return momentum_gd(q, T(e * (T(1) + tiny)), b, L); });
+        momentum_equals_lfom<T>(ctx,
+                                [](const quadratic_problem<T>& q, const T& e, const T& b, int L) {
+                                  return momentum_gd(q, T(e * (T(1) + tiny)), b, L);
+                                });
       });
   expect_mutant_killed(
       [](case_context& ctx) {
@@ -274,17 +278,18 @@ TEST_CASE("references first-order cross-checks fail on broken references",
                                         int L) { return nesterov_lookahead(q, e, b, L); });
       },
       [](case_context& ctx) {
-        nesterov_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
-                                        int L) {
-          return nesterov_lookahead(q, e, T(b * (T(1) + tiny)), L);
-        });
+        nesterov_equals_lfom<T>(ctx,
+                                [](const quadratic_problem<T>& q, const T& e, const T& b, int L) {
+                                  return nesterov_lookahead(q, e, T(b * (T(1) + tiny)), L);
+                                });
       });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Errata of the Memformer paper, as numbers.
 
-TEST_CASE("erratum: eqs 26-27's extra 1/n is wrong, eq 11 (no 1/n) is right", "[memformer][errata]") {
+TEST_CASE("erratum: eqs 26-27's extra 1/n is wrong, eq 11 (no 1/n) is right",
+          "[memformer][errata]") {
   scoped_mpfr_precision p(256);
   task_spec spec;
   spec.d = 3;
@@ -311,8 +316,9 @@ TEST_CASE("erratum: eqs 26-27's extra 1/n is wrong, eq 11 (no 1/n) is right", "[
   }
   const T err11 = abs_of(T(tf - z.xq.col(0).dot(w11)));
   const T err27 = abs_of(T(tf - z.xq.col(0).dot(w27)));
-  std::printf("[erratum eqs 26-27] d=3 N=10 L=3: |TF - <x_q, w_eq11>| = %s, |TF - <x_q, w_eq27>| = %s\n",
-              short_digits(err11, 3).c_str(), short_digits(err27, 3).c_str());
+  std::printf(
+      "[erratum eqs 26-27] d=3 N=10 L=3: |TF - <x_q, w_eq11>| = %s, |TF - <x_q, w_eq27>| = %s\n",
+      short_digits(err11, 3).c_str(), short_digits(err27, 3).c_str());
   CHECK(err11 < T(1e-70));
   CHECK(err27 > T(1e-3));
 }
@@ -389,8 +395,9 @@ TEST_CASE("erratum: Prop. 2 / eq 21 — Hadamard rows over tokens give no arbitr
   D1 << T(2), T(1);
   const T c = D0.dot(D1) / D0.squaredNorm();
   const T residual = two_norm<T>(Mat<T>(D1 - c * D0)) / two_norm<T>(Mat<T>(D1));
-  std::printf("[erratum Prop. 2] best c with Lambda_0^1 = c Lambda_0^0: c = %s, relative residual %s\n",
-              short_digits(c, 6).c_str(), short_digits(residual, 6).c_str());
+  std::printf(
+      "[erratum Prop. 2] best c with Lambda_0^1 = c Lambda_0^0: c = %s, relative residual %s\n",
+      short_digits(c, 6).c_str(), short_digits(residual, 6).c_str());
   CHECK(residual > T(0.5));
   // (ii) Per-token Gamma rows: the paper's reading ("a linear model with diagonal Lambda") as a
   //      property fails; RapidCheck shrinks it to a small counterexample.
@@ -405,8 +412,9 @@ TEST_CASE("erratum: Prop. 2 / eq 21 — Hadamard rows over tokens give no arbitr
             /*paper_reading=*/true);
       },
       mutation_config(30));
-  std::printf("[erratum Prop. 2] paper's reading as a property: %s\n%s\nshrunk counterexample:\n%s\n",
-              to_string(bad.outcome).c_str(), bad.failure.c_str(), bad.counterexample.c_str());
+  std::printf(
+      "[erratum Prop. 2] paper's reading as a property: %s\n%s\nshrunk counterexample:\n%s\n",
+      to_string(bad.outcome).c_str(), bad.failure.c_str(), bad.counterexample.c_str());
   CHECK(bad.outcome == verdict::fail);
   CHECK(!bad.counterexample.empty());
 }
