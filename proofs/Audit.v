@@ -38,6 +38,7 @@ Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_readout.
 Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
 Print Assumptions ICLProof.Memformer.lfom_memformer_scalar.
 Print Assumptions ICLProof.Memformer.lfom_memformer_precond.
+Print Assumptions ICLProof.Memformer.lfom_memformer_nonconstant_gamma.
 Print Assumptions ICLProof.Memformer.momentum_as_lfom.
 Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
 
