@@ -85,6 +85,9 @@ Definition gd_hess : 'M[R]_d := (N%:R)^-1 *: (X *m X^T).
 
 Definition gd_iter (eta : R) K := iter K (gd_step eta) 0.
 
+Lemma gd_iterS (eta : R) K : gd_iter eta K.+1 = gd_step eta (gd_iter eta K).
+Proof. by []. Qed.
+
 Lemma frob_grad (W H : 'M[R]_(o, d)) :
   frob (gd_grad W) H = (N%:R)^-1 * frob (W *m X - Y) (H *m X).
 Proof. by rewrite /frob /gd_grad -scalemxAl mxtraceZ trmx_mul mulmxA. Qed.
@@ -102,7 +105,7 @@ move: (frob r r) (frob r s) (frob s s) (N%:R^-1) => a b c n.
 by field.
 Qed.
 
-Lemma gd_delta_neg_grad (eta : R) (W : 'M[R]_(o, d)) : gd_delta eta W = - eta *: gd_grad W.
+Theorem gd_delta_neg_grad (eta : R) (W : 'M[R]_(o, d)) : gd_delta eta W = - eta *: gd_grad W.
 Proof. by rewrite /gd_delta /gd_grad scalerA mulNr. Qed.
 
 Lemma gd_step_delta (eta : R) (W : 'M[R]_(o, d)) : gd_step eta W = W + gd_delta eta W.
