@@ -8,8 +8,9 @@
 # is inlined as an <svg> (count matches), every <svg> is closed, and every inlined SVG's ids
 # are unique across the page.
 # Then, unless --no-render: renders the page with Debian's headless chromium to
-# REPORT_DIR/report.png (1280 px wide) and checks the screenshot is a non-trivial PNG; also
-# dumps the DOM after layout and checks that no table is wider than the page.
+# REPORT_DIR/report.png (1280 px wide) and checks the screenshot is a non-trivial PNG, and
+# checks (with a probe script run on a copy of the page) that no table, figure or code block is
+# wider than the page column.
 # Exit codes: 0 ok, 1 a check failed, 77 chromium not installed (ctest shows "skipped").
 # Look at REPORT_DIR/report.png afterwards to judge the layout yourself.
 set -euo pipefail
@@ -104,11 +105,28 @@ rm -f "$png"
 timeout 90 "$browser" "${flags[@]}" --screenshot="$png" --window-size=1280,4000 \
   "file://$abs_html" >"$profile/screenshot.log" 2>&1 || true
 [[ -s "$png" ]] || { cat "$profile/screenshot.log"; fail "chromium wrote no screenshot"; }
-# The DOM after layout, with a marker of any table wider than the page (no script in the report
-# itself: this is chromium's --dump-dom of the page as loaded).
-timeout 90 "$browser" "${flags[@]}" --window-size=1280,4000 --dump-dom "file://$abs_html" \
+# Layout check: a copy of the page with a probe script (the report itself has none) that records
+# every table, figure or pre block sticking out of the page column; chromium's --dump-dom runs it.
+probe="$(dirname "$abs_html")/.report_layout_probe.html"
+trap '[[ $keep -eq 1 ]] || rm -rf "$profile" "$probe"' EXIT
+python3 - "$abs_html" "$probe" <<'PY'
+import sys
+probe = """<script>(function(){var m=document.querySelector("main")||document.body;
+var right=m.getBoundingClientRect().right+1;var bad=[];
+document.querySelectorAll("table,figure,pre,svg").forEach(function(e){
+if(e.getBoundingClientRect().right>right){bad.push(e.tagName+"#"+(e.id||e.className||""))}});
+if(document.documentElement.scrollWidth>window.innerWidth+1){bad.push("page wider than window")}
+document.body.setAttribute("data-overflow",bad.join(" ")||"none");})();</script></body>"""
+html = open(sys.argv[1], encoding="utf-8").read()
+open(sys.argv[2], "w", encoding="utf-8").write(html.replace("</body>", probe))
+PY
+timeout 90 "$browser" "${flags[@]}" --window-size=1280,4000 --dump-dom "file://$probe" \
   >"$profile/dom.html" 2>"$profile/dom.log" || true
 [[ -s "$profile/dom.html" ]] || { cat "$profile/dom.log"; fail "chromium could not load the page"; }
+overflow="$(grep -o 'data-overflow="[^"]*"' "$profile/dom.html" | head -1 | sed 's/data-overflow="//; s/"$//')"
+[[ -n "$overflow" ]] || fail "layout probe did not run"
+[[ "$overflow" == "none" ]] || fail "elements wider than the page column at 1280 px: $overflow"
+echo "render_html: layout ok at 1280 px (no table, figure or code block wider than the page)"
 python3 - "$png" <<'PY' || exit 1
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
