@@ -4,11 +4,50 @@
 using namespace iclproof;
 using namespace iclproof::reference_checks;
 
-ICLPROOF_PROPERTY(sm_equals_ridge, "references.iterated_sherman_morrison_equals_ridge",
-                  "N Sherman-Morrison rank-one updates from A0^-1 = I/lambda give the ridge solution "
-                  "Y X^T (lambda I + X X^T)^-1.",
-                  "proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge") {
+ICLPROOF_PROPERTY(
+    sm_equals_ridge, "references.iterated_sherman_morrison_equals_ridge",
+    "N Sherman-Morrison rank-one updates from A0^-1 = I/lambda give the ridge solution "
+    "Y X^T (lambda I + X X^T)^-1.",
+    "proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge") {
   sherman_morrison_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& lambda) {
     return iterated_sherman_morrison_ridge(X, Y, lambda);
   });
+}
+
+ICLPROOF_PROPERTY(
+    gd_neumann, "references.k_step_gd_equals_neumann_closed_form",
+    "K gradient-descent steps from W = 0 equal eta (Y X^T / N) sum_{k<K} (I - eta X X^T / N)^k.",
+    "proofs/GradientDescent.v:gd_iterates_neumann") {
+  gd_steps_equal_neumann<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
+    return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y, eta, K).back();
+  });
+}
+
+ICLPROOF_PROPERTY(
+    bayes_ridge, "references.bayes_posterior_mean_equals_ridge",
+    "The Gaussian posterior mean with prior variance tau^2 and noise variance sigma^2 equals "
+    "ridge regression with lambda = sigma^2 / tau^2.",
+    "paper: CONSTRUCTIONS.md section 6 (Bayes posterior mean = ridge, lambda = sigma^2/tau^2)") {
+  bayes_mean_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& s2, const T& t2) {
+    return bayes_posterior_mean(X, Y, s2, t2);
+  });
+}
+
+ICLPROOF_PROPERTY(
+    ridge_min_norm, "references.ridge_tends_to_min_norm_least_squares",
+    "||W_ridge(lambda) - W_min_norm||_F <= (lambda / sigma_min(X)^2) ||W_min_norm||_F, so ridge "
+    "tends to the minimum-norm least-squares solution as lambda -> 0 (rank-deficient X included).",
+    "paper: CONSTRUCTIONS.md section 6 (ridge -> min-norm LS; SVD argument in "
+    "properties/references.hpp)") {
+  ridge_tends_to_min_norm<T>(
+      ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
+}
+
+ICLPROOF_PROPERTY(
+    ridge_2p, "references.ridge_at_p_agrees_with_ridge_at_2p",
+    "Ridge computed at precision p agrees with ridge at precision 2p within the Cholesky "
+    "forward-error bound at p.",
+    "paper: Higham, ASNA Thm 10.4 (Cholesky backward stability)") {
+  ridge_agrees_with_twice_the_precision<T>(
+      ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }

@@ -3,6 +3,7 @@
 // mutation tests in tests/unit/references_test.cpp can feed it a broken variant.
 #pragma once
 
+#include "core/precision.hpp"
 #include "harness/property.hpp"
 #include "harness/tolerance.hpp"
 #include "references/references.hpp"
@@ -14,9 +15,10 @@
 namespace iclproof::reference_checks {
 
 // ||A||_F
-template <class T> T frobenius(const Mat<T>& A) {
-  using std::sqrt;
+template <class T>
+T frobenius(const Mat<T>& A) {
   using boost::multiprecision::sqrt;
+  using std::sqrt;
   return sqrt(A.squaredNorm());
 }
 
@@ -50,9 +52,188 @@ void sherman_morrison_equals_ridge(case_context& ctx, const SM& sherman_morrison
   const T Ainv_norm = T(1) / symmetric_eigenvalues(A)(0);
   const T scale = std::max(frobenius<T>(W_ridge), T(XY * Ainv_norm));
   const T bound = T(2) * scale *
-                  (cholesky_solve_relative_bound<T>(d, kappa) + T(n) * higham_gamma<T>(2 * d + 3) * kappa +
-                   T(2) * higham_gamma<T>(n + d));
+                  (cholesky_solve_relative_bound<T>(d, kappa) +
+                   T(n) * higham_gamma<T>(2 * d + 3) * kappa + T(2) * higham_gamma<T>(n + d));
   ctx.compare<T>("W_sherman_morrison vs W_ridge", W_sm, W_ridge, bound);
+}
+
+// An exact power of two at most 1 / lambda_max(H), times 2^-shift: a step size for which
+// ||I - eta H||_2 <= 1 (GD is non-expanding), representable exactly at every precision.
+template <class T>
+T contractive_step(const Mat<T>& X, int shift) {
+  const Mat<T> H = matmul_nt(X, X) / T(X.cols());
+  const double lmax = static_cast<double>(symmetric_eigenvalues(H)(H.rows() - 1));
+  const int e = lmax > 0 ? static_cast<int>(std::ceil(std::log2(lmax))) : 0;
+  return T(std::ldexp(1.0, -e - shift));
+}
+
+// K GD steps == the Neumann closed form (proofs/GradientDescent.v:gd_iterates_neumann).
+// Tolerance, first order in u, with eta <= 1/lambda_max(H) so ||I - eta H||_2 <= 1:
+//  recursion: E_{k+1} = E_k (I - eta H) + delta_k, and one step's rounding is entrywise at most
+//    gamma_{N+d+2} (|W_k| + eta (|W_k||X| + |Y|)|X^T| / N) (Higham eq. 3.13), so in Frobenius
+//    norm ||E_K|| <= K gamma_{N+d+2} B,  B = max_k (||W_k|| + eta (||W_k|| ||X||^2 + ||Y||
+//    ||X||)/N);
+//  closed form: the powers M^k (||M||_2 <= 1, ||M^k||_F <= sqrt d) accumulate at most
+//    k gamma_d sqrt(d) ||M||_F each, their sum K^2 gamma_d sqrt(d) ||M||_F, then the products
+//    with eta Y X^T / N add gamma_{N+d} K sqrt(d) relative.
+// The bound is twice the sum (second-order terms), in Frobenius norm >= the max-entry error.
+template <class T, class GD>
+void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
+  task_ranges r;
+  r.d_max = 8;
+  r.o_max = 2;
+  r.N_max = 20;
+  r.max_noise = 0.1;
+  const task_spec spec = *gen_task_spec(r);
+  const int K = *rc::gen::inRange(1, 13);
+  const int shift = *rc::gen::inRange(0, 3);
+  ctx.note_value("task", spec);
+  ctx.note_value("K", K);
+  const auto task = make_task<T>(spec);
+  const T eta = contractive_step(task.X, shift);
+  ctx.note("eta", full_digits(eta));
+  const Mat<T> W_rec = gd_k_steps(task.X, task.Y, eta, K);
+  const Mat<T> W_closed = gd_neumann_closed_form(task.X, task.Y, eta, K);
+  const double d = spec.d, n = spec.N;
+  const T nx = frobenius<T>(task.X), ny = frobenius<T>(task.Y);
+  T B(0);
+  for (const auto& Wk : gd_iterates<T>(Mat<T>::Zero(spec.o, spec.d), task.X, task.Y, eta, K)) {
+    const T nw = frobenius<T>(Wk);
+    B = std::max(B, T(nw + eta * (nw * nx * nx + ny * nx) / T(n)));
+  }
+  const Mat<T> M = Mat<T>::Identity(spec.d, spec.d) - eta * matmul_nt(task.X, task.X) / T(n);
+  using boost::multiprecision::sqrt;
+  using std::sqrt;
+  const T sd = sqrt(T(d));
+  const T yx = eta * ny * nx / T(n);
+  const T bound = T(2) * (T(K) * higham_gamma<T>(n + d + 2) * B +
+                          yx * (T(K) * T(K) * higham_gamma<T>(d) * sd * frobenius<T>(M) +
+                                T(K) * sd * higham_gamma<T>(n + d)));
+  ctx.compare<T>("W_K by recursion vs closed form", W_rec, W_closed, bound);
+}
+
+// Bayes posterior mean with prior N(0, tau^2 I) and noise sigma^2 == ridge with
+// lambda = sigma^2 / tau^2 (paper: CONSTRUCTIONS.md section 6; the algebra is one line:
+// (X X^T / sigma^2 + I / tau^2)^-1 X y^T / sigma^2 = (X X^T + sigma^2/tau^2 I)^-1 X y^T).
+// Tolerance: two Cholesky solves of matrices with the same condition number kappa, each with
+// relative error <= chol(d, kappa) (Higham Thm 10.4) plus the error of forming the matrix and
+// right-hand side, gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 relative (Higham 3.13
+// and the perturbation bound Thm 7.2); twice the sum, times ||W||_F.
+template <class T, class Bayes>
+void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
+  task_ranges r;
+  r.d_max = 8;
+  r.o_max = 2;
+  r.N_max = 20;
+  r.max_noise = 0.5;
+  const task_spec spec = *gen_task_spec(r);
+  const int sigma_exp = *rc::gen::inRange(-4, 2), tau_exp = *rc::gen::inRange(-2, 4);
+  const T sigma2 = T(std::ldexp(1.0, sigma_exp)), tau2 = T(std::ldexp(1.0, tau_exp));
+  const T lambda = sigma2 / tau2;  // a power of two: exact
+  ctx.note_value("task", spec);
+  ctx.note("sigma^2, tau^2", full_digits(sigma2) + ", " + full_digits(tau2));
+  const auto task = make_task<T>(spec);
+  const Mat<T> W_bayes = bayes(task.X, task.Y, sigma2, tau2);
+  const Mat<T> W_ridge = ridge_closed_form(task.X, task.Y, lambda);
+  const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
+  const Vec<T> ev = symmetric_eigenvalues(A);
+  const T kappa = ev(spec.d - 1) / ev(0);
+  using boost::multiprecision::sqrt;
+  using std::sqrt;
+  const T nx = frobenius<T>(task.X);
+  const T forming = higham_gamma<T>(spec.N + 2) * (nx * nx + lambda * sqrt(T(spec.d))) / ev(0);
+  const T rel = T(2) * (cholesky_solve_relative_bound<T>(spec.d, kappa) + forming);
+  const T bound = T(2) * rel * std::max(frobenius<T>(W_ridge), frobenius<T>(W_bayes));
+  ctx.compare<T>("W_bayes vs W_ridge", W_bayes, W_ridge, bound);
+}
+
+// Ridge tends to the minimum-norm least-squares solution as lambda -> 0, with the exact rate
+// ||W_lambda - W+||_F <= (lambda / sigma_min^2) ||W+||_F, sigma_min the smallest NONZERO
+// singular value of X (componentwise in the SVD basis: lambda / (sigma_i^2 + lambda) <=
+// lambda / sigma_min^2). Rank-deficient and N < d cases included; rank is exact (rationals).
+// Rounding: ridge by Cholesky, relative chol(d, kappa(A)) (Higham Thm 10.4); min-norm LS by a
+// complete orthogonal decomposition, forward error <= kappa_X gamma_{4Nd} (2 + kappa_X
+// ||r|| / (||X|| ||W+||)) relative (Higham Thm 20.1 with the backward error of Householder
+// QR, Thm 19.4); both times ||W+||_F and 2 for second-order terms.
+template <class T, class Ridge>
+void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
+  task_ranges r;
+  r.d_max = 6;
+  r.o_max = 2;
+  r.N_max = 12;
+  r.max_noise = 0.1;
+  r.max_condition = 1e2;
+  const task_spec spec = *gen_task_spec(r);
+  const auto task_d = make_task_double(spec);
+  const Eigen::Index rank = exact_rank(task_d.X);
+  const auto task = make_task<T>(spec);
+  const Vec<T> sv = singular_values<T>(task.X);
+  const T smin = sv(rank - 1), smax = sv(0);
+  // lambda = sigma_min^2 2^-k, with k small enough that kappa(A) eps stays below 2^-8.
+  const int p = scalar_traits<T>::bits();
+  const int k = *rc::gen::inRange(2, std::max(3, std::min(40, p / 4)));
+  const T lambda = smin * smin * T(std::ldexp(1.0, -k));
+  ctx.note_value("task", spec);
+  ctx.note_value("exact rank", rank);
+  ctx.note("lambda", full_digits(lambda));
+  const Mat<T> W_ridge = ridge(task.X, task.Y, lambda);
+  const Mat<T> W_plus = min_norm_least_squares(task.X, task.Y);
+  const T kappa_A = (smax * smax + lambda) / lambda;
+  const T kappa_X = smax / smin;
+  const T nw = frobenius<T>(W_plus);
+  const T resid = frobenius<T>(Mat<T>(matmul(W_plus, task.X) - task.Y));
+  const double mn = 4.0 * spec.N * spec.d;
+  const T ls_rel =
+      kappa_X * higham_gamma<T>(mn) * (T(2) + kappa_X * resid / (smax * std::max(nw, eps<T>())));
+  const T rate = lambda / (smin * smin);
+  const T bound =
+      rate * nw + T(2) * nw * (cholesky_solve_relative_bound<T>(spec.d, kappa_A) + ls_rel);
+  ctx.check_le<T>("||W_ridge - W_min_norm||_F", frobenius<T>(Mat<T>(W_ridge - W_plus)), bound, [&] {
+    return "W_ridge =\n" + case_context::matrix_full_digits(W_ridge) + "W_min_norm =\n" +
+           case_context::matrix_full_digits(W_plus);
+  });
+}
+
+// Ridge at precision p agrees with ridge at precision 2p (tolerance-free in spirit: the 2p
+// result stands in for the exact one; its own error is 2^-p times smaller). Bound: the
+// Cholesky forward error at p, chol(d, kappa) ||W||_F (Higham Thm 10.4), plus the 2p error.
+// For double and long double the 2p run is MPFR at twice their significand bits.
+template <class T, class Ridge>
+void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge) {
+  task_ranges r;
+  r.d_max = 8;
+  r.o_max = 2;
+  r.N_max = 20;
+  r.max_noise = 0.1;
+  const task_spec spec = *gen_task_spec(r);
+  const T lambda = T(std::ldexp(1.0, *rc::gen::inRange(-6, 3)));
+  ctx.note_value("task", spec);
+  ctx.note("lambda", full_digits(lambda));
+  const auto task = make_task<T>(spec);
+  const Mat<T> W_p = ridge(task.X, task.Y, lambda);
+  const int p = precision_of(T(0));
+  Mat<T> W_2p_rounded;
+  {
+    scoped_mpfr_precision twice(2 * std::max(p, min_precision_bits));
+    const auto task2 = make_task<mpfr_real>(spec);
+    const Mat<mpfr_real> W_2p =
+        ridge_closed_form(task2.X, task2.Y, mpfr_real(static_cast<double>(lambda)));
+    W_2p_rounded.resize(W_2p.rows(), W_2p.cols());
+    for (Eigen::Index j = 0; j < W_2p.cols(); ++j)
+      for (Eigen::Index i = 0; i < W_2p.rows(); ++i)
+        W_2p_rounded(i, j) = static_cast<T>(W_2p(i, j));
+  }
+  const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
+  const Vec<T> ev = symmetric_eigenvalues(A);
+  const T kappa = ev(spec.d - 1) / ev(0);
+  using boost::multiprecision::sqrt;
+  using std::sqrt;
+  const T nx = frobenius<T>(task.X);
+  const T forming = higham_gamma<T>(spec.N + 2) * (nx * nx + lambda * sqrt(T(spec.d))) / ev(0);
+  // + eps for rounding the 2p result to p bits (|x - fl(x)| <= u |x|).
+  const T bound = T(2) * frobenius<T>(W_p) *
+                  (cholesky_solve_relative_bound<T>(spec.d, kappa) + forming + eps<T>());
+  ctx.compare<T>("ridge at p vs ridge at 2p", W_p, W_2p_rounded, bound);
 }
 
 }  // namespace iclproof::reference_checks

@@ -3,8 +3,8 @@
 #include "core/precision.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -85,18 +85,20 @@ int run_check_command(const check_options& opt) {
     if (opt.precision_bits && *opt.precision_bits != bits)
       throw std::invalid_argument(fmt::format(
           "--precision {} does not apply to --scalar {} (fixed at {} bits); use --scalar mpfr",
-          *opt.precision_bits, opt.scalar == scalar_kind::double_precision ? "double" : "long-double",
-          bits));
+          *opt.precision_bits,
+          opt.scalar == scalar_kind::double_precision ? "double" : "long-double", bits));
   }
   const std::vector<const property*> selected = select_properties(opt.property_glob);
   if (!opt.proof_audit_path.empty()) load_audit(opt.proof_audit_path);  // fail early if unreadable
 
   const bool tty = ::isatty(::fileno(stderr));
-  const std::string scalar = opt.scalar == scalar_kind::mpfr ? "mpfr"
+  const std::string scalar = opt.scalar == scalar_kind::mpfr               ? "mpfr"
                              : opt.scalar == scalar_kind::double_precision ? "double"
-                                                                          : "long-double";
-  fmt::print("iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, seed {}\n",
-             scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
+                                                                           : "long-double";
+  fmt::print(
+      "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, seed "
+      "{}\n",
+      scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
   fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {}\n", "property", "cases", "error",
              "tolerance", "maxerr/eps", "margin", "verdict");
 
@@ -132,24 +134,38 @@ int run_check_command(const check_options& opt) {
       fmt::print("reproduce: {}\n----\n", r.reproduce);
     }
     nlohmann::json j = {
-        {"name", r.info.name},           {"claim", r.info.claim},
-        {"theorem", r.info.theorem},     {"proof_status", ps.status},
-        {"proof_checked", ps.checked},   {"scalar", r.scalar},
-        {"precision_bits", r.precision_bits}, {"cases", r.cases},
-        {"checks", r.checks},            {"seed", r.seed},
+        {"name", r.info.name},
+        {"claim", r.info.claim},
+        {"theorem", r.info.theorem},
+        {"proof_status", ps.status},
+        {"proof_checked", ps.checked},
+        {"scalar", r.scalar},
+        {"precision_bits", r.precision_bits},
+        {"cases", r.cases},
+        {"checks", r.checks},
+        {"seed", r.seed},
         {"verdict", ok ? "pass" : "fail"},
-        {"log2_max_error", std::isfinite(r.worst_log2_err) ? nlohmann::json(r.worst_log2_err) : nlohmann::json(nullptr)},
-        {"log2_tolerance", std::isfinite(r.worst_log2_bound) ? nlohmann::json(r.worst_log2_bound) : nlohmann::json(nullptr)},
-        {"margin_log10", std::isfinite(r.margin_log10) ? nlohmann::json(r.margin_log10) : nlohmann::json(nullptr)},
-        {"seconds", r.seconds},          {"failure", r.failure},
-        {"counterexample", r.counterexample}, {"reproduce", r.reproduce}};
+        {"log2_max_error", std::isfinite(r.worst_log2_err) ? nlohmann::json(r.worst_log2_err)
+                                                           : nlohmann::json(nullptr)},
+        {"log2_tolerance", std::isfinite(r.worst_log2_bound) ? nlohmann::json(r.worst_log2_bound)
+                                                             : nlohmann::json(nullptr)},
+        {"margin_log10",
+         std::isfinite(r.margin_log10) ? nlohmann::json(r.margin_log10) : nlohmann::json(nullptr)},
+        {"seconds", r.seconds},
+        {"failure", r.failure},
+        {"counterexample", r.counterexample},
+        {"reproduce", r.reproduce}};
     results.push_back(std::move(j));
   }
   if (!opt.json_path.empty()) {
     std::ofstream out(opt.json_path);
     if (!out) throw std::runtime_error("cannot write " + opt.json_path);
-    out << nlohmann::json{{"schema", "iclproof-check/1"}, {"scalar", scalar}, {"precision_bits", bits},
-                          {"cases", opt.cases}, {"seed", opt.seed}, {"properties", results}}
+    out << nlohmann::json{{"schema", "iclproof-check/1"},
+                          {"scalar", scalar},
+                          {"precision_bits", bits},
+                          {"cases", opt.cases},
+                          {"seed", opt.seed},
+                          {"properties", results}}
                .dump(2)
         << "\n";
     if (!out) throw std::runtime_error("cannot write " + opt.json_path);

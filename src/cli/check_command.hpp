@@ -24,10 +24,10 @@ struct check_options {
 
 // Status of the theorem a property cites, from the proof audit (audit.json).
 struct proof_status {
-  bool cited = false;     // the property names a proofs/ theorem (not a paper equation)
-  bool known = false;     // the audit lists it
-  bool checked = false;   // the audit says it is closed (or uses only the allowed axioms)
-  std::string status;     // "closed", "standard-axioms", "failed", "not in audit", "no audit"
+  bool cited = false;    // the property names a proofs/ theorem (not a paper equation)
+  bool known = false;    // the audit lists it
+  bool checked = false;  // the audit says it is closed (or uses only the allowed axioms)
+  std::string status;    // "closed", "standard-axioms", "failed", "not in audit", "no audit"
 };
 proof_status lookup_proof_status(const std::string& theorem, const std::string& audit_path);
 

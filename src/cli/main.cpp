@@ -4,8 +4,8 @@
 #include "cli/report_command.hpp"
 #include "core/precision.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <exception>
 #include <iostream>
@@ -19,20 +19,25 @@ int main(int argc, char** argv) {
   check_options check;
   std::string scalar_name = "mpfr";
   int precision = 0;
-  auto* check_cmd = app.add_subcommand("check", "Run properties and print errors, tolerances, margins");
-  check_cmd->add_option("--property", check.property_glob, "Glob over property names")->capture_default_str();
+  auto* check_cmd =
+      app.add_subcommand("check", "Run properties and print errors, tolerances, margins");
+  check_cmd->add_option("--property", check.property_glob, "Glob over property names")
+      ->capture_default_str();
   check_cmd->add_option("--cases", check.cases, "Random cases per property")
-      ->check(CLI::Range(1, 1000000))->capture_default_str();
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   auto* prec_opt = check_cmd->add_option(
       "--precision", precision,
       fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
                   max_precision_bits, default_precision_bits));
   check_cmd->add_option("--scalar", scalar_name, "mpfr | double | long-double")
-      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))->capture_default_str();
+      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
+      ->capture_default_str();
   check_cmd->add_option("--seed", check.seed, "Run seed")->capture_default_str();
   check_cmd->add_option("--json", check.json_path, "Write results as JSON to FILE");
-  check_cmd->add_option("--proof-audit", check.proof_audit_path,
-                        "audit.json of the Coq build; cited theorems must have checked")
+  check_cmd
+      ->add_option("--proof-audit", check.proof_audit_path,
+                   "audit.json of the Coq build; cited theorems must have checked")
       ->check(CLI::ExistingFile);
   check_cmd->add_flag("--ci", check.ci, "Gate mode: also fail on cited proofs that did not check");
 

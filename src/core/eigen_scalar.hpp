@@ -20,25 +20,38 @@ struct hypot_impl<boost::multiprecision::number<Backend, ET>> {
 
 namespace iclproof {
 
-template <class T> using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
-template <class T> using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-template <class T> using RowVec = Eigen::Matrix<T, 1, Eigen::Dynamic>;
+template <class T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <class T>
+using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+template <class T>
+using RowVec = Eigen::Matrix<T, 1, Eigen::Dynamic>;
 
 // Exact conversion of double data (all generated inputs are doubles, so every scalar type
 // and every precision sees the same inputs).
-template <class T> Mat<T> from_double(const Mat<double>& m) { return m.template cast<T>(); }
+template <class T>
+Mat<T> from_double(const Mat<double>& m) {
+  return m.template cast<T>();
+}
 
 // Rounded conversion to double (for display and plots only, never for verdicts).
-template <class T> double to_double(const T& x) { return static_cast<double>(x); }
-template <class T> Mat<double> to_double(const Mat<T>& m) { return m.template cast<double>(); }
+template <class T>
+double to_double(const T& x) {
+  return static_cast<double>(x);
+}
+template <class T>
+Mat<double> to_double(const Mat<T>& m) {
+  return m.template cast<double>();
+}
 
 // max_ij |a_ij| — the norm all entrywise comparisons use.
-template <class T> T max_abs(const Mat<T>& m) {
+template <class T>
+T max_abs(const Mat<T>& m) {
   T r(0);
   for (Eigen::Index j = 0; j < m.cols(); ++j)
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
-      using std::abs;
       using boost::multiprecision::abs;
+      using std::abs;
       const T a = abs(m(i, j));
       if (!(a <= r)) r = a;  // NaN propagates: once r is NaN it stays NaN
     }

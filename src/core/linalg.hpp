@@ -9,32 +9,63 @@ namespace iclproof {
 
 // A B, as plain loops (for mpfr_real: an mpfr_t kernel with one preallocated product and
 // accumulator, ~1.1x the raw-MPFR floor; Eigen's generic product is ~2.7x). Cost m n k.
-template <class T> Mat<T> matmul(const Mat<T>& A, const Mat<T>& B);
+template <class T>
+Mat<T> matmul(const Mat<T>& A, const Mat<T>& B);
 // A^T B without forming A^T.
-template <class T> Mat<T> matmul_tn(const Mat<T>& A, const Mat<T>& B);
+template <class T>
+Mat<T> matmul_tn(const Mat<T>& A, const Mat<T>& B);
 // A B^T without forming B^T.
-template <class T> Mat<T> matmul_nt(const Mat<T>& A, const Mat<T>& B);
+template <class T>
+Mat<T> matmul_nt(const Mat<T>& A, const Mat<T>& B);
+
+// The same for any Eigen expressions (evaluated first), so `matmul(A - B, C)` works.
+template <class A, class B>
+Mat<typename A::Scalar> matmul(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  return matmul<S>(Mat<S>(a), Mat<S>(b));
+}
+template <class A, class B>
+Mat<typename A::Scalar> matmul_tn(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  return matmul_tn<S>(Mat<S>(a), Mat<S>(b));
+}
+template <class A, class B>
+Mat<typename A::Scalar> matmul_nt(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  return matmul_nt<S>(Mat<S>(a), Mat<S>(b));
+}
 
 // Solve A X = B for symmetric positive definite A (Cholesky, LLT). Throws
 // std::domain_error if A is not numerically SPD.
-template <class T> Mat<T> spd_solve(const Mat<T>& A, const Mat<T>& B);
+template <class T>
+Mat<T> spd_solve(const Mat<T>& A, const Mat<T>& B);
 // Solve A X = B for square nonsingular A (LU with partial pivoting).
-template <class T> Mat<T> lu_solve(const Mat<T>& A, const Mat<T>& B);
-template <class T> Mat<T> inverse(const Mat<T>& A);
+template <class T>
+Mat<T> lu_solve(const Mat<T>& A, const Mat<T>& B);
+template <class T>
+Mat<T> inverse(const Mat<T>& A);
 // Minimum-norm least-squares solution of A X ~ B (complete orthogonal decomposition: a
 // rank-revealing QR, never the normal equations). rank_tol is relative to the largest
 // diagonal of R; default: eps * max(rows, cols) * 64 (see rank_tolerance).
-template <class T> Mat<T> min_norm_lstsq(const Mat<T>& A, const Mat<T>& B);
-template <class T> Eigen::Index numerical_rank(const Mat<T>& A);
+template <class T>
+Mat<T> min_norm_lstsq(const Mat<T>& A, const Mat<T>& B);
+template <class T>
+Eigen::Index numerical_rank(const Mat<T>& A);
 // Relative threshold on |R_ii| / |R_11| used for numerical rank.
-template <class T> T rank_tolerance(Eigen::Index rows, Eigen::Index cols);
+template <class T>
+T rank_tolerance(Eigen::Index rows, Eigen::Index cols);
 // Eigenvalues (ascending) and eigenvectors of a symmetric matrix.
-template <class T> Vec<T> symmetric_eigenvalues(const Mat<T>& A);
-template <class T> Mat<T> symmetric_eigenvectors(const Mat<T>& A);
+template <class T>
+Vec<T> symmetric_eigenvalues(const Mat<T>& A);
+template <class T>
+Mat<T> symmetric_eigenvectors(const Mat<T>& A);
 // Symmetric positive semidefinite square root and 2-norm condition number (via eigenvalues).
-template <class T> Mat<T> spd_sqrt(const Mat<T>& A);
-template <class T> T spd_condition_number(const Mat<T>& A);
+template <class T>
+Mat<T> spd_sqrt(const Mat<T>& A);
+template <class T>
+T spd_condition_number(const Mat<T>& A);
 // Singular values (descending), JacobiSVD.
-template <class T> Vec<T> singular_values(const Mat<T>& A);
+template <class T>
+Vec<T> singular_values(const Mat<T>& A);
 
 }  // namespace iclproof

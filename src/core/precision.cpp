@@ -16,9 +16,8 @@ unsigned long bits_for_digits10(unsigned long d10) {
 
 precision_setting set_mpfr_precision(int requested_bits) {
   if (requested_bits < min_precision_bits || requested_bits > max_precision_bits)
-    throw std::invalid_argument(fmt::format("precision {} bits is outside [{}, {}]",
-                                            requested_bits, min_precision_bits,
-                                            max_precision_bits));
+    throw std::invalid_argument(fmt::format("precision {} bits is outside [{}, {}]", requested_bits,
+                                            min_precision_bits, max_precision_bits));
   unsigned d10 = 1;
   while (bits_for_digits10(d10) < static_cast<unsigned long>(requested_bits)) ++d10;
   mpfr_real::default_precision(d10);

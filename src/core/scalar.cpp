@@ -37,7 +37,8 @@ std::string full_digits(const mpfr_real& x) {
   return os.str();
 }
 
-template <class T> std::string short_digits(const T& x, int digits) {
+template <class T>
+std::string short_digits(const T& x, int digits) {
   std::ostringstream os;
   os.precision(digits);
   os << x;
@@ -47,8 +48,17 @@ template std::string short_digits(const double&, int);
 template std::string short_digits(const long double&, int);
 template std::string short_digits(const mpfr_real&, int);
 
-template <> double pi_value<double>() { return 3.141592653589793238462643383279502884; }
-template <> long double pi_value<long double>() { return 3.141592653589793238462643383279502884L; }
-template <> mpfr_real pi_value<mpfr_real>() { return boost::math::constants::pi<mpfr_real>(); }
+template <>
+double pi_value<double>() {
+  return 3.141592653589793238462643383279502884;
+}
+template <>
+long double pi_value<long double>() {
+  return 3.141592653589793238462643383279502884L;
+}
+template <>
+mpfr_real pi_value<mpfr_real>() {
+  return boost::math::constants::pi<mpfr_real>();
+}
 
 }  // namespace iclproof

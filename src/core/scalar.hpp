@@ -23,19 +23,23 @@ using mpfr_real = boost::multiprecision::number<boost::multiprecision::mpfr_floa
 
 enum class scalar_kind { double_precision, long_double_precision, mpfr };
 
-template <class T> struct scalar_traits;
+template <class T>
+struct scalar_traits;
 
-template <> struct scalar_traits<double> {
+template <>
+struct scalar_traits<double> {
   static constexpr scalar_kind kind = scalar_kind::double_precision;
   static constexpr const char* name = "double";
   static int bits() { return std::numeric_limits<double>::digits; }
 };
-template <> struct scalar_traits<long double> {
+template <>
+struct scalar_traits<long double> {
   static constexpr scalar_kind kind = scalar_kind::long_double_precision;
   static constexpr const char* name = "long-double";
   static int bits() { return std::numeric_limits<long double>::digits; }
 };
-template <> struct scalar_traits<mpfr_real> {
+template <>
+struct scalar_traits<mpfr_real> {
   static constexpr scalar_kind kind = scalar_kind::mpfr;
   static constexpr const char* name = "mpfr";
   // The precision a value made now carries (Boost sets it in decimal digits; 77 -> 257 bits).
@@ -50,7 +54,8 @@ inline int precision_of(const mpfr_real& x) {
 }
 
 // eps = 2^(1-p): the spacing of floating-point numbers at 1.
-template <class T> T eps() {
+template <class T>
+T eps() {
   using std::ldexp;
   return ldexp(T(1), 1 - scalar_traits<T>::bits());
 }
@@ -67,15 +72,18 @@ std::string full_digits(const long double& x);
 std::string full_digits(const mpfr_real& x);
 
 // Short decimal text, e.g. for tables.
-template <class T> std::string short_digits(const T& x, int digits = 6);
+template <class T>
+std::string short_digits(const T& x, int digits = 6);
 
-template <class T> bool is_finite(const T& x) {
-  using std::isfinite;
+template <class T>
+bool is_finite(const T& x) {
   using boost::multiprecision::isfinite;
+  using std::isfinite;
   return isfinite(x);
 }
 
 // The mathematical constant pi at the working precision of T.
-template <class T> T pi_value();
+template <class T>
+T pi_value();
 
 }  // namespace iclproof

@@ -19,8 +19,7 @@ property_registrar::property_registrar(property_info info, property_body d, prop
                                        property_body mp) {
   auto& r = registry();
   for (const auto& p : r)
-    if (p.info.name == info.name)
-      throw std::logic_error("property registered twice: " + info.name);
+    if (p.info.name == info.name) throw std::logic_error("property registered twice: " + info.name);
   r.push_back({std::move(info), std::move(d), std::move(ld), std::move(mp)});
 }
 

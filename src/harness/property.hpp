@@ -39,7 +39,10 @@ struct property_info {
 class case_context {
  public:
   case_context(std::string property_name, std::uint64_t seed, std::string scalar_name, int bits)
-      : property_(std::move(property_name)), seed_(seed), scalar_(std::move(scalar_name)), bits_(bits) {}
+      : property_(std::move(property_name)),
+        seed_(seed),
+        scalar_(std::move(scalar_name)),
+        bits_(bits) {}
 
   // Called by the runner before each case.
   void begin_case() {
@@ -51,23 +54,26 @@ class case_context {
   void note(std::string_view key, std::string_view value) {
     inputs_ += std::string(key) + " = " + std::string(value) + "\n";
   }
-  template <class V> void note_value(std::string_view key, const V& v) {
+  template <class V>
+  void note_value(std::string_view key, const V& v) {
     std::ostringstream os;
     os << v;
     note(key, os.str());
   }
 
   // Fails (RapidCheck failure, then shrinking) unless err <= bound. NaN fails.
-  template <class T> void check_le(std::string_view label, const T& err, const T& bound,
-                                   const std::function<std::string()>& values = {}) {
+  template <class T>
+  void check_le(std::string_view label, const T& err, const T& bound,
+                const std::function<std::string()>& values = {}) {
     const bool ok = err <= bound;
     record(log2_abs(err), log2_abs(bound), log2_abs(eps<T>()), ok);
     if (!ok) fail(label, full_digits(err), full_digits(bound), values ? values() : std::string());
   }
 
   // Entrywise comparison: max_ij |computed - reference| <= bound.
-  template <class T> void compare(std::string_view label, const Mat<T>& computed,
-                                  const Mat<T>& reference, const T& bound) {
+  template <class T>
+  void compare(std::string_view label, const Mat<T>& computed, const Mat<T>& reference,
+               const T& bound) {
     if (computed.rows() != reference.rows() || computed.cols() != reference.cols()) {
       record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()), false);
       fail(label, "shape mismatch", full_digits(bound),
@@ -85,7 +91,8 @@ class case_context {
   // A claim with no tolerance (exact integers, booleans).
   void require(std::string_view label, bool ok, const std::string& details);
 
-  template <class T> static std::string matrix_full_digits(const Mat<T>& m) {
+  template <class T>
+  static std::string matrix_full_digits(const Mat<T>& m) {
     std::string s;
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
       s += "  [";
@@ -147,9 +154,11 @@ struct property_registrar {
 
 // Defines and registers a property whose body is a template on the scalar T with a
 // `case_context& ctx` in scope.
-#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, THEOREM)                                         \
-  template <class T> static void ID##_body(::iclproof::case_context& ctx);                  \
-  static const ::iclproof::property_registrar ID##_registrar{                               \
-      ::iclproof::property_info{NAME, CLAIM, THEOREM}, &ID##_body<double>,                  \
-      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};                          \
-  template <class T> static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)
+#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, THEOREM)                        \
+  template <class T>                                                       \
+  static void ID##_body(::iclproof::case_context& ctx);                    \
+  static const ::iclproof::property_registrar ID##_registrar{              \
+      ::iclproof::property_info{NAME, CLAIM, THEOREM}, &ID##_body<double>, \
+      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};         \
+  template <class T>                                                       \
+  static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)

@@ -7,19 +7,22 @@
 #include <rapidcheck/detail/Configuration.h>
 
 #include <chrono>
-#include <iostream>
-#include <sstream>
 #include <cmath>
+#include <iostream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace iclproof {
 
 std::string to_string(verdict v) {
   switch (v) {
-    case verdict::pass: return "PASS";
-    case verdict::fail: return "FAIL";
-    case verdict::gave_up: return "GAVE-UP";
+    case verdict::pass:
+      return "PASS";
+    case verdict::fail:
+      return "FAIL";
+    case verdict::gave_up:
+      return "GAVE-UP";
   }
   return "?";
 }
@@ -37,17 +40,23 @@ std::uint64_t property_seed(std::uint64_t run_seed, const std::string& name) {
 namespace {
 std::string scalar_name(scalar_kind k) {
   switch (k) {
-    case scalar_kind::double_precision: return scalar_traits<double>::name;
-    case scalar_kind::long_double_precision: return scalar_traits<long double>::name;
-    case scalar_kind::mpfr: return scalar_traits<mpfr_real>::name;
+    case scalar_kind::double_precision:
+      return scalar_traits<double>::name;
+    case scalar_kind::long_double_precision:
+      return scalar_traits<long double>::name;
+    case scalar_kind::mpfr:
+      return scalar_traits<mpfr_real>::name;
   }
   return "?";
 }
 int scalar_bits(scalar_kind k) {
   switch (k) {
-    case scalar_kind::double_precision: return scalar_traits<double>::bits();
-    case scalar_kind::long_double_precision: return scalar_traits<long double>::bits();
-    case scalar_kind::mpfr: return scalar_traits<mpfr_real>::bits();
+    case scalar_kind::double_precision:
+      return scalar_traits<double>::bits();
+    case scalar_kind::long_double_precision:
+      return scalar_traits<long double>::bits();
+    case scalar_kind::mpfr:
+      return scalar_traits<mpfr_real>::bits();
   }
   return 0;
 }
@@ -85,11 +94,11 @@ property_result run_body(const property_info& info, const property_body& body,
   r.precision_bits = scalar_bits(cfg.scalar);
   r.log2_eps = 1.0 - r.precision_bits;
   r.seed = property_seed(cfg.seed, info.name);
-  r.reproduce = fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}",
-                            info.name, r.scalar, cfg.seed, cfg.cases,
-                            cfg.scalar == scalar_kind::mpfr
-                                ? fmt::format(" --precision {}", r.precision_bits)
-                                : std::string());
+  r.reproduce =
+      fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}", info.name,
+                  r.scalar, cfg.seed, cfg.cases,
+                  cfg.scalar == scalar_kind::mpfr ? fmt::format(" --precision {}", r.precision_bits)
+                                                  : std::string());
 
   case_context ctx(info.name, r.seed, r.scalar, r.precision_bits);
   int done = 0;
@@ -147,9 +156,12 @@ property_result run_body(const property_info& info, const property_body& body,
 
 property_result run_property(const property& p, const run_config& cfg) {
   switch (cfg.scalar) {
-    case scalar_kind::double_precision: return run_body(p.info, p.body_double, cfg);
-    case scalar_kind::long_double_precision: return run_body(p.info, p.body_long_double, cfg);
-    case scalar_kind::mpfr: return run_body(p.info, p.body_mpfr, cfg);
+    case scalar_kind::double_precision:
+      return run_body(p.info, p.body_double, cfg);
+    case scalar_kind::long_double_precision:
+      return run_body(p.info, p.body_long_double, cfg);
+    case scalar_kind::mpfr:
+      return run_body(p.info, p.body_mpfr, cfg);
   }
   throw std::logic_error("unknown scalar kind");
 }
@@ -179,7 +191,8 @@ std::vector<const property*> select_properties(const std::string& glob) {
   for (const auto& p : all_properties())
     if (glob_match(glob, p.info.name)) out.push_back(&p);
   if (out.empty())
-    throw std::invalid_argument(fmt::format("no property matches '{}' (see 'iclproof list')", glob));
+    throw std::invalid_argument(
+        fmt::format("no property matches '{}' (see 'iclproof list')", glob));
   return out;
 }
 

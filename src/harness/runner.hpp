@@ -14,8 +14,8 @@ namespace iclproof {
 
 struct run_config {
   scalar_kind scalar = scalar_kind::mpfr;
-  int cases = 100;             // RapidCheck maxSuccess
-  std::uint64_t seed = 1;      // run seed; each property derives its own from it and its name
+  int cases = 100;         // RapidCheck maxSuccess
+  std::uint64_t seed = 1;  // run seed; each property derives its own from it and its name
   bool shrink = true;
   // Called after every case (for progress lines); may be empty.
   std::function<void(int cases_done)> on_case;

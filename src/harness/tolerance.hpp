@@ -9,11 +9,15 @@
 
 namespace iclproof {
 
-template <class T> T unit_roundoff() { return eps<T>() / T(2); }
+template <class T>
+T unit_roundoff() {
+  return eps<T>() / T(2);
+}
 
 // Higham, Accuracy and Stability of Numerical Algorithms (2nd ed.), eq. (3.8):
 //   gamma_n = n u / (1 - n u), valid for n u < 1.
-template <class T> T higham_gamma(double n) {
+template <class T>
+T higham_gamma(double n) {
   const T nu = T(n) * unit_roundoff<T>();
   if (!(nu < T(1))) throw std::domain_error("higham_gamma: n u >= 1, the bound is void");
   return nu / (T(1) - nu);
@@ -21,15 +25,20 @@ template <class T> T higham_gamma(double n) {
 
 // |fl(x^T y) - x^T y| <= gamma_n |x|^T |y|  (Higham eq. (3.5)); for matrix products entrywise
 // |fl(AB) - AB| <= gamma_k |A| |B| with k the inner dimension (Higham eq. (3.13)).
-template <class T> T dot_product_bound(double n, const T& abs_dot) { return higham_gamma<T>(n) * abs_dot; }
+template <class T>
+T dot_product_bound(double n, const T& abs_dot) {
+  return higham_gamma<T>(n) * abs_dot;
+}
 
 // Forward error of a Cholesky solve A x = b, A SPD of order n (Higham Thm 10.4 with
 // ||dA||_2 <= 4 n (3n + 1) u ||A||_2, then the perturbation bound of Thm 7.2):
 //   ||x_hat - x|| / ||x|| <= kappa c / (1 - kappa c),  c = 4 n (3n + 1) u.
-template <class T> T cholesky_solve_relative_bound(double n, const T& kappa) {
+template <class T>
+T cholesky_solve_relative_bound(double n, const T& kappa) {
   const T c = T(4) * T(n) * T(3 * n + 1) * unit_roundoff<T>();
   const T kc = kappa * c;
-  if (!(kc < T(1) / T(2))) throw std::domain_error("cholesky bound: kappa c >= 1/2, the bound is void");
+  if (!(kc < T(1) / T(2)))
+    throw std::domain_error("cholesky bound: kappa c >= 1/2, the bound is void");
   return kc / (T(1) - kc);
 }
 

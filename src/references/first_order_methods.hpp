@@ -10,13 +10,15 @@
 
 namespace iclproof {
 
-template <class T> struct quadratic_problem {
+template <class T>
+struct quadratic_problem {
   Mat<T> H;  // X X^T / N   (d x d)
   Vec<T> b;  // X y^T / N   (d)
   Vec<T> gradient(const Vec<T>& w) const { return Vec<T>(matmul(H, Mat<T>(w))) - b; }
 };
 
-template <class T> quadratic_problem<T> make_quadratic_problem(const Mat<T>& X, const Mat<T>& y) {
+template <class T>
+quadratic_problem<T> make_quadratic_problem(const Mat<T>& X, const Mat<T>& y) {
   if (y.rows() != 1 || y.cols() != X.cols())
     throw std::invalid_argument("first-order methods take one output: y must be 1 x N");
   const T n = T(X.cols());
@@ -24,16 +26,19 @@ template <class T> quadratic_problem<T> make_quadratic_problem(const Mat<T>& X, 
 }
 
 // Conjugate gradient (Hestenes-Stiefel form, exact line search):
-//   r_0 = -grad R(w_0) = b, s_0 = r_0;  alpha_l = r_l^T r_l / s_l^T H s_l;  w_{l+1} = w_l + alpha_l s_l;
-//   r_{l+1} = r_l - alpha_l H s_l;  gamma_{l+1} = r_{l+1}^T r_{l+1} / r_l^T r_l;  s_{l+1} = r_{l+1} + gamma_{l+1} s_l.
+//   r_0 = -grad R(w_0) = b, s_0 = r_0;  alpha_l = r_l^T r_l / s_l^T H s_l;  w_{l+1} = w_l + alpha_l
+//   s_l; r_{l+1} = r_l - alpha_l H s_l;  gamma_{l+1} = r_{l+1}^T r_{l+1} / r_l^T r_l;  s_{l+1} =
+//   r_{l+1} + gamma_{l+1} s_l.
 // gamma_0 = 0. If r_l = 0 exactly (converged), the remaining steps are zero (alpha = gamma = 0).
-template <class T> struct cg_trace {
-  std::vector<Vec<T>> w;   // w_0..w_L
-  std::vector<T> alpha;    // alpha_0..alpha_{L-1}
-  std::vector<T> gamma;    // gamma_0..gamma_{L-1} (gamma_0 = 0)
+template <class T>
+struct cg_trace {
+  std::vector<Vec<T>> w;  // w_0..w_L
+  std::vector<T> alpha;   // alpha_0..alpha_{L-1}
+  std::vector<T> gamma;   // gamma_0..gamma_{L-1} (gamma_0 = 0)
 };
 
-template <class T> cg_trace<T> conjugate_gradient(const quadratic_problem<T>& q, int L) {
+template <class T>
+cg_trace<T> conjugate_gradient(const quadratic_problem<T>& q, int L) {
   const Eigen::Index d = q.b.size();
   cg_trace<T> t;
   Vec<T> w = Vec<T>::Zero(d), r = q.b, s = Vec<T>::Zero(d);
@@ -57,7 +62,8 @@ template <class T> cg_trace<T> conjugate_gradient(const quadratic_problem<T>& q,
 }
 
 // Heavy-ball momentum: w_{l+1} = w_l - eta grad R(w_l) + beta (w_l - w_{l-1}), w_{-1} = w_0 = 0.
-template <class T> std::vector<Vec<T>> momentum_gd(const quadratic_problem<T>& q, const T& eta, const T& beta, int L) {
+template <class T>
+std::vector<Vec<T>> momentum_gd(const quadratic_problem<T>& q, const T& eta, const T& beta, int L) {
   const Eigen::Index d = q.b.size();
   std::vector<Vec<T>> w{Vec<T>::Zero(d)};
   Vec<T> prev = w.back();
@@ -71,7 +77,9 @@ template <class T> std::vector<Vec<T>> momentum_gd(const quadratic_problem<T>& q
 
 // Nesterov: v_l = w_l + beta (w_l - w_{l-1}), w_{l+1} = v_l - eta grad R(v_l), w_{-1} = w_0 = 0.
 // Returns the look-ahead sequence v_0..v_L (v_0 = w_0), the iterate the LFOM form tracks.
-template <class T> std::vector<Vec<T>> nesterov_lookahead(const quadratic_problem<T>& q, const T& eta, const T& beta, int L) {
+template <class T>
+std::vector<Vec<T>> nesterov_lookahead(const quadratic_problem<T>& q, const T& eta, const T& beta,
+                                       int L) {
   const Eigen::Index d = q.b.size();
   Vec<T> w = Vec<T>::Zero(d), w_prev = w;
   std::vector<Vec<T>> v;
@@ -86,12 +94,14 @@ template <class T> std::vector<Vec<T>> nesterov_lookahead(const quadratic_proble
 
 // General LFOM with scalar coefficients: w_{l+1} = w_l - sum_{j<=l} lambda(l, j) grad R(w_j).
 // lambda is L x L, lower triangular (entries above the diagonal must be zero).
-template <class T> std::vector<Vec<T>> lfom(const quadratic_problem<T>& q, const Mat<T>& lambda) {
+template <class T>
+std::vector<Vec<T>> lfom(const quadratic_problem<T>& q, const Mat<T>& lambda) {
   const Eigen::Index L = lambda.rows();
   if (lambda.cols() != L) throw std::invalid_argument("lfom: coefficient matrix must be square");
   for (Eigen::Index l = 0; l < L; ++l)
     for (Eigen::Index j = l + 1; j < L; ++j)
-      if (lambda(l, j) != T(0)) throw std::invalid_argument("lfom: coefficients must be lower triangular");
+      if (lambda(l, j) != T(0))
+        throw std::invalid_argument("lfom: coefficients must be lower triangular");
   std::vector<Vec<T>> w{Vec<T>::Zero(q.b.size())};
   std::vector<Vec<T>> g;
   for (Eigen::Index l = 0; l < L; ++l) {
@@ -104,7 +114,8 @@ template <class T> std::vector<Vec<T>> lfom(const quadratic_problem<T>& q, const
 }
 
 // LFOM coefficients of heavy-ball momentum: lambda(l, j) = eta beta^(l-j).
-template <class T> Mat<T> momentum_lfom_coefficients(const T& eta, const T& beta, int L) {
+template <class T>
+Mat<T> momentum_lfom_coefficients(const T& eta, const T& beta, int L) {
   Mat<T> c = Mat<T>::Zero(L, L);
   for (int l = 0; l < L; ++l) {
     T p(1);
@@ -115,7 +126,8 @@ template <class T> Mat<T> momentum_lfom_coefficients(const T& eta, const T& beta
 
 // LFOM coefficients of Nesterov's look-ahead sequence v: lambda(l, l) = eta (1 + beta),
 // lambda(l, j) = eta beta^(l-j+1) for j < l.
-template <class T> Mat<T> nesterov_lfom_coefficients(const T& eta, const T& beta, int L) {
+template <class T>
+Mat<T> nesterov_lfom_coefficients(const T& eta, const T& beta, int L) {
   Mat<T> c = Mat<T>::Zero(L, L);
   for (int l = 0; l < L; ++l) {
     c(l, l) = eta * (T(1) + beta);

@@ -18,32 +18,37 @@
 
 namespace iclproof {
 
-template <class T> Mat<T> least_squares_gradient(const Mat<T>& W, const Mat<T>& X, const Mat<T>& Y) {
+template <class T>
+Mat<T> least_squares_gradient(const Mat<T>& W, const Mat<T>& X, const Mat<T>& Y) {
   if (W.cols() != X.rows() || W.rows() != Y.rows() || X.cols() != Y.cols())
     throw std::invalid_argument("least_squares_gradient: dimensions differ");
   const Mat<T> residual = matmul(W, X) - Y;  // o x N
   return matmul_nt(residual, X) / T(X.cols());
 }
 
-template <class T> T least_squares_loss(const Mat<T>& W, const Mat<T>& X, const Mat<T>& Y) {
+template <class T>
+T least_squares_loss(const Mat<T>& W, const Mat<T>& X, const Mat<T>& Y) {
   const Mat<T> residual = matmul(W, X) - Y;
   return residual.squaredNorm() / (T(2) * T(X.cols()));
 }
 
-template <class T> Mat<T> gd_step(const Mat<T>& W, const Mat<T>& X, const Mat<T>& Y, const T& eta) {
+template <class T>
+Mat<T> gd_step(const Mat<T>& W, const Mat<T>& X, const Mat<T>& Y, const T& eta) {
   return W - eta * least_squares_gradient(W, X, Y);
 }
 
 // W_0 = W0, ..., W_K (K + 1 matrices).
 template <class T>
-std::vector<Mat<T>> gd_iterates(const Mat<T>& W0, const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
+std::vector<Mat<T>> gd_iterates(const Mat<T>& W0, const Mat<T>& X, const Mat<T>& Y, const T& eta,
+                                int K) {
   std::vector<Mat<T>> out{W0};
   for (int k = 0; k < K; ++k) out.push_back(gd_step(out.back(), X, Y, eta));
   return out;
 }
 
 // The Neumann-series closed form of K GD steps from W = 0, computed without the recursion.
-template <class T> Mat<T> gd_neumann_closed_form(const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
+template <class T>
+Mat<T> gd_neumann_closed_form(const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
   const Eigen::Index d = X.rows();
   const T n = T(X.cols());
   const Mat<T> H = matmul_nt(X, X) / n;
@@ -74,7 +79,8 @@ std::vector<Mat<T>> preconditioned_gd_iterates(const Mat<T>& W0, const Mat<T>& X
 //   W_{l+1} = W_l - eta_l grad L(W_l) S_l^2        (W_0 = 0; for o = 1: w' = w - eta S^2 grad)
 // Returns W_0..W_L. (The curvature correction has no 1/N: x <- (I - gamma X X^T) x.)
 template <class T>
-std::vector<Mat<T>> gdpp_preconditioned_iterates(const Mat<T>& X, const Mat<T>& Y, const std::vector<T>& eta,
+std::vector<Mat<T>> gdpp_preconditioned_iterates(const Mat<T>& X, const Mat<T>& Y,
+                                                 const std::vector<T>& eta,
                                                  const std::vector<T>& gamma) {
   if (eta.size() != gamma.size()) throw std::invalid_argument("gdpp: eta and gamma lengths differ");
   const Eigen::Index d = X.rows();

@@ -1,15 +1,20 @@
 // Closed-form regression solutions (CONSTRUCTIONS.md section 6). Columns are examples:
 // X is d x N, Y is o x N; every function returns the model W (o x d) predicting W x.
-//   ridge:           W = Y X^T (X X^T + lambda I)^-1       (minimises ||W X - Y||_F^2 + lambda ||W||_F^2;
+//   ridge:           W = Y X^T (X X^T + lambda I)^-1       (minimises ||W X - Y||_F^2 + lambda
+//   ||W||_F^2;
 //                    per output: w = (X X^T + lambda I)^-1 X y^T)
-//   min-norm LS:     W = argmin ||W||_F over argmin ||W X - Y||_F   (W^T = (X^T)^+ Y^T), computed by a
+//   min-norm LS:     W = argmin ||W||_F over argmin ||W X - Y||_F   (W^T = (X^T)^+ Y^T), computed
+//   by a
 //                    complete orthogonal decomposition of X^T — never the normal equations;
 //                    equals OLS when X X^T is invertible (N >= d, full rank).
-//   iterated Sherman-Morrison: A_0^-1 = I / lambda, A_i^-1 = A_{i-1}^-1 - A_{i-1}^-1 x_i x_i^T A_{i-1}^-1
-//                    / (1 + x_i^T A_{i-1}^-1 x_i); then A_N = lambda I + X X^T and W = Y X^T A_N^-1.
+//   iterated Sherman-Morrison: A_0^-1 = I / lambda, A_i^-1 = A_{i-1}^-1 - A_{i-1}^-1 x_i x_i^T
+//   A_{i-1}^-1
+//                    / (1 + x_i^T A_{i-1}^-1 x_i); then A_N = lambda I + X X^T and W = Y X^T
+//                    A_N^-1.
 //   Bayes posterior mean: prior w ~ N(0, tau^2 I), y_i = w^T x_i + N(0, sigma^2):
-//                    Sigma_post = (X X^T / sigma^2 + I / tau^2)^-1, mean = Sigma_post X y^T / sigma^2,
-//                    which is ridge with lambda = sigma^2 / tau^2 (a cross-checked property).
+//                    Sigma_post = (X X^T / sigma^2 + I / tau^2)^-1, mean = Sigma_post X y^T /
+//                    sigma^2, which is ridge with lambda = sigma^2 / tau^2 (a cross-checked
+//                    property).
 #pragma once
 
 #include "core/linalg.hpp"
@@ -18,7 +23,8 @@
 
 namespace iclproof {
 
-template <class T> Mat<T> ridge_closed_form(const Mat<T>& X, const Mat<T>& Y, const T& lambda) {
+template <class T>
+Mat<T> ridge_closed_form(const Mat<T>& X, const Mat<T>& Y, const T& lambda) {
   if (X.cols() != Y.cols()) throw std::invalid_argument("ridge: X and Y have different N");
   if (!(lambda > T(0))) throw std::invalid_argument("ridge: lambda must be > 0");
   const Eigen::Index d = X.rows();
@@ -26,13 +32,15 @@ template <class T> Mat<T> ridge_closed_form(const Mat<T>& X, const Mat<T>& Y, co
   return spd_solve(A, matmul_nt(X, Y)).transpose();
 }
 
-template <class T> Mat<T> min_norm_least_squares(const Mat<T>& X, const Mat<T>& Y) {
+template <class T>
+Mat<T> min_norm_least_squares(const Mat<T>& X, const Mat<T>& Y) {
   if (X.cols() != Y.cols()) throw std::invalid_argument("least squares: X and Y have different N");
   return min_norm_lstsq<T>(X.transpose(), Y.transpose()).transpose();
 }
 
 // A_N^-1 = (lambda I + X X^T)^-1 by N rank-one updates.
-template <class T> Mat<T> sherman_morrison_inverse(const Mat<T>& X, const T& lambda) {
+template <class T>
+Mat<T> sherman_morrison_inverse(const Mat<T>& X, const T& lambda) {
   if (!(lambda > T(0))) throw std::invalid_argument("Sherman-Morrison: lambda must be > 0");
   const Eigen::Index d = X.rows();
   Mat<T> Ainv = Mat<T>::Identity(d, d) / lambda;
@@ -45,14 +53,17 @@ template <class T> Mat<T> sherman_morrison_inverse(const Mat<T>& X, const T& lam
   return Ainv;
 }
 
-template <class T> Mat<T> iterated_sherman_morrison_ridge(const Mat<T>& X, const Mat<T>& Y, const T& lambda) {
-  if (X.cols() != Y.cols()) throw std::invalid_argument("Sherman-Morrison: X and Y have different N");
+template <class T>
+Mat<T> iterated_sherman_morrison_ridge(const Mat<T>& X, const Mat<T>& Y, const T& lambda) {
+  if (X.cols() != Y.cols())
+    throw std::invalid_argument("Sherman-Morrison: X and Y have different N");
   return matmul(matmul_nt(Y, X), sherman_morrison_inverse(X, lambda));
 }
 
 template <class T>
 Mat<T> bayes_posterior_mean(const Mat<T>& X, const Mat<T>& Y, const T& sigma2, const T& tau2) {
-  if (!(sigma2 > T(0)) || !(tau2 > T(0))) throw std::invalid_argument("Bayes: variances must be > 0");
+  if (!(sigma2 > T(0)) || !(tau2 > T(0)))
+    throw std::invalid_argument("Bayes: variances must be > 0");
   const Eigen::Index d = X.rows();
   const Mat<T> precision = matmul_nt(X, X) / sigma2 + Mat<T>::Identity(d, d) / tau2;
   return spd_solve(precision, Mat<T>(matmul_nt(X, Y) / sigma2)).transpose();

@@ -13,8 +13,7 @@ rc::Gen<task_spec> gen_task_spec(const task_ranges& r) {
     s.queries = r.queries;
     auto dists = r.distributions;
     // rank-deficient inputs need d >= 2
-    if (s.d < 2)
-      std::erase(dists, input_distribution::rank_deficient);
+    if (s.d < 2) std::erase(dists, input_distribution::rank_deficient);
     if (dists.empty()) dists = {input_distribution::gaussian};
     s.distribution = *rc::gen::elementOf(dists);
     if (s.distribution == input_distribution::anisotropic) {

@@ -1,23 +1,27 @@
 #include "tasks/regression_task.hpp"
 
-#include <Eigen/QR>
 #include <fmt/format.h>
+#include <Eigen/QR>
 
 #include <boost/multiprecision/gmp.hpp>
 
 #include <cmath>
-#include <vector>
 #include <ostream>
 #include <stdexcept>
+#include <vector>
 
 namespace iclproof {
 
 std::string to_string(input_distribution d) {
   switch (d) {
-    case input_distribution::gaussian: return "gaussian";
-    case input_distribution::uniform: return "uniform";
-    case input_distribution::anisotropic: return "anisotropic";
-    case input_distribution::rank_deficient: return "rank-deficient";
+    case input_distribution::gaussian:
+      return "gaussian";
+    case input_distribution::uniform:
+      return "uniform";
+    case input_distribution::anisotropic:
+      return "anisotropic";
+    case input_distribution::rank_deficient:
+      return "rank-deficient";
   }
   return "?";
 }
@@ -25,7 +29,8 @@ std::string to_string(input_distribution d) {
 std::ostream& operator<<(std::ostream& os, const task_spec& s) {
   os << fmt::format("{{d={}, o={}, N={}, queries={}, x~{}", s.d, s.o, s.N, s.queries,
                     to_string(s.distribution));
-  if (s.distribution == input_distribution::anisotropic) os << fmt::format(", cond={:g}", s.condition);
+  if (s.distribution == input_distribution::anisotropic)
+    os << fmt::format(", cond={:g}", s.condition);
   if (s.distribution == input_distribution::rank_deficient) os << fmt::format(", rank={}", s.rank);
   os << fmt::format(", noise={:g}, data_seed={}}}", s.noise, s.seed);
   return os;
@@ -64,18 +69,23 @@ Mat<double> data_rng::orthogonal_matrix(Eigen::Index n) {
 
 regression_task<double> make_task_double(const task_spec& s) {
   if (s.d < 1 || s.o < 1 || s.N < 1 || s.queries < 1)
-    throw std::invalid_argument(fmt::format("task dimensions must be positive: d={} o={} N={} queries={}",
-                                            s.d, s.o, s.N, s.queries));
+    throw std::invalid_argument(fmt::format(
+        "task dimensions must be positive: d={} o={} N={} queries={}", s.d, s.o, s.N, s.queries));
   if (!(s.condition >= 1.0) || !std::isfinite(s.condition))
-    throw std::invalid_argument(fmt::format("task condition number must be >= 1, got {}", s.condition));
+    throw std::invalid_argument(
+        fmt::format("task condition number must be >= 1, got {}", s.condition));
   if (!(s.noise >= 0.0) || !std::isfinite(s.noise))
     throw std::invalid_argument(fmt::format("task noise must be >= 0, got {}", s.noise));
   data_rng rng(s.seed);
   const Eigen::Index n_all = s.N + s.queries;
   Mat<double> Xall;
   switch (s.distribution) {
-    case input_distribution::gaussian: Xall = rng.normal_matrix(s.d, n_all); break;
-    case input_distribution::uniform: Xall = rng.uniform_matrix(s.d, n_all, -1.0, 1.0); break;
+    case input_distribution::gaussian:
+      Xall = rng.normal_matrix(s.d, n_all);
+      break;
+    case input_distribution::uniform:
+      Xall = rng.uniform_matrix(s.d, n_all, -1.0, 1.0);
+      break;
     case input_distribution::anisotropic: {
       // Sigma = U^T D U with D log-spaced from 1 down to 1/condition; x = U^T D^(1/2) z.
       const Mat<double> U = rng.orthogonal_matrix(s.d);
@@ -89,8 +99,8 @@ regression_task<double> make_task_double(const task_spec& s) {
     }
     case input_distribution::rank_deficient: {
       if (s.rank < 1 || s.rank >= s.d)
-        throw std::invalid_argument(fmt::format("rank-deficient task needs 1 <= rank < d, got rank={} d={}",
-                                                s.rank, s.d));
+        throw std::invalid_argument(
+            fmt::format("rank-deficient task needs 1 <= rank < d, got rank={} d={}", s.rank, s.d));
       // X = B Z computed EXACTLY in double, so rank(X) <= rank holds at every precision (a
       // rounded product of orthonormal B would be full rank with ~1e-16 singular values):
       // B has integer entries in [-2, 2], Z entries are k/256 with |k| <= 512, and every sum
@@ -116,13 +126,13 @@ regression_task<double> make_task_double(const task_spec& s) {
   return t;
 }
 
-
 Eigen::Index exact_rank(const Mat<double>& A) {
   using rational = boost::multiprecision::mpq_rational;
   const Eigen::Index m = A.rows(), n = A.cols();
   std::vector<std::vector<rational>> a(m, std::vector<rational>(n));
   for (Eigen::Index i = 0; i < m; ++i)
-    for (Eigen::Index j = 0; j < n; ++j) a[i][j] = rational(A(i, j));  // doubles are exact rationals
+    for (Eigen::Index j = 0; j < n; ++j)
+      a[i][j] = rational(A(i, j));  // doubles are exact rationals
   Eigen::Index rank = 0;
   for (Eigen::Index col = 0; col < n && rank < m; ++col) {
     Eigen::Index pivot = rank;

@@ -21,16 +21,17 @@ enum class input_distribution {
   gaussian,        // x ~ N(0, I_d)
   uniform,         // x ~ U(-1, 1)^d
   anisotropic,     // x ~ N(0, Sigma), Sigma = U^T D U, cond(Sigma) = condition
-  rank_deficient,  // x = B z, B d x rank with small integer entries, computed exactly: rank(X) <= rank
+  rank_deficient,  // x = B z, B d x rank with small integer entries, computed exactly: rank(X) <=
+                   // rank
 };
 
 std::string to_string(input_distribution d);
 
 struct task_spec {
-  int d = 3;          // input dimension
-  int o = 1;          // output dimension
-  int N = 8;          // context examples
-  int queries = 1;    // query columns
+  int d = 3;        // input dimension
+  int o = 1;        // output dimension
+  int N = 8;        // context examples
+  int queries = 1;  // query columns
   input_distribution distribution = input_distribution::gaussian;
   double condition = 1.0;  // cond(Sigma) for anisotropic
   int rank = 0;            // for rank_deficient: 1 <= rank < d
@@ -40,7 +41,8 @@ struct task_spec {
 
 std::ostream& operator<<(std::ostream& os, const task_spec& s);
 
-template <class T> struct regression_task {
+template <class T>
+struct regression_task {
   task_spec spec;
   Mat<T> X;       // d x N
   Mat<T> Y;       // o x N
@@ -52,7 +54,8 @@ template <class T> struct regression_task {
 regression_task<double> make_task_double(const task_spec& s);
 
 // The same data in T (exact conversion).
-template <class T> regression_task<T> make_task(const task_spec& s) {
+template <class T>
+regression_task<T> make_task(const task_spec& s) {
   const regression_task<double> t = make_task_double(s);
   return {s, from_double<T>(t.X), from_double<T>(t.Y), from_double<T>(t.Xq),
           from_double<T>(t.W_star)};
@@ -67,9 +70,9 @@ class data_rng {
  public:
   explicit data_rng(std::uint64_t seed) : state_(seed) {}
   std::uint64_t next_u64();
-  double uniform01();           // in [0, 1), 53 random bits
+  double uniform01();  // in [0, 1), 53 random bits
   double uniform(double a, double b);
-  double normal();              // Box-Muller
+  double normal();  // Box-Muller
   Mat<double> normal_matrix(Eigen::Index r, Eigen::Index c);
   Mat<double> uniform_matrix(Eigen::Index r, Eigen::Index c, double a, double b);
   Mat<double> orthogonal_matrix(Eigen::Index n);  // Householder QR of a Gaussian matrix

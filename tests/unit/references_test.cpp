@@ -7,6 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <thread>
+
 using namespace iclproof;
 
 namespace {
@@ -33,19 +36,161 @@ TEST_CASE("precision is reported as the bits values carry", "[core]") {
 TEST_CASE("iterated Sherman-Morrison property fails on a broken update", "[references][mutation]") {
   scoped_mpfr_precision p(256);
   using T = mpfr_real;
-  const auto good = run_body(mutant_info, [](case_context& ctx) {
-    reference_checks::sherman_morrison_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
-      return iterated_sherman_morrison_ridge(X, Y, l);
-    });
-  }, mutation_config());
+  const auto good = run_body(
+      mutant_info,
+      [](case_context& ctx) {
+        reference_checks::sherman_morrison_equals_ridge<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+              return iterated_sherman_morrison_ridge(X, Y, l);
+            });
+      },
+      mutation_config());
   CHECK(good.outcome == verdict::pass);
   // Mutant: lambda off by a factor 1 + 2^-40 (far below double's visibility of the bug).
-  const auto bad = run_body(mutant_info, [](case_context& ctx) {
-    reference_checks::sherman_morrison_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
-      return iterated_sherman_morrison_ridge(X, Y, T(l * (T(1) + std::ldexp(1.0, -40))));
-    });
-  }, mutation_config());
+  const auto bad = run_body(
+      mutant_info,
+      [](case_context& ctx) {
+        reference_checks::sherman_morrison_equals_ridge<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+              return iterated_sherman_morrison_ridge(X, Y, T(l * (T(1) + std::ldexp(1.0, -40))));
+            });
+      },
+      mutation_config());
   CHECK(bad.outcome == verdict::fail);
   INFO(bad.failure);
   CHECK(!bad.failure.empty());
+}
+
+namespace {
+// Runs a check template with the correct implementation and with a mutant; the first must
+// pass and the second fail.
+template <class Check>
+void expect_mutant_caught(const Check& good, const Check& bad, int cases = 40) {
+  const auto g = run_body(mutant_info, good, mutation_config(cases));
+  INFO("correct implementation: " << g.failure);
+  CHECK(g.outcome == verdict::pass);
+  const auto b = run_body(mutant_info, bad, mutation_config(cases));
+  CHECK(b.outcome == verdict::fail);
+}
+using T = mpfr_real;
+const T tiny = T(std::ldexp(1.0, -40));  // a perturbation only high precision resolves
+}  // namespace
+
+TEST_CASE("K-step GD property fails on a mis-scaled step and on a missing step",
+          "[references][mutation]") {
+  scoped_mpfr_precision p(256);
+  using check = std::function<void(case_context&)>;
+  const check good = [](case_context& ctx) {
+    reference_checks::gd_steps_equal_neumann<T>(
+        ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
+          return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y, eta, K).back();
+        });
+  };
+  expect_mutant_caught<check>(good, [](case_context& ctx) {
+    reference_checks::gd_steps_equal_neumann<T>(
+        ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
+          return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y, T(eta * (T(1) + tiny)), K)
+              .back();
+        });
+  });
+  expect_mutant_caught<check>(good, [](case_context& ctx) {
+    reference_checks::gd_steps_equal_neumann<T>(
+        ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
+          return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y, eta, K + 1).back();
+        });
+  });
+}
+
+TEST_CASE("Bayes property fails when lambda is sigma/tau instead of sigma^2/tau^2",
+          "[references][mutation]") {
+  scoped_mpfr_precision p(256);
+  using check = std::function<void(case_context&)>;
+  expect_mutant_caught<check>(
+      [](case_context& ctx) {
+        reference_checks::bayes_mean_equals_ridge<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& s2, const T& t2) {
+              return bayes_posterior_mean(X, Y, s2, t2);
+            });
+      },
+      [](case_context& ctx) {
+        reference_checks::bayes_mean_equals_ridge<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& s2, const T& t2) {
+              using boost::multiprecision::sqrt;
+              return bayes_posterior_mean(X, Y, T(sqrt(s2)), T(sqrt(t2)));
+            });
+      });
+}
+
+TEST_CASE("ridge -> min-norm property fails for a ridge with 4 lambda", "[references][mutation]") {
+  scoped_mpfr_precision p(256);
+  using check = std::function<void(case_context&)>;
+  expect_mutant_caught<check>(
+      [](case_context& ctx) {
+        reference_checks::ridge_tends_to_min_norm<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+              return ridge_closed_form(X, Y, l);
+            });
+      },
+      [](case_context& ctx) {
+        reference_checks::ridge_tends_to_min_norm<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+              return ridge_closed_form(X, Y, T(4 * l));
+            });
+      });
+}
+
+TEST_CASE("p-vs-2p ridge property fails on a perturbed lambda", "[references][mutation]") {
+  scoped_mpfr_precision p(256);
+  using check = std::function<void(case_context&)>;
+  expect_mutant_caught<check>(
+      [](case_context& ctx) {
+        reference_checks::ridge_agrees_with_twice_the_precision<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+              return ridge_closed_form(X, Y, l);
+            });
+      },
+      [](case_context& ctx) {
+        reference_checks::ridge_agrees_with_twice_the_precision<T>(
+            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+              return ridge_closed_form(X, Y, T(l * (T(1) + tiny)));
+            });
+      });
+}
+
+TEST_CASE("every scalar type instantiates the references and reports its precision", "[core]") {
+  CHECK(scalar_traits<double>::bits() == 53);
+  CHECK(scalar_traits<long double>::bits() == 64);
+  scoped_mpfr_precision p(1024);
+  CHECK(scalar_traits<mpfr_real>::bits() >= 1024);
+  // An identity with an exact answer: SM inverse of lambda I + x x^T with x = e_1, lambda = 1
+  // is diag(1/2, 1, ...), exactly, at every precision.
+  Mat<T> X = Mat<T>::Zero(3, 1);
+  X(0, 0) = 1;
+  const Mat<T> inv = sherman_morrison_inverse<T>(X, T(1));
+  Mat<T> expected = Mat<T>::Identity(3, 3);
+  expected(0, 0) = T(1) / T(2);
+  CHECK(inv == expected);
+  CHECK(precision_of(inv(1, 1)) >= 1024);
+  const Mat<double> invd = sherman_morrison_inverse<double>(Mat<double>(X.cast<double>()), 1.0);
+  CHECK(invd(0, 0) == 0.5);
+  const Mat<long double> invl =
+      sherman_morrison_inverse<long double>(Mat<long double>(X.cast<long double>()), 1.0L);
+  CHECK(invl(0, 0) == 0.5L);
+}
+
+TEST_CASE("full_digits round-trips an MPFR value", "[core]") {
+  scoped_mpfr_precision p(256);
+  const T third = T(1) / T(3);
+  const T back(full_digits(third));
+  CHECK(back == third);
+}
+
+TEST_CASE("values made in another thread carry the run's precision", "[core][threads]") {
+  // Boost 1.74 keeps the MPFR default precision process-wide (not per thread, unlike mpreal):
+  // a worker started after set_mpfr_precision computes at the run's precision.
+  scoped_mpfr_precision p(512);
+  int worker_bits = 0;
+  std::thread worker([&] { worker_bits = precision_of(mpfr_real(1) / mpfr_real(3)); });
+  worker.join();
+  CHECK(worker_bits == p.setting().actual_bits);
 }

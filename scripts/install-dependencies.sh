@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what iclproof needs from Debian's packages, only what is missing (idempotent, quiet).
+# Run as root on Debian bookworm. Usage: install-dependencies.sh [core|all]
+#   core: compiler, CMake, C++ libraries, Coq + mathcomp + Interval, LibTorch (everything the
+#         build and the test suite need)
+#   all:  core + what the benchmarks and the HTML render check use (python3-torch, chromium)
+set -euo pipefail
+set_name=${1:-core}
+packages=(
+  build-essential cmake pkg-config git clang-format
+  libeigen3-dev libboost-dev libmpfr-dev libgmp-dev
+  librapidcheck-dev catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
+  gnuplot-nox
+  coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra libcoq-mathcomp-field
+  libcoq-mathcomp-algebra-tactics libcoq-interval libcoq-coquelicot
+  libtorch-dev
+)
+if [ "$set_name" = all ]; then
+  packages+=(python3-torch chromium)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "iclproof: all ${#packages[@]} Debian packages present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "iclproof: error: missing packages (${missing[*]}); run as root to install them" >&2
+  exit 1
+fi
+echo "iclproof: installing ${#missing[@]} Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "iclproof: packages installed"

@@ -1,0 +1,64 @@
+// The GeLU activation in its two forms (Akyurek et al. 2023, Appendix C.4.2) in the scalar T.
+//
+//   exact form: g(z) = z Phi(z), Phi the standard normal CDF, computed as z erfc(-z / sqrt 2) / 2
+//               (erfc, not 1 + erf: for z << 0 the product is exponentially small and 1 + erf
+//               would cancel to zero; for z >> 0 erfc(-z/sqrt 2) -> 2 without cancellation).
+//   tanh form:  g(z) = z/2 (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))   (the paper's eq. (36)),
+//               computed as z / (1 + exp(-2u)) (the same function; no 1 + tanh cancellation).
+// For mpfr_real both call MPFR directly (mpfr_erfc, mpfr_exp): correctly rounded at any
+// precision, and far faster than a generic series.
+#pragma once
+
+#include "core/scalar.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace iclproof::raw {
+
+enum class gelu_form { erf, tanh };
+
+inline std::string to_string(gelu_form f) { return f == gelu_form::erf ? "erf" : "tanh"; }
+
+namespace detail {
+inline double erfc_of(double x) { return std::erfc(x); }
+inline long double erfc_of(long double x) { return std::erfc(x); }
+inline mpfr_real erfc_of(const mpfr_real& x) {
+  mpfr_real r(0);
+  mpfr_erfc(r.backend().data(), x.backend().data(), MPFR_RNDN);
+  return r;
+}
+inline double exp_of(double x) { return std::exp(x); }
+inline long double exp_of(long double x) { return std::exp(x); }
+inline mpfr_real exp_of(const mpfr_real& x) {
+  mpfr_real r(0);
+  mpfr_exp(r.backend().data(), x.backend().data(), MPFR_RNDN);
+  return r;
+}
+}  // namespace detail
+
+template <class T> T sqrt_of(const T& x) {
+  using std::sqrt;
+  using boost::multiprecision::sqrt;
+  return sqrt(x);
+}
+
+// The tanh form's cubic coefficient (paper eq. (36)), exact as a decimal: 44715 / 10^6.
+template <class T> T gelu_tanh_cubic() { return T(44715) / T(1000000); }
+
+template <class T> T gelu_erf(const T& z) {
+  return z * detail::erfc_of(T(-z / sqrt_of(T(2)))) / T(2);
+}
+
+template <class T> T gelu_tanh(const T& z) {
+  const T u = sqrt_of(T(T(2) / pi_value<T>())) * (z + gelu_tanh_cubic<T>() * z * z * z);
+  return z / (T(1) + detail::exp_of(T(-T(2) * u)));
+}
+
+template <class T> T gelu(gelu_form form, const T& z) {
+  return form == gelu_form::erf ? gelu_erf(z) : gelu_tanh(z);
+}
+
+template <class T> T exp_value(const T& x) { return detail::exp_of(x); }
+
+}  // namespace iclproof::raw
