@@ -129,6 +129,10 @@ std::vector<std::pair<std::string, std::string>> collect_tool_versions(const pro
   // Coq: the audit's own record if it carries one (it is what checked the proofs), else the
   // coqc on PATH ("8.16.1 4.13.1": Coq then OCaml).
   std::string coq = audit.coq_version;
+  if (const auto at = coq.find("version "); at != std::string::npos) {  // "The Coq ..., version 8.16.1"
+    coq = coq.substr(at + 8);
+    coq = coq.substr(0, coq.find(' '));
+  }
   if (coq.empty()) {
     coq = first_line_of("coqc --print-version");
     coq = coq.substr(0, coq.find(' '));
