@@ -13,6 +13,7 @@ From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memfor
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
 Print Assumptions ICLProof.ShermanMorrison.iterated_sherman_morrison_ridge.
+Print Assumptions ICLProof.ShermanMorrison.bayes_posterior_mean_ridge.
 
 (* GradientDescent.v *)
 Print Assumptions ICLProof.GradientDescent.gd_step_neg_grad.
@@ -38,6 +39,7 @@ Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_readout.
 Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
 Print Assumptions ICLProof.Memformer.lfom_memformer_scalar.
 Print Assumptions ICLProof.Memformer.lfom_memformer_precond.
+Print Assumptions ICLProof.Memformer.lfom_memformer_nonconstant_gamma.
 Print Assumptions ICLProof.Memformer.momentum_as_lfom.
 Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
 

@@ -11,7 +11,8 @@
    - cgd_memformer_cg : given ANY coefficient sequences alpha_l, gamma_l, the CGD Memformer
        R_l = Attn(Z_l) + gamma_l R_(l-1) (R_(-1) = 0), Z_(l+1) = Z_l + (alpha_l/N) R_l, A_l = I,
        holds Z_l = ahn_state w_l and (1/N) R_l = [[0, 0], [-s_l^T X, -s_l^T Xq]] for the CG-form
-       recursion r_l = -grad R(w_l), s_l = r_l + gamma_l s_(l-1) (s_(-1) = 0), w_(l+1) = w_l + alpha_l s_l.
+       recursion r_l = -grad R(w_l), s_l = r_l + gamma_l s_(l-1) (s_(-1) = 0),
+       w_(l+1) = w_l + alpha_l s_l.
        (So with the per-instance CG coefficients it reproduces the CG iterates exactly.)
    - lfom_memformer_scalar : the LFOM Memformer Z_(l+1) = Z_l + (1/N) sum_(j<=l) Gamma_j^l (.) R_j
        (Hadamard), R_j = Attn(Z_j) with A_j = a_j I, Gamma_j^l = lambda_j^l * ones, holds
@@ -19,6 +20,9 @@
    - lfom_memformer_precond : the same with ANY A_j (B_j = 0): the LFOM
        w_(l+1) = w_l - sum_(j<=l) lambda_j^l A_j^T grad R(w_j); so with diagonal A_j the reachable
        per-coordinate scaling is lambda_j^l A_j^T (rank-restricted), as CONSTRUCTIONS.md says.
+   - lfom_memformer_nonconstant_gamma : a non-constant Gamma row breaks the single-linear-model
+       reading: two context columns with the same x, different Gamma y-row entries and a non-zero
+       attention entry y X^T A_0 x give a Z_1 that is ahn_state w for NO w.
    - momentum_as_lfom : heavy ball w_(l+1) = w_l - eta g(w_l) + beta (w_l - w_(l-1)), w_(-1) = w_0,
        is the LFOM with c_j^l = eta beta^(l-j)   (any g, any module).
    - nesterov_as_lfom : Nesterov's look-ahead sequence v (w_(l+1) = v_l - eta g(v_l),
@@ -173,7 +177,8 @@ rewrite /ahn_state !block_mxEv add_col_mx addr0 mul_mx_row add_row_mx linearB /=
 by rewrite !opprB addrA -[u^T *m Xq - _]addrC addrAC.
 Qed.
 
-(* Attention of the model state with A = a I, B = 0: (1/N) Attn = [[0, 0], [a grad^T X, a grad^T Xq]]. *)
+(* Attention of the model state with A = a I, B = 0:
+   (1/N) Attn = [[0, 0], [a grad^T X, a grad^T Xq]]. *)
 Lemma ahn_attn_state (a : R) (w : 'cV[R]_d) :
   (N%:R)^-1 *: ahn_attn (ahn_P 0) (ahn_Q a%:M) (ahn_state w)
     = col_mx 0 (a *: ((grad w)^T *m row_mx X Xq)).
@@ -249,7 +254,8 @@ Proof. by apply/matrixP => i j; rewrite !mxE. Qed.
 (* The LFOM Memformer: Z_(l+1) = Z_l + (1/N) sum_(j <= l) Gamma_j^l (.) Attn_(A_j)(Z_j). *)
 Definition lfom_mem_step (Gamma : nat -> nat -> Z) (A : nat -> 'M[R]_d) l (Zs : seq Z) : Z :=
   nth 0 Zs l
-  + (N%:R)^-1 *: \sum_(j < l.+1) hadamard (Gamma j l) (ahn_attn (ahn_P 0) (ahn_Q (A j)) (nth 0 Zs j)).
+  + (N%:R)^-1 *: \sum_(j < l.+1)
+                   hadamard (Gamma j l) (ahn_attn (ahn_P 0) (ahn_Q (A j)) (nth 0 Zs j)).
 
 Definition lfom_memformer Gamma A L :=
   nth 0 (cov_seq (block_mx X Xq y 0) (lfom_mem_step Gamma A) L) L.
@@ -275,7 +281,8 @@ Proof. by apply/matrixP => i j; rewrite !mxE. Qed.
 Lemma trmxB_mx m n (M M' : 'M[R]_(m, n)) : (M - M')^T = M^T - M'^T.
 Proof. by apply/matrixP => i j; rewrite !mxE. Qed.
 
-(* Attention of the model state with any A, B = 0: (1/N) Attn = [[0, 0], [(A^T grad)^T X, (A^T grad)^T Xq]]. *)
+(* Attention of the model state with any A, B = 0:
+   (1/N) Attn = [[0, 0], [(A^T grad)^T X, (A^T grad)^T Xq]]. *)
 Lemma ahn_attn_state_mx (A : 'M[R]_d) (w : 'cV[R]_d) :
   (N%:R)^-1 *: ahn_attn (ahn_P 0) (ahn_Q A) (ahn_state w)
     = col_mx 0 ((A^T *m grad w)^T *m row_mx X Xq).
@@ -285,7 +292,8 @@ congr col_mx; rewrite -!mulmxA -mul_mx_row trmx_mul trmxK /ahn_grad trmxZ_mx trm
 by rewrite -mul_mx_row -mul_mx_row trmx_mul !trmxK -mulNmx opprB -!scalemxAl !mulmxA.
 Qed.
 
-(* The LFOM with matrix preconditioners: w_(l+1) = w_l - sum_(j <= l) lambda_j^l A_j^T grad R(w_j). *)
+(* The LFOM with matrix preconditioners:
+   w_(l+1) = w_l - sum_(j <= l) lambda_j^l A_j^T grad R(w_j). *)
 Definition plfom_step (lambda : nat -> nat -> R) (A : nat -> 'M[R]_d) l (ws : seq 'cV[R]_d) :=
   nth 0 ws l - \sum_(j < l.+1) lambda j l *: ((A j)^T *m grad (nth 0 ws j)).
 
@@ -313,6 +321,46 @@ rewrite trmx_sumZ mulmx_suml -sum_col_mx0; apply: eq_bigr => j _.
 rewrite hadamard_const (nth_map 0) ?size_us //.
 rewrite scalerA [_^-1 * _]mulrC -[LHS]scalerA ahn_attn_state_mx.
 by rewrite scale_col_mx scaler0 scalemxAl.
+Qed.
+
+Lemma lfom_memformer1 Gamma A :
+  lfom_memformer Gamma A 1
+    = block_mx X Xq y 0
+      + (N%:R)^-1 *: hadamard (Gamma 0%N 0%N)
+                        (ahn_attn (ahn_P 0) (ahn_Q (A 0%N)) (block_mx X Xq y 0)).
+Proof. by rewrite /lfom_memformer nth_cov_seqS /lfom_mem_step big_ord1. Qed.
+
+Lemma mulmx_col_entry m (M : 'M[R]_(m, d)) (a : 'I_m) (k : 'I_N) :
+  (M *m X) a k = (M *m col k X) a ord0.
+Proof. by rewrite !mxE; apply: eq_bigr => i _; rewrite mxE. Qed.
+
+Lemma lfom_memformer1_entry Gamma A (k : 'I_N) :
+  lfom_memformer Gamma A 1 (rshift d ord0) (lshift Q k)
+    = y ord0 k - (N%:R)^-1
+        * (Gamma 0%N 0%N (rshift d ord0) (lshift Q k) * (y *m X^T *m A 0%N *m col k X) ord0 ord0).
+Proof.
+rewrite lfom_memformer1 ahn_attn_block mxE block_mxEdl mxE mxE mxE block_mxEdl.
+by rewrite mulmx_col_entry !mulrN.
+Qed.
+
+(* A non-constant Gamma row breaks the single-linear-model reading: if two context columns carry
+   the same input x (x_i = x_j), Gamma's y-row differs there and the attention's y-entry
+   (y X^T A_0 x) is non-zero, then after one layer Z_1 is ahn_state w for NO w
+   (CONSTRUCTIONS.md section 4; the Memformer paper's Prop. 2 glosses over this). *)
+Theorem lfom_memformer_nonconstant_gamma (Gamma : nat -> nat -> Z) (A : nat -> 'M[R]_d)
+    (i j : 'I_N) :
+  N%:R != 0 :> R -> col i X = col j X ->
+  Gamma 0%N 0%N (rshift d ord0) (lshift Q i) != Gamma 0%N 0%N (rshift d ord0) (lshift Q j) ->
+  (y *m X^T *m A 0%N *m col i X) ord0 ord0 != 0 ->
+  forall w, lfom_memformer Gamma A 1 != ahn_state w.
+Proof.
+move=> N_neq0 xi_xj gamma_ij attn_neq0 w; apply/eqP => lin.
+have entry k : lfom_memformer Gamma A 1 (rshift d ord0) (lshift Q k)
+    = y ord0 k - (w^T *m col k X) ord0 ord0.
+  by rewrite lin /ahn_state block_mxEdl [LHS]mxE mxE mulmx_col_entry.
+move: (entry i) (entry j); rewrite !lfom_memformer1_entry -xi_xj => /addrI/oppr_inj <-.
+move/addrI/oppr_inj/(mulfI (invr_neq0 N_neq0))/(mulIf attn_neq0)/eqP.
+by rewrite eq_sym (negbTE gamma_ij).
 Qed.
 
 End Memformers.

@@ -10,7 +10,8 @@
    Main results
    - prop1_lsa_gd_step : with WK = WQ = [[I_d, 0], [0, 0]], WV = [[0, 0], [W0, -I_o]],
        P = (eta/N) I, the layer maps the token matrix [[X, Xq], [Y, Yq]] (context AND queries) to
-       [[X, Xq], [Y - DeltaW X, Yq - DeltaW Xq]], DeltaW = -(eta/N) (W0 X - Y) X^T = -eta grad L(W0);
+       [[X, Xq], [Y - DeltaW X, Yq - DeltaW Xq]],
+       DeltaW = -(eta/N) (W0 X - Y) X^T = -eta grad L(W0);
        any d, o, N and any number of queries.  prop1_lsa_tokens: the same for any tokens.
    - prop1_readout : with y_q0 = -W0 x_q the new query y-part is -(W0 + DeltaW) x_q.
    - prop1_unmasked_deviation : with the query e_q among the keys/values every token's y-part
@@ -261,7 +262,8 @@ have commSA : comm_mx (gdpp_S l) (X *m X^T) by exact: comm_mx_sym.
 have commM : comm_mx (gdpp_S l) (1%:M - gamma l *: (gdpp_S l *m (X *m X^T) *m gdpp_S l)).
   apply: comm_mxB; first exact: comm_mx1.
   rewrite -mul_scalar_mx; apply: comm_mxM; first exact: comm_mx_scalar.
-  by apply: comm_mxM; [apply: comm_mxM; [exact: comm_mx_refl | exact: commSA] | exact: comm_mx_refl].
+  apply: comm_mxM; last exact: comm_mx_refl.
+  by apply: comm_mxM; [exact: comm_mx_refl | exact: commSA].
 rewrite SXXS; split.
   rewrite trmx_mul linearB /= trmx1 linearZ /= !trmx_mul symS trmxK.
   by rewrite [gdpp_S l *m (X *m X^T *m _)]mulmxA; exact: commM.
