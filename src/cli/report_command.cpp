@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -120,14 +121,16 @@ int report_subcommand::run() {
   const auto& p = report.params;
   fmt::print("iclproof report: scalar {}, precision {} bits, {} cases per property, seed {}\n",
              p.scalar, p.precision_bits, p.cases, p.seed);
-  fmt::print("{:<58} {:>6} {:>10} {:>10} {:>7}  {}\n", "property", "cases", "error",
+  std::size_t width = 8;
+  for (const auto& e : report.properties) width = std::max(width, e.result.info.name.size());
+  fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", "property", width, "cases", "error",
              "tolerance", "margin", "verdict");
   for (const auto& e : report.properties) {
     const auto& r = e.result;
     const std::string verdict_text = r.outcome != verdict::pass ? to_string(r.outcome)
                                      : e.gate_pass ? "PASS"
                                                    : "FAIL (proof " + e.proof_status + ")";
-    fmt::print("{:<58} {:>6} {:>10} {:>10} {:>7}  {}\n", r.info.name, r.cases,
+    fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", r.info.name, width, r.cases,
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
                format_pow2(r.worst_log2_bound), format_margin(r.margin_log10), verdict_text);
   }

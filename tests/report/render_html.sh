@@ -8,7 +8,7 @@
 # is inlined as an <svg> (count matches), every <svg> is closed, and every inlined SVG's ids
 # are unique across the page.
 # Then, unless --no-render: renders the page with Debian's headless chromium to
-# REPORT_DIR/report.png (1280 px wide) and checks the screenshot is a non-trivial PNG, and
+# REPORT_DIR/report.png (1280 px wide, the whole page) and checks the screenshot is a non-trivial PNG, and
 # checks (with a probe script run on a copy of the page) that no table, figure or code block is
 # wider than the page column.
 # Exit codes: 0 ok, 1 a check failed, 77 chromium not installed (ctest shows "skipped").
@@ -101,10 +101,6 @@ abs_html="$(cd "$(dirname "$html")" && pwd)/report.html"
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
        --disable-background-networking --disable-component-update --disable-sync
        --hide-scrollbars --user-data-dir="$profile")
-rm -f "$png"
-timeout 90 "$browser" "${flags[@]}" --screenshot="$png" --window-size=1280,4000 \
-  "file://$abs_html" >"$profile/screenshot.log" 2>&1 || true
-[[ -s "$png" ]] || { cat "$profile/screenshot.log"; fail "chromium wrote no screenshot"; }
 # Layout check: a copy of the page with a probe script (the report itself has none) that records
 # every table, figure or pre block sticking out of the page column; chromium's --dump-dom runs it.
 probe="$(dirname "$abs_html")/.report_layout_probe.html"
@@ -116,17 +112,25 @@ var right=m.getBoundingClientRect().right+1;var bad=[];
 document.querySelectorAll("table,figure,pre,svg").forEach(function(e){
 if(e.getBoundingClientRect().right>right){bad.push(e.tagName+"#"+(e.id||e.className||""))}});
 if(document.documentElement.scrollWidth>window.innerWidth+1){bad.push("page wider than window")}
-document.body.setAttribute("data-overflow",bad.join(" ")||"none");})();</script></body>"""
+document.body.setAttribute("data-overflow",bad.join(" ")||"none");
+document.body.setAttribute("data-height",String(document.documentElement.scrollHeight));})();</script></body>"""
 html = open(sys.argv[1], encoding="utf-8").read()
 open(sys.argv[2], "w", encoding="utf-8").write(html.replace("</body>", probe))
 PY
-timeout 90 "$browser" "${flags[@]}" --window-size=1280,4000 --dump-dom "file://$probe" \
+timeout 90 "$browser" "${flags[@]}" --window-size=1280,800 --dump-dom "file://$probe" \
   >"$profile/dom.html" 2>"$profile/dom.log" || true
 [[ -s "$profile/dom.html" ]] || { cat "$profile/dom.log"; fail "chromium could not load the page"; }
 overflow="$(grep -o 'data-overflow="[^"]*"' "$profile/dom.html" | head -1 | sed 's/data-overflow="//; s/"$//')"
 [[ -n "$overflow" ]] || fail "layout probe did not run"
 [[ "$overflow" == "none" ]] || fail "elements wider than the page column at 1280 px: $overflow"
 echo "render_html: layout ok at 1280 px (no table, figure or code block wider than the page)"
+# Screenshot of the whole page (its height measured by the probe; capped at 16000 px).
+height="$(grep -o 'data-height="[0-9]*"' "$profile/dom.html" | head -1 | tr -dc 0-9)"
+height=$(( ${height:-4000} > 16000 ? 16000 : ${height:-4000} ))
+rm -f "$png"
+timeout 90 "$browser" "${flags[@]}" --screenshot="$png" --window-size=1280,"$height" \
+  "file://$abs_html" >"$profile/screenshot.log" 2>&1 || true
+[[ -s "$png" ]] || { cat "$profile/screenshot.log"; fail "chromium wrote no screenshot"; }
 python3 - "$png" <<'PY' || exit 1
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
