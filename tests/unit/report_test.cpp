@@ -305,3 +305,16 @@ TEST_CASE("log2 quantities print as decimal numbers", "[report]") {
   CHECK(format_margin(std::numeric_limits<double>::infinity()) == "exact");
   CHECK(format_margin(1.234) == "+1.2");
 }
+
+TEST_CASE("a zero error reads as exact even against a zero tolerance", "[report]") {
+  property_result r;
+  r.checks = 1;
+  r.worst_log2_err = -std::numeric_limits<double>::infinity();
+  r.worst_log2_bound = -std::numeric_limits<double>::infinity();
+  r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
+  CHECK(margin_text(r) == "exact");
+  r.worst_log2_err = -10;
+  r.worst_log2_bound = -5;
+  r.margin_log10 = 5 * std::log10(2.0);
+  CHECK(margin_text(r) == "+1.5");
+}
