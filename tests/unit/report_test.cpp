@@ -247,6 +247,16 @@ TEST_CASE("training curves: the accepted shapes, and malformed files", "[report]
   CHECK(figs[0].lines[0].points.size() == 2);  // top-level eval_loss comes first
   CHECK(figs[0].lines[1].points.size() == 3);
   CHECK(figs[0].lines[1].points[2].x == 20);
+  write_file(path, R"({"experiment": "vonoswald_single_lsa",
+                       "loss_curve": {"steps": [10, 20, 30], "loss": [1.64, 1.66, 0.5]}})");
+  const auto trainer = training_figures(path);  // src/trainer/WEIGHTS_FORMAT.md
+  REQUIRE(trainer.size() == 1);
+  CHECK(trainer[0].title == "Training loss: vonoswald_single_lsa");
+  REQUIRE(trainer[0].lines.size() == 1);
+  CHECK(trainer[0].lines[0].points.size() == 3);
+  CHECK(trainer[0].lines[0].points[1].x == 20);
+  write_file(path, R"({"loss_curve": {"steps": [10, 20], "loss": [1.0]}})");
+  CHECK_THROWS_AS(training_figures(path), std::runtime_error);
   write_file(path, R"({"weights": []})");
   CHECK_THROWS_AS(training_figures(path), std::runtime_error);
   write_file(path, R"({"loss_curve": ["high"]})");
