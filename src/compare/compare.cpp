@@ -82,7 +82,8 @@ double to_d(const T& x) { return static_cast<double>(x); }
 
 T half_mean_square(const std::vector<T>& pred, const std::vector<fresh_task>& tasks) {
   T s(0);
-  for (std::size_t i = 0; i < tasks.size(); ++i) s += (pred[i] - tasks[i].yq) * (pred[i] - tasks[i].yq);
+  for (std::size_t i = 0; i < tasks.size(); ++i)
+    s += (pred[i] - tasks[i].yq) * (pred[i] - tasks[i].yq);
   return s / T(2 * tasks.size());
 }
 
@@ -95,9 +96,13 @@ T relative_l2(const std::vector<T>& a, const std::vector<T>& b) {  // ||a - b|| 
   return sqrt(num / den);
 }
 
-T cosine(const Vec<T>& a, const Vec<T>& b) { return a.dot(b) / sqrt(a.squaredNorm() * b.squaredNorm()); }
+T cosine(const Vec<T>& a, const Vec<T>& b) {
+  return a.dot(b) / sqrt(a.squaredNorm() * b.squaredNorm());
+}
 
-T relative_frobenius(const Mat<T>& a, const Mat<T>& b) { return sqrt((a - b).squaredNorm() / b.squaredNorm()); }
+T relative_frobenius(const Mat<T>& a, const Mat<T>& b) {
+  return sqrt((a - b).squaredNorm() / b.squaredNorm());
+}
 
 // von Oswald A.3: only the products W_K^T W_Q and P W_V act, and a layer is unchanged under
 // (W_K^T W_Q, P W_V) -> (W_K^T W_Q / c, c P W_V) for any c != 0. We fix c by making the mean of
@@ -116,12 +121,14 @@ normalised_products normalise_lsa_products(const learned_parameters<T>& p, int l
   T beta(0);
   for (int i = 0; i < p.d; ++i) beta += KQ(i, i);
   beta /= T(p.d);
-  if (beta == T(0)) throw std::domain_error("compare: the mean x-diagonal of W_K^T W_Q is exactly 0");
+  if (beta == T(0))
+    throw std::domain_error("compare: the mean x-diagonal of W_K^T W_Q is exactly 0");
   return {Mat<T>(KQ / beta), Mat<T>(PV * beta), beta};
 }
 
 // K GD steps from w = 0 on every task's R(w): predictions after each step for a given eta.
-std::vector<std::vector<T>> gd_predictions(const std::vector<fresh_task>& tasks, const T& eta, int K) {
+std::vector<std::vector<T>> gd_predictions(const std::vector<fresh_task>& tasks, const T& eta,
+                                           int K) {
   std::vector<std::vector<T>> pred(static_cast<std::size_t>(K), std::vector<T>(tasks.size()));
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     Vec<T> wv = Vec<T>::Zero(tasks[t].q.b.size());
@@ -152,7 +159,9 @@ T best_gd_eta(const std::vector<fresh_task>& tasks, int K) {
   for (const auto& t : tasks) mean_trace += t.q.H.trace() / T(t.q.H.rows());
   mean_trace /= T(tasks.size());
   const T hi = T(4) / mean_trace;
-  auto loss = [&](const T& eta) { return half_mean_square(gd_predictions(tasks, eta, K).back(), tasks); };
+  auto loss = [&](const T& eta) {
+    return half_mean_square(gd_predictions(tasks, eta, K).back(), tasks);
+  };
   const int grid = 40;
   int best = 1;
   T best_loss = loss(hi / T(grid));
@@ -168,9 +177,17 @@ T best_gd_eta(const std::vector<fresh_task>& tasks, int K) {
   T c = b - r * (b - a), e = a + r * (b - a), fc = loss(c), fe = loss(e);
   for (int i = 0; i < 60; ++i) {
     if (fc < fe) {
-      b = e; e = c; fe = fc; c = b - r * (b - a); fc = loss(c);
+      b = e;
+      e = c;
+      fe = fc;
+      c = b - r * (b - a);
+      fc = loss(c);
     } else {
-      a = c; c = e; fc = fe; e = a + r * (b - a); fe = loss(e);
+      a = c;
+      c = e;
+      fc = fe;
+      e = a + r * (b - a);
+      fe = loss(e);
     }
   }
   return (a + b) / T(2);
@@ -184,7 +201,8 @@ struct trained_outputs {
   std::vector<std::vector<T>> pred;  // [layer][task]
   std::vector<Vec<T>> sensitivity;   // [task], final layer
 };
-trained_outputs evaluate_trained(const learned_parameters<T>& p, const std::vector<fresh_task>& tasks) {
+trained_outputs evaluate_trained(const learned_parameters<T>& p,
+                                 const std::vector<fresh_task>& tasks) {
   trained_outputs o;
   o.pred.assign(static_cast<std::size_t>(p.layers), std::vector<T>(tasks.size()));
   const int d = p.d;
@@ -201,8 +219,9 @@ trained_outputs evaluate_trained(const learned_parameters<T>& p, const std::vect
   return o;
 }
 
-void add_metric(compare_result& r, const std::string& name, const T& value, const std::string& relation,
-                double threshold, bool gated, const std::string& meaning) {
+void add_metric(compare_result& r, const std::string& name, const T& value,
+                const std::string& relation, double threshold, bool gated,
+                const std::string& meaning) {
   compare_metric m;
   m.name = name;
   m.value = to_d(value);
@@ -215,7 +234,8 @@ void add_metric(compare_result& r, const std::string& name, const T& value, cons
   r.metrics.push_back(std::move(m));
 }
 
-nlohmann::json per_layer_losses(const std::vector<std::pair<std::string, std::vector<T>>>& columns) {
+nlohmann::json per_layer_losses(
+    const std::vector<std::pair<std::string, std::vector<T>>>& columns) {
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t l = 0; l < columns.front().second.size(); ++l) {
     nlohmann::json row = {{"layer", l + 1}};
@@ -225,7 +245,8 @@ nlohmann::json per_layer_losses(const std::vector<std::pair<std::string, std::ve
   return rows;
 }
 
-std::vector<T> losses_per_layer(const std::vector<std::vector<T>>& pred, const std::vector<fresh_task>& tasks) {
+std::vector<T> losses_per_layer(const std::vector<std::vector<T>>& pred,
+                                const std::vector<fresh_task>& tasks) {
   std::vector<T> out;
   for (const auto& p : pred) out.push_back(half_mean_square(p, tasks));
   return out;
@@ -237,8 +258,8 @@ T dist_to_scaled_identity(const Mat<T>& M) {
   return sqrt((M - alpha * Mat<T>::Identity(M.rows(), M.cols())).squaredNorm() / M.squaredNorm());
 }
 
-void compare_single_layer(const weights_file& w, const learned_parameters<T>& p, const std::vector<fresh_task>& tasks,
-                          compare_result& r) {
+void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
+                          const std::vector<fresh_task>& tasks, compare_result& r) {
   const int d = p.d;
   const T eta = best_gd_eta(tasks, 1);
   const trained_outputs tf = evaluate_trained(p, tasks);
@@ -262,21 +283,29 @@ void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
   // W_K^T W_Q only through its first d columns. The other entries get exactly zero gradient
   // (Adam leaves them at their initial values): the verdict uses the identifiable blocks, the
   // full matrices are reported.
-  add_metric(r, "weights.KQ_relative_distance", relative_frobenius(Mat<T>(n.KQ.leftCols(d)), Mat<T>(KQ_star.leftCols(d))),
+  add_metric(r, "weights.KQ_relative_distance",
+             relative_frobenius(Mat<T>(n.KQ.leftCols(d)), Mat<T>(KQ_star.leftCols(d))),
              "<=", thresholds::relative_distance, true,
-             "||(W_K^T W_Q / beta)[:, :d] - [[I],[0]]||_F / sqrt(d) (Prop 1; scale of A.3; identifiable columns)");
-  add_metric(r, "weights.PV_relative_distance", relative_frobenius(Mat<T>(n.PV.bottomRows(1)), Mat<T>(PV_star.bottomRows(1))),
+             "||(W_K^T W_Q / beta)[:, :d] - [[I],[0]]||_F / sqrt(d) (Prop 1; scale of A.3; "
+             "identifiable columns)");
+  add_metric(r, "weights.PV_relative_distance",
+             relative_frobenius(Mat<T>(n.PV.bottomRows(1)), Mat<T>(PV_star.bottomRows(1))),
              "<=", thresholds::relative_distance, true,
-             "||(beta P W_V)[d, :] - [0, -eta*/N]||_2 / (eta*/N), line-searched eta* (Prop 1; identifiable row)");
-  add_metric(r, "weights.KQ_full_relative_distance", relative_frobenius(n.KQ, KQ_star), "<=",
-             thresholds::relative_distance, false, "the same on the full matrix (includes never-trained entries)");
-  add_metric(r, "weights.PV_full_relative_distance", relative_frobenius(n.PV, PV_star), "<=",
-             thresholds::relative_distance, false, "the same on the full matrix (includes never-trained entries)");
-  add_metric(r, "predictions.relative_difference", relative_l2(tf.pred[0], gd), "<=", thresholds::relative_distance,
-             true, "||y_TF - y_GD||_2 / ||y_GD||_2 over the fresh tasks, one GD step with eta*");
-  add_metric(r, "sensitivities.mean_cosine", cos_sum / T(tasks.size()), ">=", thresholds::cosine, true,
-             "mean over tasks of cos(d y_TF / d x_q, d y_GD / d x_q) (von Oswald Fig. 2)");
-  add_metric(r, "sensitivities.min_cosine", cos_min, ">=", thresholds::cosine, false, "worst task (reported)");
+             "||(beta P W_V)[d, :] - [0, -eta*/N]||_2 / (eta*/N), line-searched eta* (Prop 1; "
+             "identifiable row)");
+  add_metric(r, "weights.KQ_full_relative_distance", relative_frobenius(n.KQ, KQ_star),
+             "<=", thresholds::relative_distance, false,
+             "the same on the full matrix (includes never-trained entries)");
+  add_metric(r, "weights.PV_full_relative_distance", relative_frobenius(n.PV, PV_star),
+             "<=", thresholds::relative_distance, false,
+             "the same on the full matrix (includes never-trained entries)");
+  add_metric(r, "predictions.relative_difference", relative_l2(tf.pred[0], gd),
+             "<=", thresholds::relative_distance, true,
+             "||y_TF - y_GD||_2 / ||y_GD||_2 over the fresh tasks, one GD step with eta*");
+  add_metric(r, "sensitivities.mean_cosine", cos_sum / T(tasks.size()), ">=", thresholds::cosine,
+             true, "mean over tasks of cos(d y_TF / d x_q, d y_GD / d x_q) (von Oswald Fig. 2)");
+  add_metric(r, "sensitivities.min_cosine", cos_min, ">=", thresholds::cosine, false,
+             "worst task (reported)");
   add_metric(r, "loss.ratio_to_gd", loss_tf / loss_gd, "<=", thresholds::loss_ratio, true,
              "L(TF) / L(one GD step with eta*) on the fresh tasks");
   r.tables["eta_line_searched"] = to_d(eta);
@@ -284,13 +313,14 @@ void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
   r.tables["beta"] = to_d(n.beta);
   r.tables["loss"] = {{"trained", to_d(loss_tf)}, {"gd", to_d(loss_gd)}};
   r.notes.push_back(
-      "scale correction (von Oswald A.3): beta = mean of the first d diagonal entries of W_K^T W_Q; "
+      "scale correction (von Oswald A.3): beta = mean of the first d diagonal entries of W_K^T "
+      "W_Q; "
       "compared: W_K^T W_Q / beta and beta P W_V, nothing else normalised");
   (void)w;
 }
 
-void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p, const std::vector<fresh_task>& tasks,
-                      compare_result& r) {
+void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
+                      const std::vector<fresh_task>& tasks, compare_result& r) {
   const int d = p.d, L = p.layers, sets = p.tied ? 1 : L;
   nlohmann::json layer_rows = nlohmann::json::array();
   std::vector<T> eta_fit, gamma_fit;
@@ -309,12 +339,17 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p, con
     // its P W_V get zero gradient; they are left out (as in the single-layer comparison).
     const bool last_untied = !p.tied && s == L - 1 && L > 1;
     const T dKQ = relative_frobenius(n.KQ, KQ_star);
-    const T dPV = last_untied ? relative_frobenius(Mat<T>(n.PV.bottomRows(1)), Mat<T>(PV_star.bottomRows(1)))
-                              : relative_frobenius(n.PV, PV_star);
+    const T dPV =
+        last_untied ? relative_frobenius(Mat<T>(n.PV.bottomRows(1)), Mat<T>(PV_star.bottomRows(1)))
+                    : relative_frobenius(n.PV, PV_star);
     if (!(dKQ <= worst_align)) worst_align = dKQ;
     if (!(dPV <= worst_align)) worst_align = dPV;
-    layer_rows.push_back({{"parameter_set", s}, {"beta", to_d(n.beta)}, {"eta", to_d(eta)}, {"gamma", to_d(gamma)},
-                          {"KQ_relative_distance", to_d(dKQ)}, {"PV_relative_distance", to_d(dPV)}});
+    layer_rows.push_back({{"parameter_set", s},
+                          {"beta", to_d(n.beta)},
+                          {"eta", to_d(eta)},
+                          {"gamma", to_d(gamma)},
+                          {"KQ_relative_distance", to_d(dKQ)},
+                          {"PV_relative_distance", to_d(dPV)}});
     eta_fit.push_back(eta);
     gamma_fit.push_back(gamma);
   }
@@ -337,26 +372,33 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p, con
   const auto loss_tf = losses_per_layer(tf.pred, tasks), loss_gdpp = losses_per_layer(gdpp, tasks),
              loss_gd = losses_per_layer(gd, tasks);
 
-  add_metric(r, "weights.worst_alignment_distance", worst_align, "<=", thresholds::relative_distance, true,
-             "max over layers of the relative Frobenius distances of W_K^T W_Q / beta and beta P W_V from the GD++ "
-             "construction [[I,0],[0,0]], [[-gamma I,0],[0,-eta/N]] with the layer's own fitted (eta, gamma)");
-  add_metric(r, "predictions.relative_difference_to_gdpp", relative_l2(tf.pred.back(), gdpp.back()), "<=",
-             thresholds::relative_distance, true, "||y_TF - y_GD++||_2 / ||y_GD++||_2, GD++ with the fitted (eta_l, gamma_l)");
-  add_metric(r, "sensitivities.mean_cosine_to_gdpp", cos_sum / T(tasks.size()), ">=", thresholds::cosine, true,
-             "mean cos(d y_TF / d x_q, w_L of GD++)");
-  add_metric(r, "loss.ratio_to_gdpp", loss_tf.back() / loss_gdpp.back(), "<=", thresholds::loss_ratio, true,
-             "L(TF) / L(GD++ with the fitted coefficients)");
+  add_metric(r, "weights.worst_alignment_distance", worst_align,
+             "<=", thresholds::relative_distance, true,
+             "max over layers of the relative Frobenius distances of W_K^T W_Q / beta and beta P "
+             "W_V from the GD++ "
+             "construction [[I,0],[0,0]], [[-gamma I,0],[0,-eta/N]] with the layer's own fitted "
+             "(eta, gamma)");
+  add_metric(r, "predictions.relative_difference_to_gdpp", relative_l2(tf.pred.back(), gdpp.back()),
+             "<=", thresholds::relative_distance, true,
+             "||y_TF - y_GD++||_2 / ||y_GD++||_2, GD++ with the fitted (eta_l, gamma_l)");
+  add_metric(r, "sensitivities.mean_cosine_to_gdpp", cos_sum / T(tasks.size()),
+             ">=", thresholds::cosine, true, "mean cos(d y_TF / d x_q, w_L of GD++)");
+  add_metric(r, "loss.ratio_to_gdpp", loss_tf.back() / loss_gdpp.back(),
+             "<=", thresholds::loss_ratio, true, "L(TF) / L(GD++ with the fitted coefficients)");
   add_metric(r, "loss.ratio_to_gd", loss_tf.back() / loss_gd.back(), "<=", 1.0, false,
-             "L(TF) / L(K GD steps, line-searched eta); von Oswald: the trained model beats plain GD (< 1)");
+             "L(TF) / L(K GD steps, line-searched eta); von Oswald: the trained model beats plain "
+             "GD (< 1)");
   r.tables["layers"] = layer_rows;
   r.tables["eta_gd_line_searched"] = to_d(eta_gd);
-  r.tables["loss_per_layer"] = per_layer_losses({{"trained", loss_tf}, {"gdpp_fitted", loss_gdpp}, {"gd", loss_gd}});
-  r.notes.push_back("GD++ convention: P W_V = [[-gamma I, 0], [0, -eta/N]], x <- (I - gamma X X^T) x (no 1/N)");
+  r.tables["loss_per_layer"] =
+      per_layer_losses({{"trained", loss_tf}, {"gdpp_fitted", loss_gdpp}, {"gd", loss_gd}});
+  r.notes.push_back(
+      "GD++ convention: P W_V = [[-gamma I, 0], [0, -eta/N]], x <- (I - gamma X X^T) x (no 1/N)");
   (void)w;
 }
 
-void compare_zform(const weights_file& w, const learned_parameters<T>& p, const std::vector<fresh_task>& tasks,
-                   compare_result& r) {
+void compare_zform(const weights_file& w, const learned_parameters<T>& p,
+                   const std::vector<fresh_task>& tasks, compare_result& r) {
   const int d = p.d, L = p.layers;
   const trained_outputs tf = evaluate_trained(p, tasks);
   const T eta_gd = best_gd_eta(tasks, L);
@@ -374,12 +416,15 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p, const 
   const auto loss_tf = losses_per_layer(tf.pred, tasks), loss_gd = losses_per_layer(gd, tasks),
              loss_cg = losses_per_layer(cg, tasks);
   r.tables["eta_gd_line_searched"] = to_d(eta_gd);
-  r.tables["loss_per_layer"] = per_layer_losses({{"trained", loss_tf}, {"gd", loss_gd}, {"cg", loss_cg}});
+  r.tables["loss_per_layer"] =
+      per_layer_losses({{"trained", loss_tf}, {"gd", loss_gd}, {"cg", loss_cg}});
   add_metric(r, "loss.ratio_to_gd", loss_tf.back() / loss_gd.back(), "<=", 1.0, true,
-             "L(TF) / L(L GD steps, line-searched eta) after the last layer: the learned algorithm must be at least "
+             "L(TF) / L(L GD steps, line-searched eta) after the last layer: the learned algorithm "
+             "must be at least "
              "as good as tuned GD (Ahn Thm 3 / Memformer Figs 1-2)");
   add_metric(r, "loss.ratio_to_cg", loss_tf.back() / loss_cg.back(), "<=", 1.0, false,
-             "L(TF) / L(L CG steps, per-task coefficients); reported (shared coefficients cannot match per-task CG "
+             "L(TF) / L(L CG steps, per-task coefficients); reported (shared coefficients cannot "
+             "match per-task CG "
              "once CG has converged)");
 
   if (p.kind == learned_model_kind::ahn_linear || p.kind == learned_model_kind::memformer_lfom) {
@@ -391,7 +436,8 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p, const 
       const Mat<T> M = matmul(matmul(S12, p.at(l, "A")), S12);
       const T dist = dist_to_scaled_identity(M);
       if (!(dist <= worst)) worst = dist;
-      nlohmann::json row = {{"layer", l + 1}, {"dist_sigma_half_A_sigma_half_to_I", to_d(dist)},
+      nlohmann::json row = {{"layer", l + 1},
+                            {"dist_sigma_half_A_sigma_half_to_I", to_d(dist)},
                             {"alpha", to_d(M.trace() / T(d))}};
       if (p.kind == learned_model_kind::memformer_lfom) row["Gamma"] = to_d(p.scalar(l, "Gamma"));
       rows.push_back(row);
@@ -400,13 +446,15 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p, const 
     r.tables["layers"] = rows;
     add_metric(r, "weights.worst_dist_to_sigma_inverse", worst, "<=", thresholds::ahn_dist,
                p.kind == learned_model_kind::ahn_linear,
-               "max over layers of Dist(Sigma^1/2 A_l Sigma^1/2, I) = ||M - (tr M / d) I||_F / ||M||_F (Memformer "
+               "max over layers of Dist(Sigma^1/2 A_l Sigma^1/2, I) = ||M - (tr M / d) I||_F / "
+               "||M||_F (Memformer "
                "App. D; Ahn Thm 3: A_l -> a_l Sigma^-1)");
     if (p.kind == learned_model_kind::ahn_linear) {
       // Lemma 1 read exactly: the trained transformer IS preconditioned GD with P_l = A_l.
       T worst_rel(0);
       for (std::size_t t = 0; t < tasks.size(); ++t) {
-        const auto Wp = preconditioned_gd_iterates(Mat<T>(Mat<T>::Zero(1, d)), tasks[t].X, tasks[t].Y, A);
+        const auto Wp =
+            preconditioned_gd_iterates(Mat<T>(Mat<T>::Zero(1, d)), tasks[t].X, tasks[t].Y, A);
         const T ref = matmul(Wp.back(), tasks[t].xq)(0, 0);
         using boost::multiprecision::abs;
         const T rel = abs(tf.pred.back()[t] - ref) / (abs(ref) + abs(tasks[t].yq));
@@ -414,16 +462,20 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p, const 
       }
       r.tables["lemma1_worst_relative_difference"] = to_d(worst_rel);
       r.tables["lemma1_worst_relative_difference_log2"] = log2_abs(worst_rel);
-      r.notes.push_back("lemma1_worst_relative_difference: trained Z-form forward vs preconditioned GD with the "
-                        "learned A_l (Ahn Lemma 1), max over tasks of |diff| / (|ref| + |y_q|); rounding level at "
-                        "the working precision");
+      r.notes.push_back(
+          "lemma1_worst_relative_difference: trained Z-form forward vs preconditioned GD with the "
+          "learned A_l (Ahn Lemma 1), max over tasks of |diff| / (|ref| + |y_q|); rounding level "
+          "at "
+          "the working precision");
     }
   }
   if (p.kind == learned_model_kind::memformer_cgd) {
     nlohmann::json rows = nlohmann::json::array();
     for (int l = 0; l < L; ++l)
-      rows.push_back({{"layer", l + 1}, {"alpha_learned", to_d(p.scalar(l, "alpha"))},
-                      {"gamma_learned", to_d(p.scalar(l, "gamma"))}, {"alpha_cg_mean", to_d(cg_alpha[l])},
+      rows.push_back({{"layer", l + 1},
+                      {"alpha_learned", to_d(p.scalar(l, "alpha"))},
+                      {"gamma_learned", to_d(p.scalar(l, "gamma"))},
+                      {"alpha_cg_mean", to_d(cg_alpha[l])},
                       {"gamma_cg_mean", to_d(cg_gamma[l])}});
     r.tables["layers"] = rows;
   }
@@ -432,7 +484,8 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p, const 
 }  // namespace
 
 compare_result compare_weights(const weights_file& w, const compare_options& o) {
-  if (o.tasks < 1 || o.tasks > 1000000) throw std::invalid_argument("compare: --tasks must be in [1, 1000000]");
+  if (o.tasks < 1 || o.tasks > 1000000)
+    throw std::invalid_argument("compare: --tasks must be in [1, 1000000]");
   const scoped_mpfr_precision precision(o.precision_bits);
   compare_result r;
   r.path = w.source;
@@ -443,9 +496,12 @@ compare_result compare_weights(const weights_file& w, const compare_options& o) 
   r.seed = o.seed;
   const learned_parameters<T> p = to_scalar<T>(w);
   const std::vector<fresh_task> tasks = draw_tasks(w, o);
-  if (w.experiment == "vonoswald_single_lsa") compare_single_layer(w, p, tasks, r);
-  else if (w.kind == learned_model_kind::lsa) compare_lsa_gdpp(w, p, tasks, r);
-  else compare_zform(w, p, tasks, r);
+  if (w.experiment == "vonoswald_single_lsa")
+    compare_single_layer(w, p, tasks, r);
+  else if (w.kind == learned_model_kind::lsa)
+    compare_lsa_gdpp(w, p, tasks, r);
+  else
+    compare_zform(w, p, tasks, r);
   r.passed = true;
   for (const auto& m : r.metrics)
     if (m.gated && !m.passed) r.passed = false;
@@ -459,19 +515,26 @@ compare_result compare_weights_file(const std::string& path, const compare_optio
 nlohmann::json to_json(const compare_result& r) {
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : r.metrics)
-    metrics.push_back({{"name", m.name}, {"value", std::isfinite(m.value) ? nlohmann::json(m.value) : nlohmann::json(nullptr)},
-                       {"relation", m.relation}, {"threshold", m.threshold}, {"gated", m.gated},
-                       {"passed", m.passed}, {"meaning", m.meaning}});
-  return {{"weights", r.path},         {"experiment", r.experiment}, {"preset", r.preset},
-          {"precision_bits", r.precision_bits}, {"tasks", r.tasks}, {"seed", r.seed},
-          {"metrics", metrics},        {"tables", r.tables},         {"notes", r.notes},
-          {"verdict", r.passed ? "pass" : "fail"}};
+    metrics.push_back(
+        {{"name", m.name},
+         {"value", std::isfinite(m.value) ? nlohmann::json(m.value) : nlohmann::json(nullptr)},
+         {"relation", m.relation},
+         {"threshold", m.threshold},
+         {"gated", m.gated},
+         {"passed", m.passed},
+         {"meaning", m.meaning}});
+  return {{"weights", r.path},  {"experiment", r.experiment},
+          {"preset", r.preset}, {"precision_bits", r.precision_bits},
+          {"tasks", r.tasks},   {"seed", r.seed},
+          {"metrics", metrics}, {"tables", r.tables},
+          {"notes", r.notes},   {"verdict", r.passed ? "pass" : "fail"}};
 }
 
-int run_compare_command(const std::string& path, const compare_options& options, const std::string& json_path) {
+int run_compare_command(const std::string& path, const compare_options& options,
+                        const std::string& json_path) {
   const compare_result r = compare_weights_file(path, options);
-  fmt::print("iclproof compare: {} ({} preset), {} fresh tasks, seed {}, MPFR {} bits\n", r.experiment, r.preset,
-             r.tasks, r.seed, r.precision_bits);
+  fmt::print("iclproof compare: {} ({} preset), {} fresh tasks, seed {}, MPFR {} bits\n",
+             r.experiment, r.preset, r.tasks, r.seed, r.precision_bits);
   fmt::print("{:<42} {:>13} {:>4} {:>9}  {}\n", "metric", "value", "", "threshold", "verdict");
   for (const auto& m : r.metrics)
     fmt::print("{:<42} {:>13.6g} {:>4} {:>9.4g}  {}\n", m.name, m.value, m.relation, m.threshold,

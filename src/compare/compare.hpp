@@ -44,9 +44,9 @@ struct compare_metric {
   double value = 0;
   std::string relation;  // "<=" or ">=" (the test is value relation threshold; NaN fails)
   double threshold = 0;
-  bool gated = false;    // false: reported only
+  bool gated = false;  // false: reported only
   bool passed = true;
-  std::string meaning;   // what is measured and why the threshold is what it is
+  std::string meaning;  // what is measured and why the threshold is what it is
 };
 
 struct compare_result {

@@ -22,17 +22,21 @@
 
 namespace iclproof {
 
-template <class T> struct learned_parameters {
+template <class T>
+struct learned_parameters {
   learned_model_kind kind = learned_model_kind::lsa;
   int d = 0, N = 0, layers = 0;
   bool tied = false;
   std::vector<std::map<std::string, Mat<T>>> sets;
-  const Mat<T>& at(int layer, const std::string& name) const { return sets.at(tied ? 0 : layer).at(name); }
+  const Mat<T>& at(int layer, const std::string& name) const {
+    return sets.at(tied ? 0 : layer).at(name);
+  }
   T scalar(int layer, const std::string& name) const { return at(layer, name)(0, 0); }
 };
 
 // Exact conversion of the file's doubles to T.
-template <class T> learned_parameters<T> to_scalar(const weights_file& w) {
+template <class T>
+learned_parameters<T> to_scalar(const weights_file& w) {
   learned_parameters<T> p{w.kind, w.d, w.N, w.layers, w.tied, {}};
   for (const auto& set : w.parameter_sets) {
     std::map<std::string, Mat<T>> s;
@@ -45,8 +49,8 @@ template <class T> learned_parameters<T> to_scalar(const weights_file& w) {
 // Predictions for the query columns Xq (d x Q) after each layer: result[l](q).
 // X is d x N, Y is 1 x N.
 template <class T>
-std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const Mat<T>& X, const Mat<T>& Y,
-                                           const Mat<T>& Xq) {
+std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const Mat<T>& X,
+                                           const Mat<T>& Y, const Mat<T>& Xq) {
   const Eigen::Index d = p.d, N = p.N, Q = Xq.cols(), D = d + 1;
   if (X.rows() != d || X.cols() != N || Y.rows() != 1 || Y.cols() != N || Xq.rows() != d)
     throw std::invalid_argument("learned_predictions: task dimensions differ from the model's");
@@ -61,7 +65,8 @@ std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const
   if (p.kind == learned_model_kind::lsa) {
     for (int l = 0; l < p.layers; ++l) {
       const Mat<T> Ectx = Z.leftCols(N);
-      const Mat<T> S = matmul_tn(matmul(p.at(l, "W_K"), Ectx), matmul(p.at(l, "W_Q"), Z));  // N x (N+Q)
+      const Mat<T> S =
+          matmul_tn(matmul(p.at(l, "W_K"), Ectx), matmul(p.at(l, "W_Q"), Z));  // N x (N+Q)
       Z += matmul(p.at(l, "P"), matmul(matmul(p.at(l, "W_V"), Ectx), S));
       read_out();
     }
@@ -76,7 +81,8 @@ std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const
   auto attention = [&](const Mat<T>& A) {
     Mat<T> Qm = Mat<T>::Zero(D, D);
     Qm.topLeftCorner(d, d) = -A;
-    return Mat<T>(matmul(matmul(matmul(Pm, Z), M), matmul(matmul_tn(Z, Qm), Z)));  // P Z M (Z^T Q Z)
+    return Mat<T>(
+        matmul(matmul(matmul(Pm, Z), M), matmul(matmul_tn(Z, Qm), Z)));  // P Z M (Z^T Q Z)
   };
   const T n = T(N);
   std::vector<Mat<T>> R;
@@ -99,7 +105,8 @@ std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const
         Z += sum / n;
         break;
       }
-      case learned_model_kind::lsa: break;
+      case learned_model_kind::lsa:
+        break;
     }
     read_out();
   }

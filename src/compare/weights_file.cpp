@@ -12,10 +12,14 @@ namespace iclproof {
 
 std::string to_string(learned_model_kind k) {
   switch (k) {
-    case learned_model_kind::lsa: return "lsa";
-    case learned_model_kind::ahn_linear: return "ahn_linear";
-    case learned_model_kind::memformer_cgd: return "memformer_cgd";
-    case learned_model_kind::memformer_lfom: return "memformer_lfom";
+    case learned_model_kind::lsa:
+      return "lsa";
+    case learned_model_kind::ahn_linear:
+      return "ahn_linear";
+    case learned_model_kind::memformer_cgd:
+      return "memformer_cgd";
+    case learned_model_kind::memformer_lfom:
+      return "memformer_lfom";
   }
   return "?";
 }
@@ -26,20 +30,24 @@ namespace {
 // each error names exactly where the defect is.
 class reader {
  public:
-  reader(std::string source, const weights_limits& limits) : source_(std::move(source)), limits_(limits) {}
+  reader(std::string source, const weights_limits& limits)
+      : source_(std::move(source)), limits_(limits) {}
 
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw weights_file_error(fmt::format("weights file {}: {}{}", source_, where.empty() ? "" : where + ": ", what));
+    throw weights_file_error(
+        fmt::format("weights file {}: {}{}", source_, where.empty() ? "" : where + ": ", what));
   }
 
-  const nlohmann::json& field(const nlohmann::json& obj, const std::string& where, const char* key) const {
+  const nlohmann::json& field(const nlohmann::json& obj, const std::string& where,
+                              const char* key) const {
     if (!obj.is_object()) fail(where, "expected a JSON object");
     const auto it = obj.find(key);
     if (it == obj.end()) fail(where, fmt::format("missing field '{}'", key));
     return *it;
   }
 
-  std::string string_field(const nlohmann::json& obj, const std::string& where, const char* key) const {
+  std::string string_field(const nlohmann::json& obj, const std::string& where,
+                           const char* key) const {
     const auto& v = field(obj, where, key);
     if (!v.is_string()) fail(join(where, key), "expected a string");
     const std::string s = v.get<std::string>();
@@ -47,10 +55,11 @@ class reader {
     return s;
   }
 
-  std::int64_t int_field(const nlohmann::json& obj, const std::string& where, const char* key, std::int64_t lo,
-                         std::int64_t hi) const {
+  std::int64_t int_field(const nlohmann::json& obj, const std::string& where, const char* key,
+                         std::int64_t lo, std::int64_t hi) const {
     const auto& v = field(obj, where, key);
-    if (!v.is_number_integer()) fail(join(where, key), fmt::format("expected an integer, got {}", type_of(v)));
+    if (!v.is_number_integer())
+      fail(join(where, key), fmt::format("expected an integer, got {}", type_of(v)));
     // Unsigned values above int64 max are out of every range we accept.
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
       fail(join(where, key), fmt::format("{} is outside [{}, {}]", v.dump(), lo, hi));
@@ -73,7 +82,8 @@ class reader {
   }
 
   // {"shape": [...], "data": ...} with the expected shape; rank 0 -> 1x1, rank 1 -> n x 1.
-  Mat<double> tensor(const nlohmann::json& t, const std::string& where, const std::vector<int>& expect) const {
+  Mat<double> tensor(const nlohmann::json& t, const std::string& where,
+                     const std::vector<int>& expect) const {
     const auto& shape = field(t, where, "shape");
     if (!shape.is_array()) fail(join(where, "shape"), "expected an array");
     std::vector<std::int64_t> got;
@@ -83,7 +93,9 @@ class reader {
       got.push_back(s.get<std::int64_t>());
     }
     const std::vector<std::int64_t> want(expect.begin(), expect.end());
-    if (got != want) fail(where, fmt::format("shape [{}], expected [{}]", fmt::join(got, ", "), fmt::join(want, ", ")));
+    if (got != want)
+      fail(where,
+           fmt::format("shape [{}], expected [{}]", fmt::join(got, ", "), fmt::join(want, ", ")));
     const auto& data = field(t, where, "data");
     const std::string dw = join(where, "data");
     if (expect.empty()) {
@@ -127,26 +139,33 @@ int nesting_depth(std::string_view text, int cap) {
   bool in_string = false, escaped = false;
   for (const char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
+    if (c == '"')
+      in_string = true;
     else if (c == '[' || c == '{') {
       max_depth = std::max(max_depth, ++depth);
       if (max_depth > cap) return max_depth;
-    } else if (c == ']' || c == '}') --depth;
+    } else if (c == ']' || c == '}')
+      --depth;
   }
   return max_depth;
 }
 
 }  // namespace
 
-weights_file parse_weights_file(std::string_view text, const std::string& source, const weights_limits& limits) {
+weights_file parse_weights_file(std::string_view text, const std::string& source,
+                                const weights_limits& limits) {
   reader r(source, limits);
   if (text.size() > limits.max_bytes)
-    r.fail("", fmt::format("{} bytes, more than the limit of {} bytes", text.size(), limits.max_bytes));
+    r.fail("",
+           fmt::format("{} bytes, more than the limit of {} bytes", text.size(), limits.max_bytes));
   if (text.empty()) r.fail("", "empty file");
   if (const int depth = nesting_depth(text, limits.max_nesting); depth > limits.max_nesting)
     r.fail("", fmt::format("JSON nested deeper than {} levels", limits.max_nesting));
@@ -166,18 +185,24 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   weights_file w;
   w.source = source;
   const std::string schema = r.string_field(j, "", "schema");
-  if (schema != "iclproof-weights") r.fail("schema", fmt::format("'{}' is not 'iclproof-weights'", schema));
+  if (schema != "iclproof-weights")
+    r.fail("schema", fmt::format("'{}' is not 'iclproof-weights'", schema));
   w.schema_version = static_cast<int>(r.int_field(j, "", "schema_version", 0, 1 << 30));
   if (w.schema_version != supported_weights_schema_version)
-    r.fail("schema_version", fmt::format("version {} is not supported (this iclproof reads version {})",
-                                         w.schema_version, supported_weights_schema_version));
+    r.fail("schema_version",
+           fmt::format("version {} is not supported (this iclproof reads version {})",
+                       w.schema_version, supported_weights_schema_version));
   w.experiment = r.string_field(j, "", "experiment");
   static const std::map<std::string, learned_model_kind> experiments{
-      {"vonoswald_single_lsa", learned_model_kind::lsa},   {"vonoswald_gdpp", learned_model_kind::lsa},
-      {"vonoswald_stack", learned_model_kind::lsa},        {"ahn_linear_transformer", learned_model_kind::ahn_linear},
-      {"memformer_cgd", learned_model_kind::memformer_cgd}, {"memformer_lfom", learned_model_kind::memformer_lfom}};
+      {"vonoswald_single_lsa", learned_model_kind::lsa},
+      {"vonoswald_gdpp", learned_model_kind::lsa},
+      {"vonoswald_stack", learned_model_kind::lsa},
+      {"ahn_linear_transformer", learned_model_kind::ahn_linear},
+      {"memformer_cgd", learned_model_kind::memformer_cgd},
+      {"memformer_lfom", learned_model_kind::memformer_lfom}};
   const auto e = experiments.find(w.experiment);
-  if (e == experiments.end()) r.fail("experiment", fmt::format("unknown experiment '{}'", w.experiment));
+  if (e == experiments.end())
+    r.fail("experiment", fmt::format("unknown experiment '{}'", w.experiment));
   w.kind = e->second;
   w.preset = r.string_field(j, "", "preset");
   w.seed = static_cast<std::uint64_t>(r.int_field(j, "", "seed", 0, std::int64_t{1} << 53));
@@ -185,30 +210,37 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   const auto& model = r.field(j, "", "model");
   const std::string kind = r.string_field(model, "model", "kind");
   if (kind != to_string(w.kind))
-    r.fail("model.kind", fmt::format("'{}' does not match experiment {} (expected '{}')", kind, w.experiment,
-                                     to_string(w.kind)));
+    r.fail("model.kind", fmt::format("'{}' does not match experiment {} (expected '{}')", kind,
+                                     w.experiment, to_string(w.kind)));
   w.d = static_cast<int>(r.int_field(model, "model", "d", 1, limits.max_d));
   w.N = static_cast<int>(r.int_field(model, "model", "N", 1, limits.max_N));
   w.layers = static_cast<int>(r.int_field(model, "model", "layers", 1, limits.max_layers));
   w.tied = r.bool_field(model, "model", "tied");
-  if (w.tied && w.kind != learned_model_kind::lsa) r.fail("model.tied", "only LSA models may be tied");
-  if (w.experiment == "vonoswald_single_lsa" && w.layers != 1) r.fail("model.layers", "a single-layer experiment with layers != 1");
-  if (w.experiment == "vonoswald_gdpp" && !w.tied) r.fail("model.tied", "vonoswald_gdpp is recurrent: tied must be true");
+  if (w.tied && w.kind != learned_model_kind::lsa)
+    r.fail("model.tied", "only LSA models may be tied");
+  if (w.experiment == "vonoswald_single_lsa" && w.layers != 1)
+    r.fail("model.layers", "a single-layer experiment with layers != 1");
+  if (w.experiment == "vonoswald_gdpp" && !w.tied)
+    r.fail("model.tied", "vonoswald_gdpp is recurrent: tied must be true");
 
   const auto& task = r.field(j, "", "task");
   w.inputs = r.string_field(task, "task", "inputs");
   if (w.inputs != "uniform" && w.inputs != "gaussian" && w.inputs != "anisotropic")
     r.fail("task.inputs", fmt::format("'{}' (want uniform, gaussian or anisotropic)", w.inputs));
-  if (r.int_field(task, "task", "d", 1, limits.max_d) != w.d) r.fail("task.d", "differs from model.d");
-  if (r.int_field(task, "task", "N", 1, limits.max_N) != w.N) r.fail("task.N", "differs from model.N");
+  if (r.int_field(task, "task", "d", 1, limits.max_d) != w.d)
+    r.fail("task.d", "differs from model.d");
+  if (r.int_field(task, "task", "N", 1, limits.max_N) != w.N)
+    r.fail("task.N", "differs from model.N");
   if (w.inputs == "anisotropic") {
     w.Sigma = r.tensor(r.field(task, "task", "Sigma"), "task.Sigma", {w.d, w.d});
     for (int i = 0; i < w.d; ++i)
       for (int k = 0; k < i; ++k)
         if (w.Sigma(i, k) != w.Sigma(k, i))
-          r.fail("task.Sigma", fmt::format("not symmetric: entry ({}, {}) differs from ({}, {})", i, k, k, i));
+          r.fail("task.Sigma",
+                 fmt::format("not symmetric: entry ({}, {}) differs from ({}, {})", i, k, k, i));
     for (int i = 0; i < w.d; ++i)
-      if (!(w.Sigma(i, i) > 0)) r.fail("task.Sigma", fmt::format("diagonal entry {} is not positive", i));
+      if (!(w.Sigma(i, i) > 0))
+        r.fail("task.Sigma", fmt::format("diagonal entry {} is not positive", i));
   }
 
   const auto& sets = r.field(j, "", "parameter_sets");
@@ -218,10 +250,18 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   const int D = w.d + 1;
   std::vector<std::pair<std::string, std::vector<int>>> expected;
   switch (w.kind) {
-    case learned_model_kind::lsa: expected = {{"W_K", {D, D}}, {"W_Q", {D, D}}, {"W_V", {D, D}}, {"P", {D, D}}}; break;
-    case learned_model_kind::ahn_linear: expected = {{"A", {w.d, w.d}}}; break;
-    case learned_model_kind::memformer_cgd: expected = {{"alpha", {}}, {"gamma", {}}}; break;
-    case learned_model_kind::memformer_lfom: expected = {{"A", {w.d, w.d}}, {"Gamma", {}}}; break;
+    case learned_model_kind::lsa:
+      expected = {{"W_K", {D, D}}, {"W_Q", {D, D}}, {"W_V", {D, D}}, {"P", {D, D}}};
+      break;
+    case learned_model_kind::ahn_linear:
+      expected = {{"A", {w.d, w.d}}};
+      break;
+    case learned_model_kind::memformer_cgd:
+      expected = {{"alpha", {}}, {"gamma", {}}};
+      break;
+    case learned_model_kind::memformer_lfom:
+      expected = {{"A", {w.d, w.d}}, {"Gamma", {}}};
+      break;
   }
   for (int l = 0; l < expected_sets; ++l) {
     const std::string where = fmt::format("parameter_sets[{}]", l);
@@ -246,7 +286,8 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   if (!steps.is_array() || !loss.is_array() || steps.size() != loss.size())
     r.fail("loss_curve", "steps and loss must be arrays of equal length");
   if (steps.size() > limits.max_curve_points)
-    r.fail("loss_curve", fmt::format("{} points, more than the limit of {}", steps.size(), limits.max_curve_points));
+    r.fail("loss_curve", fmt::format("{} points, more than the limit of {}", steps.size(),
+                                     limits.max_curve_points));
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (!steps[i].is_number_integer() || steps[i].get<std::int64_t>() < 0)
       r.fail(fmt::format("loss_curve.steps[{}]", i), "expected a non-negative integer");
@@ -270,7 +311,8 @@ weights_file read_weights_file(const std::string& path, const weights_limits& li
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > limits.max_bytes)
     throw weights_file_error(
-        fmt::format("weights file {}: {} bytes, more than the limit of {} bytes", path, size, limits.max_bytes));
+        fmt::format("weights file {}: {} bytes, more than the limit of {} bytes", path, size,
+                    limits.max_bytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw weights_file_error(fmt::format("weights file {}: cannot be opened", path));
   std::string text;
@@ -279,7 +321,8 @@ weights_file read_weights_file(const std::string& path, const weights_limits& li
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     text.append(buf, static_cast<std::size_t>(in.gcount()));
     if (text.size() > limits.max_bytes)
-      throw weights_file_error(fmt::format("weights file {}: more than the limit of {} bytes", path, limits.max_bytes));
+      throw weights_file_error(
+          fmt::format("weights file {}: more than the limit of {} bytes", path, limits.max_bytes));
   }
   if (in.bad()) throw weights_file_error(fmt::format("weights file {}: read error", path));
   return parse_weights_file(text, path, limits);

@@ -50,8 +50,8 @@ struct weights_file {
   learned_model_kind kind = learned_model_kind::lsa;
   int d = 0, N = 0, layers = 0;
   bool tied = false;
-  std::string inputs;       // uniform | gaussian | anisotropic
-  Mat<double> Sigma;        // anisotropic only: d x d, exactly symmetric
+  std::string inputs;  // uniform | gaussian | anisotropic
+  Mat<double> Sigma;   // anisotropic only: d x d, exactly symmetric
   // One map per parameter set (one per layer, or one if tied); scalars are 1 x 1 matrices.
   std::vector<std::map<std::string, Mat<double>>> parameter_sets;
   std::vector<std::int64_t> curve_steps;

@@ -11,19 +11,26 @@ namespace iclproof::trainer {
 
 std::string to_string(model_kind k) {
   switch (k) {
-    case model_kind::lsa: return "lsa";
-    case model_kind::ahn_linear: return "ahn_linear";
-    case model_kind::memformer_cgd: return "memformer_cgd";
-    case model_kind::memformer_lfom: return "memformer_lfom";
+    case model_kind::lsa:
+      return "lsa";
+    case model_kind::ahn_linear:
+      return "ahn_linear";
+    case model_kind::memformer_cgd:
+      return "memformer_cgd";
+    case model_kind::memformer_lfom:
+      return "memformer_lfom";
   }
   return "?";
 }
 
 std::string to_string(input_kind k) {
   switch (k) {
-    case input_kind::uniform: return "uniform";
-    case input_kind::gaussian: return "gaussian";
-    case input_kind::anisotropic: return "anisotropic";
+    case input_kind::uniform:
+      return "uniform";
+    case input_kind::gaussian:
+      return "gaussian";
+    case input_kind::anisotropic:
+      return "anisotropic";
   }
   return "?";
 }
@@ -42,7 +49,8 @@ model_kind model_for_experiment(const std::string& e) {
 
 namespace {
 
-template <class V> V get_number(const nlohmann::json& j, const char* key, V lo, V hi, V fallback) {
+template <class V>
+V get_number(const nlohmann::json& j, const char* key, V lo, V hi, V fallback) {
   if (!j.contains(key)) return fallback;
   const auto& v = j.at(key);
   if (!v.is_number()) throw config_error(fmt::format("setting '{}' must be a number", key));
@@ -60,14 +68,31 @@ template <class V> V get_number(const nlohmann::json& j, const char* key, V lo, 
 
 experiment_settings parse_preset(const std::string& experiment, const std::string& preset,
                                  const nlohmann::json& j) {
-  static const std::set<std::string> known{
-      "d",          "N",          "layers",         "tied",          "inputs",
-      "sigma_diag", "batch_size", "steps",          "learning_rate", "init_std",
-      "alpha_init", "gamma_init", "lr_schedule", "lfom_gamma_init", "resample_every", "grad_clip",
-      "dtype",      "log_every",  "checkpoint_every", "seed",          "comment"};
+  static const std::set<std::string> known{"d",
+                                           "N",
+                                           "layers",
+                                           "tied",
+                                           "inputs",
+                                           "sigma_diag",
+                                           "batch_size",
+                                           "steps",
+                                           "learning_rate",
+                                           "init_std",
+                                           "alpha_init",
+                                           "gamma_init",
+                                           "lr_schedule",
+                                           "lfom_gamma_init",
+                                           "resample_every",
+                                           "grad_clip",
+                                           "dtype",
+                                           "log_every",
+                                           "checkpoint_every",
+                                           "seed",
+                                           "comment"};
   if (!j.is_object()) throw config_error(fmt::format("preset '{}' must be a JSON object", preset));
   for (const auto& [key, value] : j.items())
-    if (!known.count(key)) throw config_error(fmt::format("preset '{}': unknown setting '{}'", preset, key));
+    if (!known.count(key))
+      throw config_error(fmt::format("preset '{}': unknown setting '{}'", preset, key));
 
   experiment_settings s;
   s.experiment = experiment;
@@ -83,21 +108,28 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
   if (j.contains("inputs")) {
     if (!j["inputs"].is_string()) throw config_error("setting 'inputs' must be a string");
     const std::string in = j["inputs"];
-    if (in == "uniform") s.inputs = input_kind::uniform;
-    else if (in == "gaussian") s.inputs = input_kind::gaussian;
-    else if (in == "anisotropic") s.inputs = input_kind::anisotropic;
-    else throw config_error(fmt::format("setting 'inputs' = '{}' (want uniform, gaussian, anisotropic)", in));
+    if (in == "uniform")
+      s.inputs = input_kind::uniform;
+    else if (in == "gaussian")
+      s.inputs = input_kind::gaussian;
+    else if (in == "anisotropic")
+      s.inputs = input_kind::anisotropic;
+    else
+      throw config_error(
+          fmt::format("setting 'inputs' = '{}' (want uniform, gaussian, anisotropic)", in));
   }
   if (s.inputs == input_kind::anisotropic) {
     if (!j.contains("sigma_diag") || !j["sigma_diag"].is_array())
-      throw config_error("anisotropic inputs need 'sigma_diag' (the diagonal D of Sigma = U^T D U)");
+      throw config_error(
+          "anisotropic inputs need 'sigma_diag' (the diagonal D of Sigma = U^T D U)");
     for (const auto& v : j["sigma_diag"]) {
       if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
         throw config_error("'sigma_diag' entries must be finite numbers > 0");
       s.sigma_diag.push_back(v.get<double>());
     }
     if (static_cast<int>(s.sigma_diag.size()) != s.d)
-      throw config_error(fmt::format("'sigma_diag' has {} entries, d = {}", s.sigma_diag.size(), s.d));
+      throw config_error(
+          fmt::format("'sigma_diag' has {} entries, d = {}", s.sigma_diag.size(), s.d));
   } else if (j.contains("sigma_diag")) {
     throw config_error("'sigma_diag' applies only to inputs = anisotropic");
   }
@@ -108,7 +140,8 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
     if (!j["lr_schedule"].is_string()) throw config_error("setting 'lr_schedule' must be a string");
     s.lr_schedule = j["lr_schedule"];
     if (s.lr_schedule != "constant" && s.lr_schedule != "cosine")
-      throw config_error(fmt::format("setting 'lr_schedule' = '{}' (want constant or cosine)", s.lr_schedule));
+      throw config_error(
+          fmt::format("setting 'lr_schedule' = '{}' (want constant or cosine)", s.lr_schedule));
   }
   s.init_std = get_number<double>(j, "init_std", 0.0, 100.0, s.init_std);
   s.alpha_init = get_number<double>(j, "alpha_init", -100.0, 100.0, s.alpha_init);
@@ -124,7 +157,8 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
       throw config_error(fmt::format("setting 'dtype' = '{}' (want float32 or float64)", s.dtype));
   }
   s.log_every = get_number<int>(j, "log_every", 1, 1 << 30, s.log_every);
-  s.checkpoint_every = get_number<std::int64_t>(j, "checkpoint_every", 1, std::int64_t{1} << 40, s.checkpoint_every);
+  s.checkpoint_every =
+      get_number<std::int64_t>(j, "checkpoint_every", 1, std::int64_t{1} << 40, s.checkpoint_every);
   s.seed = get_number<std::uint64_t>(j, "seed", 0, std::uint64_t{1} << 53, s.seed);
 
   if (s.tied && s.model != model_kind::lsa)
@@ -135,22 +169,23 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
 }
 
 nlohmann::json to_json(const experiment_settings& s) {
-  nlohmann::json j = {{"d", s.d},
-                      {"N", s.N},
-                      {"layers", s.layers},
-                      {"tied", s.tied},
-                      {"inputs", to_string(s.inputs)},
-                      {"batch_size", s.batch_size},
-                      {"steps", s.steps},
-                      {"learning_rate", s.learning_rate},
-                      {"lr_schedule", s.lr_schedule},
-                      {"init_std", s.init_std},
-                      {"resample_every", s.resample_every},
-                      {"grad_clip", s.grad_clip ? nlohmann::json(*s.grad_clip) : nlohmann::json(nullptr)},
-                      {"dtype", s.dtype},
-                      {"log_every", s.log_every},
-                      {"checkpoint_every", s.checkpoint_every},
-                      {"seed", s.seed}};
+  nlohmann::json j = {
+      {"d", s.d},
+      {"N", s.N},
+      {"layers", s.layers},
+      {"tied", s.tied},
+      {"inputs", to_string(s.inputs)},
+      {"batch_size", s.batch_size},
+      {"steps", s.steps},
+      {"learning_rate", s.learning_rate},
+      {"lr_schedule", s.lr_schedule},
+      {"init_std", s.init_std},
+      {"resample_every", s.resample_every},
+      {"grad_clip", s.grad_clip ? nlohmann::json(*s.grad_clip) : nlohmann::json(nullptr)},
+      {"dtype", s.dtype},
+      {"log_every", s.log_every},
+      {"checkpoint_every", s.checkpoint_every},
+      {"seed", s.seed}};
   if (s.inputs == input_kind::anisotropic) j["sigma_diag"] = s.sigma_diag;
   if (s.model == model_kind::memformer_cgd) {
     j["alpha_init"] = s.alpha_init;
@@ -178,7 +213,8 @@ experiment_settings load_experiment(const std::string& path, const std::string& 
   if (!j["presets"].contains(preset)) {
     std::string names;
     for (const auto& [k, v] : j["presets"].items()) names += (names.empty() ? "" : ", ") + k;
-    throw config_error(fmt::format("config file {} has no preset '{}' (it has: {})", path, preset, names));
+    throw config_error(
+        fmt::format("config file {} has no preset '{}' (it has: {})", path, preset, names));
   }
   try {
     return parse_preset(j["experiment"].get<std::string>(), preset, j["presets"][preset]);

@@ -27,28 +27,29 @@ enum class model_kind {
 enum class input_kind {
   uniform,      // x ~ U(-1, 1)^d
   gaussian,     // x ~ N(0, I)
-  anisotropic,  // x ~ N(0, Sigma), Sigma = U^T D U (U Haar-orthogonal from the seed), w ~ N(0, Sigma^-1)
+  anisotropic,  // x ~ N(0, Sigma), Sigma = U^T D U (U Haar-orthogonal from the seed), w ~ N(0,
+                // Sigma^-1)
 };
 
 struct experiment_settings {
   std::string experiment;  // e.g. "vonoswald_single_lsa"
   std::string preset;      // "ci" or "paper" (any name in the file)
   model_kind model = model_kind::lsa;
-  int d = 10;              // input dimension
-  int N = 10;              // context examples
-  int layers = 1;          // layer applications (depth)
-  bool tied = false;       // one parameter set applied `layers` times (recurrent)
+  int d = 10;         // input dimension
+  int N = 10;         // context examples
+  int layers = 1;     // layer applications (depth)
+  bool tied = false;  // one parameter set applied `layers` times (recurrent)
   input_kind inputs = input_kind::uniform;
   std::vector<double> sigma_diag;  // D of Sigma = U^T D U (anisotropic only; length d)
   int batch_size = 2048;
   std::int64_t steps = 3000;
   double learning_rate = 1e-3;
   std::string lr_schedule = "constant";  // "constant" or "cosine" (anneals to 0 at `steps`)
-  double init_std = 0.02;        // i.i.d. N(0, init_std^2) initial weights
-  double alpha_init = 0.5;       // memformer_cgd: initial alpha_l
-  double gamma_init = 0.0;       // memformer_cgd: initial gamma_l (l >= 1); memformer_lfom: 0 unused
-  double lfom_gamma_init = 1.0;  // memformer_lfom: initial Gamma_j
-  int resample_every = 1;        // fresh tasks every this many steps (von Oswald: 1; Ahn: 100)
+  double init_std = 0.02;                // i.i.d. N(0, init_std^2) initial weights
+  double alpha_init = 0.5;               // memformer_cgd: initial alpha_l
+  double gamma_init = 0.0;  // memformer_cgd: initial gamma_l (l >= 1); memformer_lfom: 0 unused
+  double lfom_gamma_init = 1.0;     // memformer_lfom: initial Gamma_j
+  int resample_every = 1;           // fresh tasks every this many steps (von Oswald: 1; Ahn: 100)
   std::optional<double> grad_clip;  // max Frobenius norm of each parameter's gradient
   std::string dtype = "float32";    // "float32" or "float64"
   int log_every = 10;               // loss-curve resolution (mean loss over the window)

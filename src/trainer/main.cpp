@@ -3,21 +3,23 @@
 // independent of the verifier: no MPFR, no verifier headers.
 #include "trainer/training.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <exception>
 #include <iostream>
 
 int main(int argc, char** argv) {
   using namespace iclproof::trainer;
-  CLI::App app{"iclproof-train: train ICL transformers on in-context regression and write their weights"};
+  CLI::App app{
+      "iclproof-train: train ICL transformers on in-context regression and write their weights"};
   train_options opt;
   std::int64_t steps = 0;
   std::uint64_t seed = 0;
   int batch = 0;
   std::string dtype;
-  app.add_option("--config", opt.config_path, "Experiment config (src/trainer/configs/*.json)")->required();
+  app.add_option("--config", opt.config_path, "Experiment config (src/trainer/configs/*.json)")
+      ->required();
   app.add_option("--preset", opt.preset, "Preset in the config: ci | paper")->capture_default_str();
   app.add_option("--out", opt.out_path, "Weights file to write (JSON)")->required();
   app.add_option("--device", opt.device, "auto | cpu | cuda (auto: CUDA when available)")
@@ -26,11 +28,14 @@ int main(int argc, char** argv) {
   app.add_option("--checkpoint", opt.checkpoint_path, "Checkpoint file (default OUT.ckpt)");
   app.add_option("--loss-curve", opt.loss_curve_path, "Loss curve CSV (default OUT.loss.csv)");
   app.add_flag("--resume", opt.resume, "Continue from the checkpoint");
-  auto* steps_opt = app.add_option("--steps", steps, "Override the preset's step count")->check(CLI::NonNegativeNumber);
+  auto* steps_opt = app.add_option("--steps", steps, "Override the preset's step count")
+                        ->check(CLI::NonNegativeNumber);
   auto* seed_opt = app.add_option("--seed", seed, "Override the preset's seed");
-  auto* dtype_opt = app.add_option("--dtype", dtype, "Override the preset's dtype: float32 | float64")
-                        ->check(CLI::IsMember({"float32", "float64"}));
-  auto* batch_opt = app.add_option("--batch-size", batch, "Override the preset's batch size")->check(CLI::PositiveNumber);
+  auto* dtype_opt =
+      app.add_option("--dtype", dtype, "Override the preset's dtype: float32 | float64")
+          ->check(CLI::IsMember({"float32", "float64"}));
+  auto* batch_opt = app.add_option("--batch-size", batch, "Override the preset's batch size")
+                        ->check(CLI::PositiveNumber);
   app.add_flag("--quiet", opt.quiet, "No progress bar");
   try {
     app.parse(argc, argv);
@@ -45,8 +50,8 @@ int main(int argc, char** argv) {
   if (batch_opt->count()) opt.batch_size = batch;
   try {
     const train_summary r = run_training(opt);
-    fmt::print("iclproof-train: {} steps, final loss {:.6e}, {:.1f} s, {:.1f} steps/s -> {}\n", r.steps,
-               r.final_loss, r.wall_seconds, r.steps_per_second, opt.out_path);
+    fmt::print("iclproof-train: {} steps, final loss {:.6e}, {:.1f} s, {:.1f} steps/s -> {}\n",
+               r.steps, r.final_loss, r.wall_seconds, r.steps_per_second, opt.out_path);
     return 0;
   } catch (const std::exception& e) {
     std::string msg = e.what();

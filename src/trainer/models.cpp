@@ -72,17 +72,19 @@ task_batch task_sampler::sample(std::uint64_t stream_seed, int batch) const {
       break;
     case input_kind::anisotropic:
       Xall = torch::matmul(sigma_sqrt_dev_, torch::randn({batch, d, N + 1}, opt));
-      w = torch::matmul(torch::randn({batch, d}, opt), sigma_inv_sqrt_dev_);  // Sigma^-1/2 symmetric
+      w = torch::matmul(torch::randn({batch, d}, opt),
+                        sigma_inv_sqrt_dev_);  // Sigma^-1/2 symmetric
       break;
   }
   const torch::Tensor yall = torch::bmm(w.unsqueeze(1), Xall).squeeze(1);  // B x (N+1)
   using torch::indexing::Slice;
   return {Xall.index({Slice(), Slice(), Slice(0, N)}).contiguous(),
-          yall.index({Slice(), Slice(0, N)}).contiguous(), Xall.index({Slice(), Slice(), N}).contiguous(),
-          yall.index({Slice(), N}).contiguous()};
+          yall.index({Slice(), Slice(0, N)}).contiguous(),
+          Xall.index({Slice(), Slice(), N}).contiguous(), yall.index({Slice(), N}).contiguous()};
 }
 
-icl_model::icl_model(const experiment_settings& s, torch::Device device, torch::Dtype dtype) : s_(s) {
+icl_model::icl_model(const experiment_settings& s, torch::Device device, torch::Dtype dtype)
+    : s_(s) {
   torch::manual_seed(mix_seed(s.seed, init_stream));
   const auto opt = torch::TensorOptions().dtype(dtype).device(device);
   const int D = s.d + 1;
@@ -95,7 +97,9 @@ icl_model::icl_model(const experiment_settings& s, torch::Device device, torch::
     named_tensors p;
     switch (s.model) {
       case model_kind::lsa:
-        p = {{"W_K", gaussian({D, D})}, {"W_Q", gaussian({D, D})}, {"W_V", gaussian({D, D})},
+        p = {{"W_K", gaussian({D, D})},
+             {"W_Q", gaussian({D, D})},
+             {"W_V", gaussian({D, D})},
              {"P", gaussian({D, D})}};
         break;
       case model_kind::ahn_linear:
@@ -125,13 +129,16 @@ std::vector<torch::Tensor> icl_model::parameters() const {
 void icl_model::assign(const std::vector<named_tensors>& values) {
   torch::NoGradGuard no_grad;
   if (values.size() != sets_.size())
-    throw std::runtime_error(fmt::format("assign: {} parameter sets, model has {}", values.size(), sets_.size()));
+    throw std::runtime_error(
+        fmt::format("assign: {} parameter sets, model has {}", values.size(), sets_.size()));
   for (std::size_t l = 0; l < sets_.size(); ++l) {
-    if (values[l].size() != sets_[l].size()) throw std::runtime_error("assign: parameter count differs");
+    if (values[l].size() != sets_[l].size())
+      throw std::runtime_error("assign: parameter count differs");
     for (std::size_t k = 0; k < sets_[l].size(); ++k) {
       auto& [name, t] = sets_[l][k];
       if (values[l][k].first != name || values[l][k].second.sizes() != t.sizes())
-        throw std::runtime_error(fmt::format("assign: parameter {} of layer {} differs in name or shape", name, l));
+        throw std::runtime_error(
+            fmt::format("assign: parameter {} of layer {} differs in name or shape", name, l));
       t.copy_(values[l][k].second);
     }
   }
@@ -158,15 +165,15 @@ std::vector<torch::Tensor> icl_model::forward(const task_batch& t, bool every_la
     const torch::Tensor yrow = torch::cat({t.y, torch::zeros({B, 1}, t.y.options())}, 1);
     torch::Tensor E = torch::cat({Xall, yrow.unsqueeze(1)}, 1);
     for (int l = 0; l < L; ++l) {
-      const torch::Tensor PV = torch::matmul(param(l, 3), param(l, 2));  // P W_V
+      const torch::Tensor PV = torch::matmul(param(l, 3), param(l, 2));      // P W_V
       const torch::Tensor KQ = torch::matmul(param(l, 0).t(), param(l, 1));  // W_K^T W_Q
       const torch::Tensor Ectx = E.index({Slice(), Slice(), Slice(0, N)});
       const torch::Tensor C = torch::bmm(Ectx, Ectx.transpose(1, 2));  // sum_i e_i e_i^T
       if (l == L - 1 && !every_layer) {
         // Only the query's y-part is read: row d of (P W_V) C (W_K^T W_Q) times e_q.
-        const torch::Tensor eq = E.index({Slice(), Slice(), N});          // B x (d+1)
-        const torch::Tensor r = torch::matmul(C, PV[d]);                 // C symmetric: (PV_d^T C)^T
-        const torch::Tensor u = torch::matmul(r, KQ);                     // B x (d+1)
+        const torch::Tensor eq = E.index({Slice(), Slice(), N});  // B x (d+1)
+        const torch::Tensor r = torch::matmul(C, PV[d]);          // C symmetric: (PV_d^T C)^T
+        const torch::Tensor u = torch::matmul(r, KQ);             // B x (d+1)
         out.push_back(-(eq.index({Slice(), d}) + (u * eq).sum(1)));
         return out;
       }
@@ -180,11 +187,12 @@ std::vector<torch::Tensor> icl_model::forward(const task_batch& t, bool every_la
 
   // Z-form models: X never changes (B_l = 0); only the y-row (context y_i and query 0) evolves.
   const torch::Tensor Xall = torch::cat({t.X, t.xq.unsqueeze(2)}, 2);  // B x d x (N+1)
-  const torch::Tensor Xt = t.X.transpose(1, 2);                          // B x N x d
+  const torch::Tensor Xt = t.X.transpose(1, 2);                        // B x N x d
   torch::Tensor yrow = torch::cat({t.y, torch::zeros({B, 1}, t.y.options())}, 1);
   // Attn_{P,Q}(Z) y-row with Q = -[[A,0],[0,0]]:  -(y_ctx X^T) A [X, x_q]  (no 1/N).
   auto attention_row = [&](const torch::Tensor& A) {
-    const torch::Tensor u = torch::bmm(yrow.index({Slice(), Slice(0, N)}).unsqueeze(1), Xt);  // B x 1 x d
+    const torch::Tensor u =
+        torch::bmm(yrow.index({Slice(), Slice(0, N)}).unsqueeze(1), Xt);  // B x 1 x d
     const torch::Tensor v = A.defined() ? torch::matmul(u, A) : u;
     return -torch::bmm(v, Xall).squeeze(1);  // B x (N+1)
   };
@@ -210,7 +218,8 @@ std::vector<torch::Tensor> icl_model::forward(const task_batch& t, bool every_la
         yrow = yrow + inv_n * memory;
         break;
       }
-      case model_kind::lsa: break;
+      case model_kind::lsa:
+        break;
     }
     if (every_layer || l == L - 1) out.push_back(-yrow.index({Slice(), N}));
   }

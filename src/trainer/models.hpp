@@ -13,7 +13,8 @@
 //   `tied` applies one set `layers` times (recurrent).
 // ahn_linear (Ahn et al. Lemma 1, B_l = 0): Z_{l+1} = Z_l + (1/N) P Z M Z^T Q Z with
 //   P = [[0,0],[0,1]], Q = -[[A_l,0],[0,0]]: only the last row changes,
-//   y_row <- y_row - (1/N) (y_ctx X^T) A_l [X, x_q];   y_hat = -y_row[query]. Parameters: A_l (d x d).
+//   y_row <- y_row - (1/N) (y_ctx X^T) A_l [X, x_q];   y_hat = -y_row[query]. Parameters: A_l (d x
+//   d).
 // memformer_cgd (Memformer eqs 17-18, A_l = I): R_l = Attn(Z_l) + gamma_l R_{l-1} (gamma_0 = 0,
 //   not trained), Z_{l+1} = Z_l + (alpha_l / N) R_l. Parameters: alpha_l, gamma_l (scalars).
 // memformer_lfom (Memformer eqs 19-20, Gamma_j^l = Gamma_j scalar, as in the paper's runs):

@@ -30,7 +30,8 @@ nlohmann::json tensor_to_json(const torch::Tensor& t) {
     for (int64_t i = 0; i < c.size(0); ++i) data.push_back(c[i].item<double>());
     return {{"shape", shape}, {"data", data}};
   }
-  if (c.dim() != 2) throw std::runtime_error("weights file: only tensors of rank 0, 1, 2 are written");
+  if (c.dim() != 2)
+    throw std::runtime_error("weights file: only tensors of rank 0, 1, 2 are written");
   const double* p = c.data_ptr<double>();
   nlohmann::json data = nlohmann::json::array();
   for (int64_t i = 0; i < c.size(0); ++i) {
@@ -44,15 +45,18 @@ nlohmann::json tensor_to_json(const torch::Tensor& t) {
 std::string readout_description(model_kind k) {
   switch (k) {
     case model_kind::lsa:
-      return "tokens (x_j, y_j), query (x_q, 0); E <- E + (P W_V) C (W_K^T W_Q) E, C = sum over the N "
+      return "tokens (x_j, y_j), query (x_q, 0); E <- E + (P W_V) C (W_K^T W_Q) E, C = sum over "
+             "the N "
              "context tokens of e_i e_i^T; y_hat = -(y-part of the query token)";
     case model_kind::ahn_linear:
       return "Z_{l+1} = Z_l + (1/N) P Z M Z^T Q Z, P = [[0,0],[0,1]], Q = -[[A_l,0],[0,0]]; "
              "y_hat = -Z_L[d+1, N+1]";
     case model_kind::memformer_cgd:
-      return "R_l = Attn_{A=I}(Z_l) + gamma_l R_{l-1}, Z_{l+1} = Z_l + (alpha_l/N) R_l; y_hat = -Z_L[d+1, N+1]";
+      return "R_l = Attn_{A=I}(Z_l) + gamma_l R_{l-1}, Z_{l+1} = Z_l + (alpha_l/N) R_l; y_hat = "
+             "-Z_L[d+1, N+1]";
     case model_kind::memformer_lfom:
-      return "R_l = Attn_{A_l}(Z_l), Z_{l+1} = Z_l + (1/N) sum_{j<=l} Gamma_j R_j; y_hat = -Z_L[d+1, N+1]";
+      return "R_l = Attn_{A_l}(Z_l), Z_{l+1} = Z_l + (1/N) sum_{j<=l} Gamma_j R_j; y_hat = "
+             "-Z_L[d+1, N+1]";
   }
   return "";
 }
@@ -73,7 +77,8 @@ void write_text_atomically(const std::string& path, const std::string& text) {
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
+  if (ec)
+    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
 }
 
 nlohmann::json checkpoint_identity(const experiment_settings& s) {
@@ -85,16 +90,20 @@ nlohmann::json checkpoint_identity(const experiment_settings& s) {
 }
 
 torch::Tensor string_tensor(const std::string& s) {
-  return torch::from_blob(const_cast<char*>(s.data()), {static_cast<int64_t>(s.size())}, torch::kUInt8).clone();
+  return torch::from_blob(const_cast<char*>(s.data()), {static_cast<int64_t>(s.size())},
+                          torch::kUInt8)
+      .clone();
 }
 
 std::string tensor_string(const torch::Tensor& t) {
   const torch::Tensor c = t.to(torch::kCPU).contiguous();
-  return std::string(reinterpret_cast<const char*>(c.data_ptr<uint8_t>()), static_cast<std::size_t>(c.numel()));
+  return std::string(reinterpret_cast<const char*>(c.data_ptr<uint8_t>()),
+                     static_cast<std::size_t>(c.numel()));
 }
 
 void save_checkpoint(const std::string& path, const experiment_settings& s, const icl_model& model,
-                     const torch::optim::Optimizer& optimizer, std::int64_t step, const loss_curve& curve) {
+                     const torch::optim::Optimizer& optimizer, std::int64_t step,
+                     const loss_curve& curve) {
   torch::serialize::OutputArchive ar;
   ar.write("iclproof_identity", string_tensor(checkpoint_identity(s).dump()));
   ar.write("iclproof_step", torch::tensor(step, torch::kInt64));
@@ -102,7 +111,8 @@ void save_checkpoint(const std::string& path, const experiment_settings& s, cons
   ar.write("iclproof_curve_loss", torch::tensor(curve.loss, torch::kFloat64));
   const auto& sets = model.parameter_sets();
   for (std::size_t l = 0; l < sets.size(); ++l)
-    for (const auto& [name, t] : sets[l]) ar.write(fmt::format("iclproof_param_{}_{}", l, name), t.detach());
+    for (const auto& [name, t] : sets[l])
+      ar.write(fmt::format("iclproof_param_{}_{}", l, name), t.detach());
   torch::serialize::OutputArchive opt_ar;
   optimizer.save(opt_ar);
   ar.write("iclproof_optimizer", opt_ar);
@@ -110,12 +120,15 @@ void save_checkpoint(const std::string& path, const experiment_settings& s, cons
   ar.save_to(tmp);
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
+  if (ec)
+    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
 }
 
-std::int64_t load_checkpoint(const std::string& path, const experiment_settings& s, icl_model& model,
-                             torch::optim::Optimizer& optimizer, loss_curve& curve, torch::Device device) {
-  if (!std::filesystem::exists(path)) throw std::runtime_error(fmt::format("--resume: no checkpoint {}", path));
+std::int64_t load_checkpoint(const std::string& path, const experiment_settings& s,
+                             icl_model& model, torch::optim::Optimizer& optimizer,
+                             loss_curve& curve, torch::Device device) {
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(fmt::format("--resume: no checkpoint {}", path));
   torch::serialize::InputArchive ar;
   try {
     ar.load_from(path, device);
@@ -127,10 +140,11 @@ std::int64_t load_checkpoint(const std::string& path, const experiment_settings&
     ar.read("iclproof_identity", t);
     const std::string stored = tensor_string(t);
     if (stored != checkpoint_identity(s).dump())
-      throw std::runtime_error(fmt::format(
-          "--resume: checkpoint {} was made with different settings ({}); only steps and checkpoint_every "
-          "may change",
-          path, stored));
+      throw std::runtime_error(
+          fmt::format("--resume: checkpoint {} was made with different settings ({}); only steps "
+                      "and checkpoint_every "
+                      "may change",
+                      path, stored));
     ar.read("iclproof_step", t);
     const std::int64_t step = t.item<std::int64_t>();
     torch::Tensor cs, cl;
@@ -152,8 +166,8 @@ std::int64_t load_checkpoint(const std::string& path, const experiment_settings&
     optimizer.load(opt_ar);
     return step;
   } catch (const c10::Error& e) {
-    throw std::runtime_error(fmt::format("--resume: checkpoint {} is incomplete or damaged: {}", path,
-                                         e.what_without_backtrace()));
+    throw std::runtime_error(fmt::format("--resume: checkpoint {} is incomplete or damaged: {}",
+                                         path, e.what_without_backtrace()));
   }
 }
 
@@ -170,7 +184,8 @@ class progress_bar {
     const double eta = steps_per_second > 0 ? (total_ - step) / steps_per_second : 0.0;
     std::fprintf(stderr, "\r[%s%s] %lld/%lld  loss %.4e  %.0f steps/s  ETA %.0fs  ",
                  std::string(filled, '=').c_str(), std::string(width - filled, ' ').c_str(),
-                 static_cast<long long>(step), static_cast<long long>(total_), loss, steps_per_second, eta);
+                 static_cast<long long>(step), static_cast<long long>(total_), loss,
+                 steps_per_second, eta);
     std::fflush(stderr);
   }
   void finish() {
@@ -207,8 +222,10 @@ train_summary run_training(const train_options& opt) {
   if (opt.out_path.empty()) throw std::runtime_error("--out is required");
   const torch::Device device = resolve_device(opt.device);
   const torch::Dtype dtype = resolve_dtype(s.dtype);
-  const std::string ckpt_path = opt.checkpoint_path.empty() ? opt.out_path + ".ckpt" : opt.checkpoint_path;
-  const std::string curve_path = opt.loss_curve_path.empty() ? opt.out_path + ".loss.csv" : opt.loss_curve_path;
+  const std::string ckpt_path =
+      opt.checkpoint_path.empty() ? opt.out_path + ".ckpt" : opt.checkpoint_path;
+  const std::string curve_path =
+      opt.loss_curve_path.empty() ? opt.out_path + ".loss.csv" : opt.loss_curve_path;
 
   const task_sampler sampler(s, device, dtype);
   icl_model model(s, device, dtype);
@@ -217,30 +234,35 @@ train_summary run_training(const train_options& opt) {
   std::int64_t start = 0;
   if (opt.resume) start = load_checkpoint(ckpt_path, s, model, optimizer, curve, device);
   if (start > s.steps)
-    throw std::runtime_error(fmt::format("--resume: checkpoint is at step {}, beyond steps = {}", start, s.steps));
+    throw std::runtime_error(
+        fmt::format("--resume: checkpoint is at step {}, beyond steps = {}", start, s.steps));
 
   // The loss curve as it goes: rewritten from the checkpoint's history, then appended and flushed
   // at every window.
   std::ofstream csv(curve_path, std::ios::trunc);
   if (!csv) throw std::runtime_error(fmt::format("cannot write loss curve {}", curve_path));
   csv << "step,loss\n";
-  for (std::size_t i = 0; i < curve.steps.size(); ++i) csv << fmt::format("{},{:.17g}\n", curve.steps[i], curve.loss[i]);
+  for (std::size_t i = 0; i < curve.steps.size(); ++i)
+    csv << fmt::format("{},{:.17g}\n", curve.steps[i], curve.loss[i]);
   csv.flush();
 
   const bool tty = !opt.quiet && ::isatty(::fileno(stderr));
   progress_bar bar(tty, s.steps);
   const auto params = model.parameters();
   task_batch batch;
-  torch::Tensor window_sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
+  torch::Tensor window_sum =
+      torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
   int window_count = 0;
   double last_window_loss = curve.loss.empty() ? std::nan("") : curve.loss.back();
   const auto t0 = clock_type::now();
   for (std::int64_t step = start; step < s.steps; ++step) {
     if (!batch.X.defined() || step % s.resample_every == 0)
-      batch = sampler.sample(mix_seed(s.seed, static_cast<std::uint64_t>(step / s.resample_every)), s.batch_size);
+      batch = sampler.sample(mix_seed(s.seed, static_cast<std::uint64_t>(step / s.resample_every)),
+                             s.batch_size);
     if (s.lr_schedule == "cosine") {
       // lr(t) = lr0 (1 + cos(pi t / steps)) / 2: a function of the step only, so resume is exact.
-      const double lr = s.learning_rate * 0.5 * (1.0 + std::cos(M_PI * static_cast<double>(step) / s.steps));
+      const double lr =
+          s.learning_rate * 0.5 * (1.0 + std::cos(M_PI * static_cast<double>(step) / s.steps));
       for (auto& group : optimizer.param_groups())
         static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
     }
@@ -259,9 +281,10 @@ train_summary run_training(const train_options& opt) {
       window_count = 0;
       if (!std::isfinite(last_window_loss)) {
         bar.finish();
-        throw std::runtime_error(fmt::format(
-            "training diverged: mean loss {} over steps ending at {}; lower learning_rate or init_std",
-            last_window_loss, done));
+        throw std::runtime_error(
+            fmt::format("training diverged: mean loss {} over steps ending at {}; lower "
+                        "learning_rate or init_std",
+                        last_window_loss, done));
       }
       curve.steps.push_back(done);
       curve.loss.push_back(last_window_loss);
@@ -295,45 +318,45 @@ train_summary run_training(const train_options& opt) {
     }
     sets.push_back(std::move(js));
   }
-  nlohmann::json task = {{"inputs", to_string(s.inputs)},
-                         {"d", s.d},
-                         {"N", s.N},
-                         {"targets", s.inputs == input_kind::anisotropic ? "y = w^T x, w ~ N(0, Sigma^-1)"
-                                                                         : "y = w^T x, w ~ N(0, I)"}};
+  nlohmann::json task = {
+      {"inputs", to_string(s.inputs)},
+      {"d", s.d},
+      {"N", s.N},
+      {"targets", s.inputs == input_kind::anisotropic ? "y = w^T x, w ~ N(0, Sigma^-1)"
+                                                      : "y = w^T x, w ~ N(0, I)"}};
   if (s.inputs == input_kind::anisotropic) {
     task["sigma_diag"] = s.sigma_diag;
     task["U"] = tensor_to_json(sampler.rotation());
     task["Sigma"] = tensor_to_json(sampler.sigma());
   }
-  nlohmann::json w = {
-      {"schema", weights_schema_name},
-      {"schema_version", weights_schema_version},
-      {"experiment", s.experiment},
-      {"preset", s.preset},
-      {"seed", s.seed},
-      {"config", to_json(s)},
-      {"model",
-       {{"kind", to_string(s.model)},
-        {"d", s.d},
-        {"N", s.N},
-        {"layers", s.layers},
-        {"tied", s.tied},
-        {"parameters", names},
-        {"readout", readout_description(s.model)},
-        {"loss", "(1/2) mean over tasks of (y_hat - y_q)^2"}}},
-      {"task", task},
-      {"parameter_sets", sets},
-      {"loss_curve", {{"steps", curve.steps}, {"loss", curve.loss}}},
-      {"training",
-       {{"steps", s.steps},
-        {"resumed_from_step", start},
-        {"final_loss", last_window_loss},
-        {"wall_seconds", wall},
-        {"steps_per_second", summary.steps_per_second},
-        {"device", device.is_cuda() ? "cuda" : "cpu"},
-        {"dtype", s.dtype},
-        {"torch_version", TORCH_VERSION},
-        {"torch_threads", torch::get_num_threads()}}}};
+  nlohmann::json w = {{"schema", weights_schema_name},
+                      {"schema_version", weights_schema_version},
+                      {"experiment", s.experiment},
+                      {"preset", s.preset},
+                      {"seed", s.seed},
+                      {"config", to_json(s)},
+                      {"model",
+                       {{"kind", to_string(s.model)},
+                        {"d", s.d},
+                        {"N", s.N},
+                        {"layers", s.layers},
+                        {"tied", s.tied},
+                        {"parameters", names},
+                        {"readout", readout_description(s.model)},
+                        {"loss", "(1/2) mean over tasks of (y_hat - y_q)^2"}}},
+                      {"task", task},
+                      {"parameter_sets", sets},
+                      {"loss_curve", {{"steps", curve.steps}, {"loss", curve.loss}}},
+                      {"training",
+                       {{"steps", s.steps},
+                        {"resumed_from_step", start},
+                        {"final_loss", last_window_loss},
+                        {"wall_seconds", wall},
+                        {"steps_per_second", summary.steps_per_second},
+                        {"device", device.is_cuda() ? "cuda" : "cpu"},
+                        {"dtype", s.dtype},
+                        {"torch_version", TORCH_VERSION},
+                        {"torch_threads", torch::get_num_threads()}}}};
   write_text_atomically(opt.out_path, w.dump(1) + "\n");
   return summary;
 }

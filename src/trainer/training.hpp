@@ -19,16 +19,16 @@ inline constexpr const char* weights_schema_name = "iclproof-weights";
 struct train_options {
   std::string config_path;
   std::string preset = "ci";
-  std::string out_path;              // weights file (JSON)
-  std::string device = "auto";       // auto | cpu | cuda
-  std::string checkpoint_path;       // empty: <out>.ckpt
-  std::string loss_curve_path;       // empty: <out>.loss.csv
-  bool resume = false;               // continue from checkpoint_path
-  std::optional<std::int64_t> steps; // overrides the preset
-  std::optional<std::uint64_t> seed; // overrides the preset
-  std::optional<std::string> dtype;  // overrides the preset
-  std::optional<int> batch_size;     // overrides the preset
-  bool quiet = false;                // no progress bar even on a TTY
+  std::string out_path;               // weights file (JSON)
+  std::string device = "auto";        // auto | cpu | cuda
+  std::string checkpoint_path;        // empty: <out>.ckpt
+  std::string loss_curve_path;        // empty: <out>.loss.csv
+  bool resume = false;                // continue from checkpoint_path
+  std::optional<std::int64_t> steps;  // overrides the preset
+  std::optional<std::uint64_t> seed;  // overrides the preset
+  std::optional<std::string> dtype;   // overrides the preset
+  std::optional<int> batch_size;      // overrides the preset
+  bool quiet = false;                 // no progress bar even on a TTY
 };
 
 struct train_summary {

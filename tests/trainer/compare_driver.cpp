@@ -9,7 +9,8 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "iclproof: error: usage: iclproof_compare_driver WEIGHTS.json [--tasks N] [--json OUT]\n";
+    std::cerr << "iclproof: error: usage: iclproof_compare_driver WEIGHTS.json [--tasks N] [--json "
+                 "OUT]\n";
     return 2;
   }
   try {
@@ -17,10 +18,14 @@ int main(int argc, char** argv) {
     std::string json;
     for (int i = 2; i + 1 < argc; i += 2) {
       const std::string k = argv[i];
-      if (k == "--tasks") o.tasks = std::stoi(argv[i + 1]);
-      else if (k == "--precision") o.precision_bits = std::stoi(argv[i + 1]);
-      else if (k == "--json") json = argv[i + 1];
-      else throw std::invalid_argument("unknown option " + k);
+      if (k == "--tasks")
+        o.tasks = std::stoi(argv[i + 1]);
+      else if (k == "--precision")
+        o.precision_bits = std::stoi(argv[i + 1]);
+      else if (k == "--json")
+        json = argv[i + 1];
+      else
+        throw std::invalid_argument("unknown option " + k);
     }
     return iclproof::run_compare_command(argv[1], o, json);
   } catch (const std::exception& e) {

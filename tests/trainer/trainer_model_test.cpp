@@ -31,15 +31,20 @@ Mat<double> to_mat(const torch::Tensor& t) {
 
 learned_model_kind kind_of(model_kind k) {
   switch (k) {
-    case model_kind::lsa: return learned_model_kind::lsa;
-    case model_kind::ahn_linear: return learned_model_kind::ahn_linear;
-    case model_kind::memformer_cgd: return learned_model_kind::memformer_cgd;
-    case model_kind::memformer_lfom: return learned_model_kind::memformer_lfom;
+    case model_kind::lsa:
+      return learned_model_kind::lsa;
+    case model_kind::ahn_linear:
+      return learned_model_kind::ahn_linear;
+    case model_kind::memformer_cgd:
+      return learned_model_kind::memformer_cgd;
+    case model_kind::memformer_lfom:
+      return learned_model_kind::memformer_lfom;
   }
   return learned_model_kind::lsa;
 }
 
-template <class S> learned_parameters<S> verifier_parameters(const icl_model& m, bool absolute) {
+template <class S>
+learned_parameters<S> verifier_parameters(const icl_model& m, bool absolute) {
   const auto& s = m.settings();
   learned_parameters<S> p{kind_of(s.model), s.d, s.N, s.layers, s.tied, {}};
   for (const auto& set : m.parameter_sets()) {
@@ -59,10 +64,18 @@ struct case_setup {
 };
 
 std::vector<case_setup> cases() {
-  const nlohmann::json lsa = {{"d", 4}, {"N", 6}, {"init_std", 0.4}, {"dtype", "float64"}, {"inputs", "uniform"}};
-  const nlohmann::json aniso = {{"d", 5},         {"N", 7},        {"layers", 3},          {"init_std", 0.3},
-                                {"dtype", "float64"}, {"inputs", "anisotropic"}, {"sigma_diag", {1, 1, 0.5, 0.25, 1}},
-                                {"alpha_init", 0.4}, {"gamma_init", 0.3}, {"lfom_gamma_init", 0.7}};
+  const nlohmann::json lsa = {
+      {"d", 4}, {"N", 6}, {"init_std", 0.4}, {"dtype", "float64"}, {"inputs", "uniform"}};
+  const nlohmann::json aniso = {{"d", 5},
+                                {"N", 7},
+                                {"layers", 3},
+                                {"init_std", 0.3},
+                                {"dtype", "float64"},
+                                {"inputs", "anisotropic"},
+                                {"sigma_diag", {1, 1, 0.5, 0.25, 1}},
+                                {"alpha_init", 0.4},
+                                {"gamma_init", 0.3},
+                                {"lfom_gamma_init", 0.7}};
   nlohmann::json gdpp = lsa, stack = lsa;
   gdpp["layers"] = 2;
   gdpp["tied"] = true;
@@ -86,8 +99,8 @@ double rounding_depth(const experiment_settings& s) {
 // its absolute value, every subtraction by an addition): the scale in the error bound
 // |fl(f) - f| <= gamma_k f_abs. (For LSA the verifier's forward on absolute values is already
 // that program: it has no subtractions.)
-std::vector<T> zform_absolute_program(const learned_parameters<T>& p, const Mat<T>& X, const Mat<T>& y,
-                                      const Mat<T>& xq) {
+std::vector<T> zform_absolute_program(const learned_parameters<T>& p, const Mat<T>& X,
+                                      const Mat<T>& y, const Mat<T>& xq) {
   const Eigen::Index N = X.cols();
   Mat<T> Xall(X.rows(), N + 1);
   Xall << X, xq;
@@ -102,7 +115,9 @@ std::vector<T> zform_absolute_program(const learned_parameters<T>& p, const Mat<
   };
   for (int l = 0; l < p.layers; ++l) {
     switch (p.kind) {
-      case learned_model_kind::ahn_linear: a += attention(&p.at(l, "A")) / T(N); break;
+      case learned_model_kind::ahn_linear:
+        a += attention(&p.at(l, "A")) / T(N);
+        break;
       case learned_model_kind::memformer_cgd: {
         RowVec<T> r = attention(nullptr);
         if (l > 0) r += abs(p.scalar(l, "gamma")) * R.back();
@@ -117,7 +132,8 @@ std::vector<T> zform_absolute_program(const learned_parameters<T>& p, const Mat<
         a += m / T(N);
         break;
       }
-      case learned_model_kind::lsa: break;
+      case learned_model_kind::lsa:
+        break;
     }
     out.push_back(a(N));
   }
@@ -136,7 +152,8 @@ TEST_CASE("trainer.forward_matches_verifier_mpfr") {
       const task_batch batch = sampler.sample(12345, 16);
       torch::NoGradGuard no_grad;
       const auto torch_layers = model.predict_per_layer(batch);
-      const torch::Tensor torch_final = model.predict(batch);  // the training path (LSA: query-only shortcut)
+      const torch::Tensor torch_final =
+          model.predict(batch);  // the training path (LSA: query-only shortcut)
       const auto p = verifier_parameters<T>(model, false);
       const auto pabs = verifier_parameters<T>(model, true);
       const double u = std::ldexp(1.0, -53);
@@ -144,13 +161,17 @@ TEST_CASE("trainer.forward_matches_verifier_mpfr") {
       const double gamma_k = k * u / (1 - k * u);  // Higham (3.8)
       double worst_ratio = 0, worst_abs = 0;
       for (int64_t b = 0; b < 16; ++b) {
-        const Mat<double> X = to_mat(batch.X[b]), y = to_mat(batch.y[b]).transpose(), xq = to_mat(batch.xq[b]);
-        const auto exact = learned_predictions(p, from_double<T>(X), from_double<T>(y), from_double<T>(xq));
-        const Mat<T> Xa = from_double<T>(Mat<double>(X.cwiseAbs())), ya = from_double<T>(Mat<double>(y.cwiseAbs())),
+        const Mat<double> X = to_mat(batch.X[b]), y = to_mat(batch.y[b]).transpose(),
+                          xq = to_mat(batch.xq[b]);
+        const auto exact =
+            learned_predictions(p, from_double<T>(X), from_double<T>(y), from_double<T>(xq));
+        const Mat<T> Xa = from_double<T>(Mat<double>(X.cwiseAbs())),
+                     ya = from_double<T>(Mat<double>(y.cwiseAbs())),
                      xqa = from_double<T>(Mat<double>(xq.cwiseAbs()));
         std::vector<T> absolute;
         if (s.model == model_kind::lsa) {
-          for (const auto& v : learned_predictions(pabs, Xa, ya, xqa)) absolute.push_back(abs(v(0)));
+          for (const auto& v : learned_predictions(pabs, Xa, ya, xqa))
+            absolute.push_back(abs(v(0)));
         } else {
           absolute = zform_absolute_program(pabs, Xa, ya, xqa);
         }
@@ -159,8 +180,9 @@ TEST_CASE("trainer.forward_matches_verifier_mpfr") {
           const T err = abs(T(got) - exact[l](0));
           const T bound = T(gamma_k) * absolute[l];
           INFO(c.experiment << " task " << b << " layer " << l << ": torch " << got << ", mpfr "
-                            << static_cast<double>(exact[l](0)) << ", err " << static_cast<double>(err)
-                            << ", bound " << static_cast<double>(bound));
+                            << static_cast<double>(exact[l](0)) << ", err "
+                            << static_cast<double>(err) << ", bound "
+                            << static_cast<double>(bound));
           CHECK(err <= bound);
           CHECK(err <= T(1e-10) * (T(1) + abs(exact[l](0))));
           worst_ratio = std::max(worst_ratio, static_cast<double>(err / (bound + T(1e-300))));
@@ -169,7 +191,8 @@ TEST_CASE("trainer.forward_matches_verifier_mpfr") {
         const T err_final = abs(T(torch_final[b].item<double>()) - exact.back()(0));
         CHECK(err_final <= T(gamma_k) * absolute.back());
       }
-      WARN(c.experiment << ": worst |torch - mpfr| = " << worst_abs << ", worst err/bound = " << worst_ratio);
+      WARN(c.experiment << ": worst |torch - mpfr| = " << worst_abs
+                        << ", worst err/bound = " << worst_ratio);
     }
   }
 }
@@ -214,15 +237,16 @@ TEST_CASE("trainer.gradient_matches_verifier_finite_differences") {
           const Mat<T>& m0 = base.sets[set].at(name);
           // A few entries per parameter (diagonal and one off-diagonal) keep the test short.
           std::vector<std::pair<Eigen::Index, Eigen::Index>> entries{{0, 0}};
-          if (m0.rows() > 1) entries.push_back({m0.rows() - 1, m0.cols() - 1}), entries.push_back({1, 0});
+          if (m0.rows() > 1)
+            entries.push_back({m0.rows() - 1, m0.cols() - 1}), entries.push_back({1, 0});
           for (const auto& [i, j] : entries) {
             auto plus = base, minus = base;
             plus.sets[set][name](i, j) += h;
             minus.sets[set][name](i, j) -= h;
             const T fd = (verifier_loss(plus) - verifier_loss(minus)) / (T(2) * h);
             const T err = abs(T(g(i, j)) - fd);
-            INFO(c.experiment << " " << name << "(" << i << "," << j << "): autograd " << g(i, j) << ", MPFR fd "
-                               << static_cast<double>(fd));
+            INFO(c.experiment << " " << name << "(" << i << "," << j << "): autograd " << g(i, j)
+                              << ", MPFR fd " << static_cast<double>(fd));
             // The brief's 1e-10 (relative to max(1, |g|)): torch's double gradient carries rounding
             // errors ~k u |.|, k as in rounding_depth; the MPFR reference is exact to ~1e-24.
             CHECK(err <= T(1e-10) * (T(1) + abs(fd)));
@@ -250,8 +274,10 @@ TEST_CASE("trainer.forward_check_fails_on_a_perturbed_weight") {
   const double k = rounding_depth(s), u = std::ldexp(1.0, -53);
   int detected = 0;
   for (int64_t b = 0; b < 4; ++b) {
-    const Mat<double> X = to_mat(batch.X[b]), y = to_mat(batch.y[b]).transpose(), xq = to_mat(batch.xq[b]);
-    const T exact = learned_predictions(p, from_double<T>(X), from_double<T>(y), from_double<T>(xq)).back()(0);
+    const Mat<double> X = to_mat(batch.X[b]), y = to_mat(batch.y[b]).transpose(),
+                      xq = to_mat(batch.xq[b]);
+    const T exact =
+        learned_predictions(p, from_double<T>(X), from_double<T>(y), from_double<T>(xq)).back()(0);
     const T err = abs(T(pred[b].item<double>()) - exact);
     if (!(err <= T(k * u / (1 - k * u)) * (T(1) + abs(exact)))) ++detected;
   }

@@ -43,15 +43,17 @@ json prop1_weights(int d, int N, double eta) {
           {"config", json::object()},
           {"model", {{"kind", "lsa"}, {"d", d}, {"N", N}, {"layers", 1}, {"tied", false}}},
           {"task", {{"inputs", "uniform"}, {"d", d}, {"N", N}}},
-          {"parameter_sets",
-           json::array({{{"W_K", matrix_tensor(WK)}, {"W_Q", matrix_tensor(WK)}, {"W_V", matrix_tensor(WV)},
-                         {"P", matrix_tensor(P)}}})},
+          {"parameter_sets", json::array({{{"W_K", matrix_tensor(WK)},
+                                           {"W_Q", matrix_tensor(WK)},
+                                           {"W_V", matrix_tensor(WV)},
+                                           {"P", matrix_tensor(P)}}})},
           {"loss_curve", {{"steps", {10, 20}}, {"loss", {1.5, 1.2}}}},
           {"training", json::object()}};
 }
 
 // Parses and requires exactly one weights_file_error whose message is one line containing `what`.
-void require_one_error(const std::string& text, const std::string& what, const weights_limits& limits = {}) {
+void require_one_error(const std::string& text, const std::string& what,
+                       const weights_limits& limits = {}) {
   try {
     parse_weights_file(text, "test.json", limits);
     FAIL("accepted a bad file; expected: " << what);
@@ -146,7 +148,9 @@ TEST_CASE("compare.reader rejects each kind of bad file with one clear error") {
   SECTION("deep nesting") {
     require_one_error(std::string(100000, '[') + std::string(100000, ']'), "nested deeper than 16");
   }
-  SECTION("top level not an object") { require_one_error("[1, 2]", "top level is not a JSON object"); }
+  SECTION("top level not an object") {
+    require_one_error("[1, 2]", "top level is not a JSON object");
+  }
   SECTION("non-increasing loss curve") {
     json j = good;
     j["loss_curve"]["steps"] = {20, 10};
@@ -177,9 +181,10 @@ TEST_CASE("compare.single_layer passes Prop 1's construction and fails broken on
   o.tasks = 200;
   const int d = 10, N = 10;
   // The construction with the step size compare line-searches on the same fresh tasks.
-  const double eta_star = compare_weights(parse_weights_file(prop1_weights(d, N, 1.5).dump(), "probe"), o)
-                              .tables.at("eta_line_searched")
-                              .get<double>();
+  const double eta_star =
+      compare_weights(parse_weights_file(prop1_weights(d, N, 1.5).dump(), "probe"), o)
+          .tables.at("eta_line_searched")
+          .get<double>();
   const json good = prop1_weights(d, N, eta_star);
   const compare_result ok = compare_weights(parse_weights_file(good.dump(), "prop1"), o);
   INFO(to_json(ok).dump(1));
