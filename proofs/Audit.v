@@ -7,7 +7,7 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 AkyurekBounds.
+From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 AkyurekBounds AkyurekAlgebra.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -31,3 +31,11 @@ Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
 (* AkyurekBounds.v *)
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_bypass_exponential.
+
+(* AkyurekAlgebra.v *)
+Print Assumptions ICLProof.AkyurekAlgebra.layernorm_division_sum_squares.
+Print Assumptions ICLProof.AkyurekAlgebra.layernorm_division_squared.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_dot_reduction.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_aff_reduction.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_mov_reduction.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_mul_entry.
