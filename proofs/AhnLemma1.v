@@ -7,6 +7,7 @@
      R(w) = 1/(2N) ||X^T w - y^T||^2,  grad R(w) = (1/N) X (X^T w - y^T).
 
    Main results
+   - ahn_attn_block : Attn_(P,Q)(Z) = -[[B X X^T A X, B X X^T A Xq], [y X^T A X, y X^T A Xq]].
    - ahn_lemma1_x_rows : one layer with any A, B:
        X' = X - (1/N) B X X^T A X,   Xq' = Xq - (1/N) B X X^T A Xq      (x-rows)
        y' = y - (1/N) y X^T A X,     yq' = yq - (1/N) y X^T A Xq        (y-row)
@@ -43,6 +44,20 @@ Definition ahn_layer (P Qm : 'M[R]_(d + 1)) (Z : 'M[R]_(d + 1, N + Q)) :=
 Definition ahn_P (B : 'M[R]_d) : 'M[R]_(d + 1) := block_mx B 0 0 1%:M.
 Definition ahn_Q (A : 'M[R]_d) : 'M[R]_(d + 1) := - block_mx A 0 0 0.
 
+(* The attention term itself: the mask keeps the context columns X, y only. *)
+Lemma ahn_attn_block (A B : 'M[R]_d) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
+    (y : 'M[R]_(1, N)) (yq : 'M[R]_(1, Q)) :
+  ahn_attn (ahn_P B) (ahn_Q A) (block_mx X Xq y yq)
+    = - block_mx (B *m X *m X^T *m A *m X) (B *m X *m X^T *m A *m Xq)
+                 (y *m X^T *m A *m X) (y *m X^T *m A *m Xq).
+Proof.
+rewrite /ahn_attn /ahn_P /ahn_Q /ahn_mask tr_block_mx.
+rewrite !mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
+rewrite ?mulmxN ?mulNmx !mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
+rewrite mulmxN mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
+by rewrite !mulmxA.
+Qed.
+
 Theorem ahn_lemma1_x_rows (A B : 'M[R]_d) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
     (y : 'M[R]_(1, N)) (yq : 'M[R]_(1, Q)) :
   ahn_layer (ahn_P B) (ahn_Q A) (block_mx X Xq y yq)
@@ -51,11 +66,7 @@ Theorem ahn_lemma1_x_rows (A B : 'M[R]_d) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
                (y - (N%:R)^-1 *: (y *m X^T *m A *m X))
                (yq - (N%:R)^-1 *: (y *m X^T *m A *m Xq)).
 Proof.
-rewrite /ahn_layer /ahn_attn /ahn_P /ahn_Q /ahn_mask tr_block_mx.
-rewrite !mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
-rewrite ?mulmxN ?mulNmx !mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
-rewrite mulmxN mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
-by rewrite scalerN scale_block_mx opp_block_mx add_block_mx !mulmxA.
+by rewrite /ahn_layer ahn_attn_block scalerN scale_block_mx opp_block_mx add_block_mx.
 Qed.
 
 Variables (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N)).
@@ -90,7 +101,7 @@ Qed.
 End AhnLemma1.
 
 (* One query (Q = 1): the bottom-right entry of Z_L is -<x_q, w_L>, i.e. TF_L = <x_q, w_L>. *)
-Lemma ahn_lemma1_readout (R : fieldType) d N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N))
+Theorem ahn_lemma1_readout (R : fieldType) d N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N))
     (A : nat -> 'M[R]_d) L (xq : 'cV[R]_d) :
   (ahn_stack (Q := 1) A L (block_mx X xq y 0)) (rshift d ord0) (rshift N ord0)
     = - ((ahn_w X y A L)^T *m xq) ord0 ord0.

@@ -7,7 +7,8 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 AkyurekBounds AkyurekAlgebra.
+From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
+  AkyurekBounds AkyurekAlgebra.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -16,17 +17,30 @@ Print Assumptions ICLProof.ShermanMorrison.iterated_sherman_morrison_ridge.
 (* GradientDescent.v *)
 Print Assumptions ICLProof.GradientDescent.gd_step_neg_grad.
 Print Assumptions ICLProof.GradientDescent.gd_iterates_neumann.
+Print Assumptions ICLProof.GradientDescent.gd_delta_neg_grad.
 
 (* VonOswald.v *)
 Print Assumptions ICLProof.VonOswald.prop1_lsa_gd_step.
+Print Assumptions ICLProof.VonOswald.prop1_readout.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_deviation.
+Print Assumptions ICLProof.VonOswald.prop1_unmasked_exact.
 Print Assumptions ICLProof.VonOswald.lsa_stack_gd_steps.
+Print Assumptions ICLProof.VonOswald.lsa_stack_neumann.
 Print Assumptions ICLProof.VonOswald.gdpp_layer_identity.
 Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
 
 (* AhnLemma1.v *)
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_readout.
+
+(* Memformer.v *)
+Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
+Print Assumptions ICLProof.Memformer.lfom_memformer_scalar.
+Print Assumptions ICLProof.Memformer.lfom_memformer_precond.
+Print Assumptions ICLProof.Memformer.lfom_memformer_nonconstant_gamma.
+Print Assumptions ICLProof.Memformer.momentum_as_lfom.
+Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
 
 (* AkyurekBounds.v *)
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.

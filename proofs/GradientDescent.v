@@ -105,7 +105,7 @@ move: (frob r r) (frob r s) (frob s s) (N%:R^-1) => a b c n.
 by field.
 Qed.
 
-Lemma gd_delta_neg_grad (eta : R) (W : 'M[R]_(o, d)) : gd_delta eta W = - eta *: gd_grad W.
+Theorem gd_delta_neg_grad (eta : R) (W : 'M[R]_(o, d)) : gd_delta eta W = - eta *: gd_grad W.
 Proof. by rewrite /gd_delta /gd_grad scalerA mulNr. Qed.
 
 Lemma gd_step_delta (eta : R) (W : 'M[R]_(o, d)) : gd_step eta W = W + gd_delta eta W.

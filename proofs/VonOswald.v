@@ -10,7 +10,8 @@
    Main results
    - prop1_lsa_gd_step : with WK = WQ = [[I_d, 0], [0, 0]], WV = [[0, 0], [W0, -I_o]],
        P = (eta/N) I, the layer maps the token matrix [[X, Xq], [Y, Yq]] (context AND queries) to
-       [[X, Xq], [Y - DeltaW X, Yq - DeltaW Xq]], DeltaW = -(eta/N) (W0 X - Y) X^T = -eta grad L(W0);
+       [[X, Xq], [Y - DeltaW X, Yq - DeltaW Xq]],
+       DeltaW = -(eta/N) (W0 X - Y) X^T = -eta grad L(W0);
        any d, o, N and any number of queries.  prop1_lsa_tokens: the same for any tokens.
    - prop1_readout : with y_q0 = -W0 x_q the new query y-part is -(W0 + DeltaW) x_q.
    - prop1_unmasked_deviation : with the query e_q among the keys/values every token's y-part
@@ -18,6 +19,7 @@
        is sufficient).
    - lsa_stack_gd_steps : K masked layers with W0 = 0 from [[X, Xq], [Y, 0]] give
        [[X, Xq], [Y - W_K X, - W_K Xq]], W_K = K GD steps from 0 (GradientDescent.gd_iter).
+   - lsa_stack_neumann : the same with W_K in the closed Neumann form of gd_iterates_neumann.
    - gdpp_layer_identity : GD++ head WV = [[-gamma I_d, 0], [W0, -I_o]],
        P = blockdiag(I_d, (eta/N) I_o): x_j <- (I - gamma X X^T) x_j, y_j <- y_j - DeltaW x_j.
    - gdpp_preconditioned_gd : layers (eta_l, gamma_l), W0 = 0: the stack gives
@@ -127,7 +129,7 @@ by rewrite mul_mx_row opp_row_mx add_row_mx block_mxEv.
 Qed.
 
 (* Read-out: with y_q0 = -W0 x_q the query holds -(W0 + DeltaW) x_q. *)
-Lemma prop1_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
+Theorem prop1_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
     (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
   - (W0 *m Xq) - gd_delta X Y eta W0 *m Xq = - ((W0 + gd_delta X Y eta W0) *m Xq).
 Proof. by rewrite mulmxDl opprD. Qed.
@@ -145,7 +147,7 @@ rewrite /lsa !mul_mx_row tr_row_mx mul_row_col mulmxDr mulmxDl addrA.
 by rewrite [in LHS]prop1_update [in RHS]prop1_update prop1_update.
 Qed.
 
-Lemma prop1_unmasked_exact N Q M (eta : R) (W0 : 'M[R]_(o, d))
+Theorem prop1_unmasked_exact N Q M (eta : R) (W0 : 'M[R]_(o, d))
     (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) (Yq : 'M[R]_(o, Q))
     (Xt : 'M[R]_(d, M)) (Yt : 'M[R]_(o, M)) :
   W0 *m Xq = Yq ->
@@ -172,6 +174,16 @@ elim: K => [|K IHK]; first by rewrite /= !mul0mx subr0 oppr0.
 rewrite iterS IHK prop1_lsa_gd_step gd_delta_residual gd_iterS gd_step_delta.
 by rewrite !mulmxDl opprD addrA opprD.
 Qed.
+
+(* The stack's prediction in closed form: -(query y-part) = W_K Xq with
+   W_K = eta (Y X^T / N) sum_(k < K) (I - eta X X^T / N)^k. *)
+Theorem lsa_stack_neumann N Q (eta : R) K
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
+  iter K (lsa_masked (prop1_P N eta) (prop1_WV 0) prop1_WKQ prop1_WKQ) (block_mx X Xq Y 0)
+    = block_mx X Xq (Y - gd_iter X Y eta K *m X)
+        (- ((eta *: ((N%:R)^-1 *: (Y *m X^T)))
+             *m (\sum_(k < K) mxpow (1%:M - eta *: gd_hess X) k) *m Xq)).
+Proof. by rewrite lsa_stack_gd_steps gd_iterates_neumann. Qed.
 
 End Proposition1.
 
@@ -250,7 +262,8 @@ have commSA : comm_mx (gdpp_S l) (X *m X^T) by exact: comm_mx_sym.
 have commM : comm_mx (gdpp_S l) (1%:M - gamma l *: (gdpp_S l *m (X *m X^T) *m gdpp_S l)).
   apply: comm_mxB; first exact: comm_mx1.
   rewrite -mul_scalar_mx; apply: comm_mxM; first exact: comm_mx_scalar.
-  by apply: comm_mxM; [apply: comm_mxM; [exact: comm_mx_refl | exact: commSA] | exact: comm_mx_refl].
+  apply: comm_mxM; last exact: comm_mx_refl.
+  by apply: comm_mxM; [exact: comm_mx_refl | exact: commSA].
 rewrite SXXS; split.
   rewrite trmx_mul linearB /= trmx1 linearZ /= !trmx_mul symS trmxK.
   by rewrite [gdpp_S l *m (X *m X^T *m _)]mulmxA; exact: commM.

@@ -30,5 +30,15 @@ expect unlisted          audit_rejects_unlisted.v 1 "Theorem unlisted_fixture_cl
 expect closed            audit_accepts_closed.v   0 "1 headline theorem" '"status":"closed"'
 expect standard_axioms   audit_accepts_standard.v 0 "1 headline theorem" \
   '"status":"standard-axioms","assumptions":\["Classical_Prop.classic"\]'
+# check_citations.sh must reject a property citing a theorem that Audit.v does not list.
+cit="$work/citations"; rm -rf "$cit"; mkdir -p "$cit/proofs" "$cit/properties"
+cp "$src/Audit.v" "$cit/proofs/Audit.v"
+printf 'ICLPROOF_PROPERTY(x, "f.x", "claim", "proofs/VonOswald.v:no_such_theorem") {}\n' \
+  > "$cit/properties/dangling.cpp"
+if bash "$here/check_citations.sh" "$cit" > "$cit.log" 2>&1; then
+  echo "FAIL dangling_citation: check_citations.sh accepted proofs/VonOswald.v:no_such_theorem"; bad=1
+elif ! grep -q "dangling citation: proofs/VonOswald.v:no_such_theorem" "$cit.log"; then
+  echo "FAIL dangling_citation: wrong reason"; sed 's/^/     | /' "$cit.log"; bad=1
+else echo "ok   dangling_citation"; fi
 [ "$bad" = 0 ] && echo "audit self-test: all fixtures behaved" || echo "audit self-test: FAILED"
 exit "$bad"

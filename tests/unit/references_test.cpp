@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <thread>
 
 using namespace iclproof;
 
@@ -182,4 +183,14 @@ TEST_CASE("full_digits round-trips an MPFR value", "[core]") {
   const T third = T(1) / T(3);
   const T back(full_digits(third));
   CHECK(back == third);
+}
+
+TEST_CASE("values made in another thread carry the run's precision", "[core][threads]") {
+  // Boost 1.74 keeps the MPFR default precision process-wide (not per thread, unlike mpreal):
+  // a worker started after set_mpfr_precision computes at the run's precision.
+  scoped_mpfr_precision p(512);
+  int worker_bits = 0;
+  std::thread worker([&] { worker_bits = precision_of(mpfr_real(1) / mpfr_real(3)); });
+  worker.join();
+  CHECK(worker_bits == p.setting().actual_bits);
 }

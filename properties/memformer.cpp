@@ -1,0 +1,84 @@
+// The CGD and LFOM Memformers (CONSTRUCTIONS.md section 4; the Memformer paper eqs 17-21).
+#include "memformer.hpp"
+
+using namespace iclproof;
+using namespace iclproof::memformer_checks;
+
+ICLPROOF_PROPERTY(
+    cgd_cg, "memformer.cgd_with_cg_coefficients_reproduces_cg_iterates",
+    "The CGD Memformer (A_l = I, B_l = 0) with the per-instance CG coefficients alpha_l, gamma_l "
+    "holds y_i - <x_i, w_l^CG> in the last row after layer l, for every token and layer.",
+    "proofs/Memformer.v:cgd_memformer_cg") {
+  cgd_reproduces_cg<T>(ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
+    return cg_memformer_model<T>(Z0, a, g);
+  });
+}
+
+ICLPROOF_PROPERTY(
+    cgd_min_norm, "memformer.cgd_after_rank_layers_equals_min_norm_prediction",
+    "After rank(H) layers the CGD Memformer with CG coefficients predicts x_q^T w+, w+ the "
+    "minimum-norm least-squares solution (rank-deficient X included; CG-termination part is a "
+    "first-order model, see properties/memformer.hpp).",
+    "paper: Memformer eqs 17-18 with proofs/Memformer.v:cgd_memformer_cg; CG finite "
+    "termination, Nocedal-Wright Thm 5.1") {
+  cgd_after_rank_layers_equals_min_norm<T>(
+      ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
+        return cg_memformer_model<T>(Z0, a, g);
+      });
+}
+
+ICLPROOF_PROPERTY(
+    lfom_scalar, "memformer.lfom_scalar_gamma_equals_lfom",
+    "The LFOM Memformer with A_j = a_j I and Gamma_j^l = lambda_j^l ones runs the LFOM "
+    "w_{l+1} = w_l - sum_{j<=l} lambda_j^l a_j grad R(w_j).",
+    "proofs/Memformer.v:lfom_memformer_scalar") {
+  lfom_scalar_gamma_equals_lfom<T>(
+      ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
+        return scalar_lfom_model<T>(Z0, a, lambda);
+      });
+}
+
+ICLPROOF_PROPERTY(
+    momentum, "memformer.momentum_gd_is_an_lfom_memformer",
+    "Heavy-ball momentum (eta, beta; the paper's eta = 0.005, beta = 0.9 included) is the LFOM "
+    "Memformer with A_j = I, Gamma_j^l = eta beta^(l-j) ones.",
+    "proofs/Memformer.v:momentum_as_lfom") {
+  momentum_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& eta, const T& beta, int L) {
+    return momentum_memformer_model<T>(Z0, eta, beta, L);
+  });
+}
+
+ICLPROOF_PROPERTY(
+    nesterov, "memformer.nesterov_is_an_lfom_memformer",
+    "Nesterov's method (eta, beta; the paper's eta = 0.03, beta = 0.9 included) is the LFOM "
+    "Memformer with A_j = I, Gamma_l^l = eta (1 + beta), Gamma_j^l = eta beta^(l-j+1); the "
+    "Memformer tracks the look-ahead point v_l.",
+    "proofs/Memformer.v:nesterov_as_lfom") {
+  nesterov_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& eta, const T& beta, int L) {
+    return nesterov_memformer_model<T>(Z0, eta, beta, L);
+  });
+}
+
+ICLPROOF_PROPERTY(
+    diagonal_a, "memformer.diagonal_a_reaches_only_scalings_lambda_times_a_transpose",
+    "With scalar Gamma rows and diagonal (or general) A_j the LFOM Memformer is the "
+    "preconditioned LFOM with Lambda_j^l = lambda_j^l A_j^T: one matrix per j times scalars, "
+    "not an arbitrary diagonal Lambda_j^l as Prop. 2 / eq 21 claims.",
+    "paper: Memformer Prop. 2, eq 21 and A.3 (erratum, CONSTRUCTIONS.md section 4)") {
+  diagonal_a_scalings_are_lambda_a_transpose<T>(
+      ctx, [](const Mat<T>& Z0, const std::vector<Mat<T>>& A, const Mat<T>& lambda) {
+        return matrix_a_lfom_model<T>(Z0, A, lambda);
+      });
+}
+
+ICLPROOF_PROPERTY(
+    token_gamma, "memformer.nonconstant_gamma_row_breaks_the_linear_model_reading",
+    "One LFOM Memformer layer whose Gamma has a non-constant last row leaves a last row that NO "
+    "single linear model w explains: the least-squares deviation exceeds 1024 times every "
+    "rounding explanation (the property exhibits the gap in Prop. 2's proof).",
+    "paper: Memformer Prop. 2 proof, A.3 (erratum, CONSTRUCTIONS.md section 4)") {
+  nonconstant_gamma_row_breaks_linear_model<T>(ctx,
+                                               [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
+                                                 return token_gamma_model<T>(Z0, a, row);
+                                               });
+}

@@ -1,0 +1,420 @@
+// Unit, mutation and errata tests of the Z-form transformer and the Memformers
+// (CONSTRUCTIONS.md sections 3-4). Every ahn.* / memformer.* property and the first-order
+// reference cross-checks are run here on the real construction (must pass) and on a
+// deliberately broken one (must fail). The errata of the Memformer paper are shown as numbers:
+// the paper's version fails, the corrected one holds.
+#include "memformer.hpp"
+
+#include "core/precision.hpp"
+#include "harness/runner.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+
+using namespace iclproof;
+using namespace iclproof::memformer_checks;
+
+namespace {
+using T = mpfr_real;
+
+run_config mutation_config(int cases = 30) {
+  run_config cfg;
+  cfg.scalar = scalar_kind::mpfr;
+  cfg.cases = cases;
+  cfg.seed = 11;
+  return cfg;
+}
+const property_info mutant_info{"mutant", "a deliberately broken construction", "none"};
+
+// Runs `check` with the real construction and with the mutant; the first must pass, the second
+// fail with a message.
+template <class Good, class Bad>
+void expect_mutant_killed(const Good& good, const Bad& bad, int cases = 30) {
+  const auto g = run_body(mutant_info, good, mutation_config(cases));
+  INFO("real construction: " << g.failure << g.counterexample);
+  CHECK(g.outcome == verdict::pass);
+  const auto b = run_body(mutant_info, bad, mutation_config(cases));
+  INFO("mutant: " << b.failure);
+  CHECK(b.outcome == verdict::fail);
+  CHECK(!b.failure.empty());
+}
+
+const T tiny = T(std::ldexp(1.0, -40));  // a perturbation far below double's resolution of it
+
+// Z-form layers with every Q transposed: the transformer then preconditions with A, not A^T.
+std::vector<linear_transformer_layer<T>> transpose_q(
+    std::vector<linear_transformer_layer<T>> layers) {
+  for (auto& l : layers)
+    for (auto& h : l.heads) h.Q = Mat<T>(h.Q.transpose());
+  return layers;
+}
+
+// The unmasked layer: the query is a key/value too (M = I).
+std::vector<Mat<T>> unmasked_forward(const Mat<T>& Z0,
+                                     const std::vector<linear_transformer_layer<T>>& layers) {
+  std::vector<Mat<T>> Zs{Z0};
+  const T n = T(Z0.cols() - 1);
+  for (const auto& layer : layers) {
+    const Mat<T>& Z = Zs.back();
+    Mat<T> sum = Mat<T>::Zero(Z.rows(), Z.cols());
+    for (const auto& h : layer.heads)
+      sum += matmul(h.P, Mat<T>(matmul(Mat<T>(matmul_nt(Z, Z)), Mat<T>(matmul(h.Q, Z)))));
+    Zs.push_back(Z + sum / n);
+  }
+  return Zs;
+}
+
+using layers_t = std::vector<linear_transformer_layer<T>>;
+}  // namespace
+
+TEST_CASE("Z-form transformer: shapes, read-out, precision, heads summed", "[memformer]") {
+  scoped_mpfr_precision p(256);
+  data_rng rng(3);
+  const int d = 3, N = 5;
+  const Mat<T> X = from_double<T>(rng.normal_matrix(d, N));
+  const Mat<T> y = from_double<T>(rng.normal_matrix(1, N));
+  const Mat<T> xq = from_double<T>(rng.normal_matrix(d, 1));
+  const Mat<T> Z0 = make_prompt<T>(X, y, xq);
+  CHECK(Z0.rows() == d + 1);
+  CHECK(Z0.cols() == N + 1);
+  CHECK(Z0(d, N) == T(0));
+  CHECK(read_out<T>(Z0) == T(0));
+  const Mat<T> A1 = from_double<T>(rng.normal_matrix(d, d));
+  const Mat<T> A2 = from_double<T>(rng.normal_matrix(d, d));
+  const layers_t two_heads{{{ahn_head<T>(A1), ahn_head<T>(A2)}}};
+  const layers_t summed{{{ahn_head<T>(Mat<T>(A1 + A2))}}};
+  const auto Za = linear_transformer_forward<T>(Z0, two_heads);
+  const auto Zb = linear_transformer_forward<T>(Z0, summed);
+  CHECK(max_abs(Mat<T>(Za[1] - Zb[1])) < T(1e-70));
+  CHECK(precision_of(Za[1](d, N)) == 257);
+  // Bad shapes: one clear error, no crash.
+  const layers_t wrong{{{attention_head<T>{Mat<T>::Identity(d, d), Mat<T>::Identity(d, d)}}}};
+  CHECK_THROWS_AS(linear_transformer_forward<T>(Z0, wrong), std::invalid_argument);
+  CHECK_THROWS_AS(make_prompt<T>(X, Mat<T>(y.leftCols(N - 1)), xq), std::invalid_argument);
+  cgd_memformer<T> m = cg_memformer<T>(d, {T(1), T(1)}, {T(0)});
+  CHECK_THROWS_AS(cgd_memformer_forward<T>(Z0, m), std::invalid_argument);
+}
+
+TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked query",
+          "[memformer][mutation]") {
+  scoped_mpfr_precision p(256);
+  const auto good = [](case_context& ctx) {
+    lemma1_preconditioned_gd<T>(
+        ctx, [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
+  };
+  expect_mutant_killed(good, [](case_context& ctx) {
+    lemma1_preconditioned_gd<T>(ctx, [](const Mat<T>& Z0, const layers_t& l) {
+      return zform_model<T>(Z0, transpose_q(l));
+    });
+  });
+  expect_mutant_killed(good, [](case_context& ctx) {
+    lemma1_preconditioned_gd<T>(
+        ctx, [](const Mat<T>& Z0, const layers_t& l) { return unmasked_forward(Z0, l); });
+  });
+}
+
+TEST_CASE("ahn.x_rows property fails when B enters transposed", "[memformer][mutation]") {
+  scoped_mpfr_precision p(256);
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        lemma1_x_rows<T>(ctx,
+                         [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
+      },
+      [](case_context& ctx) {
+        lemma1_x_rows<T>(ctx, [](const Mat<T>& Z0, layers_t l) {
+          const Eigen::Index d = Z0.rows() - 1;
+          for (auto& layer : l)
+            for (auto& h : layer.heads)
+              h.P.topLeftCorner(d, d) = Mat<T>(h.P.topLeftCorner(d, d).transpose());
+          return zform_model<T>(Z0, l);
+        });
+      });
+}
+
+TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit first step",
+          "[memformer][mutation]") {
+  scoped_mpfr_precision p(256);
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        cgd_reproduces_cg<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
+              return cg_memformer_model<T>(Z0, a, g);
+            });
+      },
+      [](case_context& ctx) {
+        cgd_reproduces_cg<T>(ctx, [](const Mat<T>& Z0, std::vector<T> a, const std::vector<T>& g) {
+          a.back() *= T(1) + tiny;
+          return cg_memformer_model<T>(Z0, a, g);
+        });
+      });
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        cgd_after_rank_layers_equals_min_norm<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
+              return cg_memformer_model<T>(Z0, a, g);
+            });
+      },
+      [](case_context& ctx) {
+        cgd_after_rank_layers_equals_min_norm<T>(
+            ctx, [](const Mat<T>& Z0, std::vector<T> a, const std::vector<T>& g) {
+              a.front() = T(1);  // A.2: "w_1 = w_0 + r_0"
+              return cg_memformer_model<T>(Z0, a, g);
+            });
+      });
+}
+
+TEST_CASE("memformer.lfom_scalar property fails when older registers are dropped",
+          "[memformer][mutation]") {
+  scoped_mpfr_precision p(256);
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        lfom_scalar_gamma_equals_lfom<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
+              return scalar_lfom_model<T>(Z0, a, lambda);
+            });
+      },
+      [](case_context& ctx) {
+        lfom_scalar_gamma_equals_lfom<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
+              const Mat<T> last_only = Mat<T>(lambda.diagonal().asDiagonal());
+              return scalar_lfom_model<T>(Z0, a, last_only);
+            });
+      });
+}
+
+TEST_CASE("memformer.momentum and nesterov properties fail on wrong coefficients",
+          "[memformer][mutation]") {
+  scoped_mpfr_precision p(256);
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        momentum_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
+          return momentum_memformer_model<T>(Z0, e, b, L);
+        });
+      },
+      [](case_context& ctx) {
+        momentum_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
+          return momentum_memformer_model<T>(Z0, e, T(b * (T(1) + tiny)), L);
+        });
+      });
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        nesterov_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
+          return nesterov_memformer_model<T>(Z0, e, b, L);
+        });
+      },
+      [](case_context& ctx) {
+        // Momentum's coefficients where Nesterov's belong.
+        nesterov_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
+          return momentum_memformer_model<T>(Z0, e, b, L);
+        });
+      });
+}
+
+TEST_CASE("memformer.diagonal_a property fails on A instead of A^T", "[memformer][mutation]") {
+  scoped_mpfr_precision p(256);
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        diagonal_a_scalings_are_lambda_a_transpose<T>(
+            ctx, [](const Mat<T>& Z0, const std::vector<Mat<T>>& A, const Mat<T>& lambda) {
+              return matrix_a_lfom_model<T>(Z0, A, lambda);
+            });
+      },
+      [](case_context& ctx) {
+        diagonal_a_scalings_are_lambda_a_transpose<T>(
+            ctx, [](const Mat<T>& Z0, std::vector<Mat<T>> A, const Mat<T>& lambda) {
+              for (auto& a : A) a = Mat<T>(a.transpose());
+              return matrix_a_lfom_model<T>(Z0, A, lambda);
+            });
+      });
+}
+
+TEST_CASE("memformer.nonconstant_gamma_row property fails when the row is made constant",
+          "[memformer][mutation]") {
+  scoped_mpfr_precision p(256);
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        nonconstant_gamma_row_breaks_linear_model<T>(
+            ctx, [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
+              return token_gamma_model<T>(Z0, a, row);
+            });
+      },
+      [](case_context& ctx) {
+        nonconstant_gamma_row_breaks_linear_model<T>(
+            ctx, [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
+              const Mat<T> mean = Mat<T>::Constant(1, row.cols(), row.mean());
+              return token_gamma_model<T>(Z0, a, mean);
+            });
+      });
+}
+
+TEST_CASE("references first-order cross-checks fail on broken references",
+          "[memformer][references][mutation]") {
+  scoped_mpfr_precision p(256);
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        cg_after_rank_steps_equals_min_norm<T>(
+            ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
+      },
+      [](case_context& ctx) {
+        cg_after_rank_steps_equals_min_norm<T>(ctx, [](const quadratic_problem<T>& q, int L) {
+          return conjugate_gradient(q, L - 1);  // one step short of rank(H)
+        });
+      });
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        momentum_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
+                                        int L) { return momentum_gd(q, e, b, L); });
+      },
+      [](case_context& ctx) {
+        momentum_equals_lfom<T>(ctx,
+                                [](const quadratic_problem<T>& q, const T& e, const T& b, int L) {
+                                  return momentum_gd(q, T(e * (T(1) + tiny)), b, L);
+                                });
+      });
+  expect_mutant_killed(
+      [](case_context& ctx) {
+        nesterov_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
+                                        int L) { return nesterov_lookahead(q, e, b, L); });
+      },
+      [](case_context& ctx) {
+        nesterov_equals_lfom<T>(ctx,
+                                [](const quadratic_problem<T>& q, const T& e, const T& b, int L) {
+                                  return nesterov_lookahead(q, e, T(b * (T(1) + tiny)), L);
+                                });
+      });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errata of the Memformer paper, as numbers.
+
+TEST_CASE("erratum: eqs 26-27's extra 1/n is wrong, eq 11 (no 1/n) is right",
+          "[memformer][errata]") {
+  scoped_mpfr_precision p(256);
+  task_spec spec;
+  spec.d = 3;
+  spec.N = 10;
+  spec.noise = 0.1;
+  spec.seed = 5;
+  const auto z = make_zform_task<T>(spec);
+  data_rng rng(17);
+  const double lmax = lambda_max_double(make_task_double(spec).X);
+  const int L = 3;
+  layers_t layers;
+  std::vector<Mat<T>> A;
+  for (int l = 0; l < L; ++l) {
+    A.push_back(from_double<T>(scaled_random_matrix(rng, spec.d, 0.5, lmax)));
+    layers.push_back({{ahn_head<T>(A.back())}});
+  }
+  const T tf = read_out(linear_transformer_forward<T>(z.Z0, layers).back());
+  const auto q = make_quadratic_problem<T>(z.X, z.y);
+  Vec<T> w11 = Vec<T>::Zero(spec.d), w27 = w11;
+  const T n = T(spec.N);
+  for (int l = 0; l < L; ++l) {
+    w11 -= Vec<T>(matmul_tn(A[l], Mat<T>(q.gradient(w11))));      // eq 11 with A^T
+    w27 -= Vec<T>(matmul_tn(A[l], Mat<T>(q.gradient(w27)))) / n;  // eq 27: extra 1/n
+  }
+  const T err11 = abs_of(T(tf - z.xq.col(0).dot(w11)));
+  const T err27 = abs_of(T(tf - z.xq.col(0).dot(w27)));
+  std::printf(
+      "[erratum eqs 26-27] d=3 N=10 L=3: |TF - <x_q, w_eq11>| = %s, |TF - <x_q, w_eq27>| = %s\n",
+      short_digits(err11, 3).c_str(), short_digits(err27, 3).c_str());
+  CHECK(err11 < T(1e-70));
+  CHECK(err27 > T(1e-3));
+}
+
+// The paper's Appendix A.2 algorithm: w_1 = w_0 + r_0 (unit first step), then the CG loop.
+static std::vector<Vec<T>> appendix_a2_cg(const quadratic_problem<T>& q, int steps,
+                                          std::vector<T>* alpha, std::vector<T>* gamma) {
+  Vec<T> w = Vec<T>::Zero(q.b.size());
+  Vec<T> r_prev = -q.gradient(w), s = r_prev;
+  std::vector<Vec<T>> ws{w};
+  w = w + r_prev;  // w_1 = w_0 + r_0
+  ws.push_back(w);
+  alpha->push_back(T(1));
+  gamma->push_back(T(0));
+  for (int k = 1; k < steps; ++k) {
+    const Vec<T> r = -q.gradient(w);
+    const T g = r.squaredNorm() / r_prev.squaredNorm();
+    s = r + g * s;
+    const T a = r.squaredNorm() / s.dot(Vec<T>(matmul(q.H, Mat<T>(s))));
+    w = w + a * s;
+    ws.push_back(w);
+    alpha->push_back(a);
+    gamma->push_back(g);
+    r_prev = r;
+  }
+  return ws;
+}
+
+TEST_CASE("erratum: A.2's unit first step w_1 = w_0 + r_0 is not line-searched CG",
+          "[memformer][errata]") {
+  scoped_mpfr_precision p(256);
+  task_spec spec;
+  spec.d = 4;
+  spec.N = 12;
+  spec.noise = 0.1;
+  spec.seed = 9;
+  const auto z = make_zform_task<T>(spec);
+  const auto q = make_quadratic_problem<T>(z.X, z.y);
+  const int r = static_cast<int>(exact_rank(make_task_double(spec).X));
+  REQUIRE(r == 4);
+  const Vec<T> w_plus = min_norm_least_squares<T>(z.X, z.y).transpose();
+  const auto cg = conjugate_gradient(q, r);
+  std::vector<T> a2_alpha, a2_gamma;
+  const auto a2 = appendix_a2_cg(q, r, &a2_alpha, &a2_gamma);
+  const T err_cg = two_norm<T>(Mat<T>(cg.w.back() - w_plus));
+  const T err_a2 = two_norm<T>(Mat<T>(a2.back() - w_plus));
+  // The Memformer with either set of coefficients follows that algorithm exactly: the mapping is
+  // fine, the unit first step is what breaks CG (its directions are no longer H-conjugate).
+  const T tf_cg = read_out(cg_memformer_model<T>(z.Z0, cg.alpha, cg.gamma).back());
+  const T tf_a2 = read_out(cg_memformer_model<T>(z.Z0, a2_alpha, a2_gamma).back());
+  const T pred = z.xq.col(0).dot(w_plus);
+  std::printf(
+      "[erratum A.2] d=4 N=12 rank=4, alpha_0 (line search) = %s vs 1 (paper):\n"
+      "  ||w_4 - w+||: line-searched CG %s, A.2 unit first step %s\n"
+      "  |TF - x_q^T w+|: Memformer with CG coefficients %s, with A.2 coefficients %s\n",
+      short_digits(cg.alpha[0], 6).c_str(), short_digits(err_cg, 3).c_str(),
+      short_digits(err_a2, 3).c_str(), short_digits(abs_of(T(tf_cg - pred)), 3).c_str(),
+      short_digits(abs_of(T(tf_a2 - pred)), 3).c_str());
+  CHECK(err_cg < T(1e-60));
+  CHECK(err_a2 > T(1e-4));
+  CHECK(abs_of(T(tf_cg - pred)) < T(1e-60));
+  CHECK(abs_of(T(tf_a2 - pred)) > T(1e-5));
+}
+
+TEST_CASE("erratum: Prop. 2 / eq 21 — Hadamard rows over tokens give no arbitrary diagonal Lambda",
+          "[memformer][errata]") {
+  scoped_mpfr_precision p(256);
+  // (i) With scalar Gamma rows, layer j's contribution to every later layer is lambda_j^l A_j^T
+  //     (memformer.diagonal_a_... property). Target: Lambda_0^0 = diag(1, 2), Lambda_0^1 =
+  //     diag(2, 1). Reachable pairs are (lambda_0^0 A_0, lambda_0^1 A_0): proportional. The best
+  //     proportional fit of the target leaves a residual:
+  Vec<T> D0(2), D1(2);
+  D0 << T(1), T(2);
+  D1 << T(2), T(1);
+  const T c = D0.dot(D1) / D0.squaredNorm();
+  const T residual = two_norm<T>(Mat<T>(D1 - c * D0)) / two_norm<T>(Mat<T>(D1));
+  std::printf(
+      "[erratum Prop. 2] best c with Lambda_0^1 = c Lambda_0^0: c = %s, relative residual %s\n",
+      short_digits(c, 6).c_str(), short_digits(residual, 6).c_str());
+  CHECK(residual > T(0.5));
+  // (ii) Per-token Gamma rows: the paper's reading ("a linear model with diagonal Lambda") as a
+  //      property fails; RapidCheck shrinks it to a small counterexample.
+  const auto bad = run_body(
+      mutant_info,
+      [](case_context& ctx) {
+        nonconstant_gamma_row_breaks_linear_model<T>(
+            ctx,
+            [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
+              return token_gamma_model<T>(Z0, a, row);
+            },
+            /*paper_reading=*/true);
+      },
+      mutation_config(30));
+  std::printf(
+      "[erratum Prop. 2] paper's reading as a property: %s\n%s\nshrunk counterexample:\n%s\n",
+      to_string(bad.outcome).c_str(), bad.failure.c_str(), bad.counterexample.c_str());
+  CHECK(bad.outcome == verdict::fail);
+  CHECK(!bad.counterexample.empty());
+}
