@@ -47,8 +47,8 @@ ICLPROOF_PROPERTY(ln_division, "akyurek.layernorm_division_closed_form",
 }
 
 ICLPROOF_PROPERTY(ln_division_order, "akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
-                  "The relative error of LayerNorm division is -S/(2NcM) up to the proven second-order "
-                  "remainder: first order in 1/(N M).",
+                  "The relative error of LayerNorm division (and of Lemma 6's bypass, c = M = 1) is "
+                  "-S/(2NcM) up to the proven second-order remainder: first order in 1/(N M).",
                   "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
   layernorm_division_first_order<T>(ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
 }

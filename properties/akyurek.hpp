@@ -205,7 +205,10 @@ template <class T> void layernorm_division_closed_form(case_context& ctx, const 
 // second-order remainder (approximation_bounds.hpp: layernorm_division_first_order_remainder),
 // plus rounding relative to |z|. The measured ratio rel_err / (-S/(2NcM)) is noted.
 template <class T> void layernorm_division_first_order(case_context& ctx, const layernorm_fn<T>& ln) {
-  division_case dc = gen_division_case(false);
+  // Half the cases are Lemma 6's bypass (c = 1, M = 1): relative error -S/(2N), first order.
+  const bool bypass = *rc::gen::arbitrary<bool>();
+  division_case dc = gen_division_case(bypass);
+  ctx.note("bypass (Lemma 6)", bypass ? "yes" : "no");
   const T c = dc.c, N = dc.N, M = dc.M, ln_eps = dc.ln_eps;
   ctx.note("c", full_digits(c));
   ctx.note("N", full_digits(N));
