@@ -13,6 +13,7 @@ From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memfor
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
 Print Assumptions ICLProof.ShermanMorrison.iterated_sherman_morrison_ridge.
+Print Assumptions ICLProof.ShermanMorrison.bayes_posterior_mean_ridge.
 
 (* GradientDescent.v *)
 Print Assumptions ICLProof.GradientDescent.gd_step_neg_grad.

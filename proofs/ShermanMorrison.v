@@ -10,6 +10,8 @@
    - iterated_sherman_morrison_ridge : over a realFieldType with lambda > 0, starting from
        A_0^-1 = lambda^-1 I and applying the update for the columns x_1 .. x_N of X gives
        (lambda I + X X^T)^-1.
+   - bayes_posterior_mean_ridge : (Y X^T / sigma2) (X X^T / sigma2 + I / tau2)^-1
+       = Y X^T (X X^T + (sigma2 / tau2) I)^-1 for sigma2, tau2 > 0 (posterior mean = ridge).
    The C++ references (src/references: iterated_sherman_morrison, ridge) follow the same
    convention: columns are examples, X is d x N.
 
@@ -148,5 +150,27 @@ Theorem iterated_sherman_morrison_ridge d N (X : 'M[R]_(d, N)) (lambda : R) :
   0 < lambda ->
   sm_iter lambda [seq col i X | i <- enum 'I_N] = invmx (lambda%:M + X *m X^T).
 Proof. by move=> lambda_gt0; rewrite sm_iter_gram // mulmx_tr_sum_col. Qed.
+
+Lemma ridge_unitmx d N (X : 'M[R]_(d, N)) (lambda : R) :
+  0 < lambda -> X *m X^T + lambda%:M \in unitmx.
+Proof.
+move=> lambda_gt0; rewrite addrC mulmx_tr_sum_col.
+exact: (ridge_gram_unitmx _ lambda_gt0).
+Qed.
+
+(* The Bayes posterior mean of W (prior N(0, tau2 I), Gaussian noise of variance sigma2),
+   (Y X^T / sigma2) (X X^T / sigma2 + I / tau2)^-1, is ridge with lambda = sigma2 / tau2. *)
+Theorem bayes_posterior_mean_ridge d N o (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (sigma2 tau2 : R) :
+  0 < sigma2 -> 0 < tau2 ->
+  (sigma2^-1 *: (Y *m X^T)) *m invmx (sigma2^-1 *: (X *m X^T) + tau2^-1%:M)
+    = Y *m X^T *m invmx (X *m X^T + (sigma2 / tau2)%:M).
+Proof.
+move=> sigma2_gt0 tau2_gt0; have sigma2_neq0 : sigma2 != 0 by rewrite gt_eqF.
+have -> : sigma2^-1 *: (X *m X^T) + tau2^-1%:M
+    = sigma2^-1 *: (X *m X^T + (sigma2 / tau2)%:M).
+  by rewrite scalerDr scale_scalar_mx mulrA mulVf ?mul1r.
+rewrite invmxZ; last by rewrite unitmxZ ?unitfE ?invr_eq0 // ridge_unitmx ?divr_gt0.
+by rewrite -scalemxAr -scalemxAl scalerA invrK mulfV ?scale1r.
+Qed.
 
 End Ridge.

@@ -71,6 +71,19 @@ T two_norm(const Mat<T>& v) {
   return sqrt(v.squaredNorm());
 }
 
+// ctx.compare, except that a zero bound (all shadows zero: degenerate data such as X = 0)
+// is checked as the exact equality it then claims (a 0 <= 0 check has no margin to report).
+template <class T>
+void compare_within(case_context& ctx, const std::string& label, const Mat<T>& computed,
+                    const Mat<T>& reference, const T& bound) {
+  if (bound == T(0) && computed.rows() == reference.rows() && computed.cols() == reference.cols())
+    ctx.require(label + " (exact: every shadow is zero)", computed == reference,
+                "computed =\n" + case_context::matrix_full_digits(computed) + "reference =\n" +
+                    case_context::matrix_full_digits(reference));
+  else
+    ctx.compare<T>(label, computed, reference, bound);
+}
+
 // Per-layer rounding depth of every program compared here (see the header comment).
 inline double layer_depth(int d, int N, int heads, int L) {
   return N + 3.0 * (d + 1) + heads + 2.0 * L + 10.0;
@@ -213,8 +226,9 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
     const Mat<T> ref_hat = token_row_shadow<T>(z, Mat<T>(W_hat.transpose()));
     const double n = l * D + d + 2;
     const T bound = shadow_bound<T>(n, T(Y_hat.maxCoeff() + ref_hat.maxCoeff()));
-    ctx.compare<T>("layer " + std::to_string(l) + ": last row of Z vs y - w_l^T x (PGD with A^T)",
-                   Mat<T>(Zs[l].bottomRows(1)), ref_row, bound);
+    compare_within<T>(
+        ctx, "layer " + std::to_string(l) + ": last row of Z vs y - w_l^T x (PGD with A^T)",
+        Mat<T>(Zs[l].bottomRows(1)), ref_row, bound);
     // B = 0: the x-rows are multiplied by exact zeros, so they stay bit-identical.
     ctx.require("layer " + std::to_string(l) + ": x-rows unchanged",
                 Zs[l].topRows(d) == z.Z0.topRows(d), "x-rows moved although B = 0");
@@ -281,8 +295,9 @@ void lemma1_x_rows(case_context& ctx, const Model& model) {
     Mat<T> ref(d + 1, N + 1);
     ref << Xl, Yl;
     const T bound = T(2) * shadow_bound<T>(k, std::max(Xh.maxCoeff(), Yh.maxCoeff()));
-    ctx.compare<T>("layer " + std::to_string(l + 1) + ": Z vs the sheet's x- and y-row formulas",
-                   Zs[l + 1], ref, bound);
+    compare_within<T>(ctx,
+                      "layer " + std::to_string(l + 1) + ": Z vs the sheet's x- and y-row formulas",
+                      Zs[l + 1], ref, bound);
   }
 }
 
@@ -382,8 +397,9 @@ void cgd_reproduces_cg(case_context& ctx, const Model& model) {
     const Mat<T> ref = token_row<T>(z, Mat<T>(cg.w[l]));
     const Mat<T> ref_hat = token_row_shadow<T>(z, w_hat[l]);
     const T bound = shadow_bound<T>(l * D + d + 2, T(Y_hat[l].maxCoeff() + ref_hat.maxCoeff()));
-    ctx.compare<T>("layer " + std::to_string(l) + ": CGD Memformer last row vs CG iterate w_l",
-                   Mat<T>(Zs[l].bottomRows(1)), ref, bound);
+    compare_within<T>(ctx,
+                      "layer " + std::to_string(l) + ": CGD Memformer last row vs CG iterate w_l",
+                      Mat<T>(Zs[l].bottomRows(1)), ref, bound);
   }
 }
 
@@ -529,8 +545,8 @@ void compare_rows_with_iterates(case_context& ctx, const std::string& what, cons
     const Mat<T> ref = token_row<T>(z, w[l]);
     const Mat<T> ref_hat = token_row_shadow<T>(z, w_hat[l]);
     const T bound = shadow_bound<T>(l * D + d + 2, T(Y_hat[l].maxCoeff() + ref_hat.maxCoeff()));
-    ctx.compare<T>("layer " + std::to_string(l) + ": " + what, Mat<T>(Zs[l].bottomRows(1)), ref,
-                   bound);
+    compare_within<T>(ctx, "layer " + std::to_string(l) + ": " + what, Mat<T>(Zs[l].bottomRows(1)),
+                      ref, bound);
   }
 }
 
@@ -805,8 +821,8 @@ void momentum_equals_lfom(case_context& ctx, const Momentum& momentum) {
     cur = next;
     const T bound = shadow_bound<T>(l * layer_depth(spec.d, spec.N, 1, L),
                                     T(cur.maxCoeff() + w_hat_lfom[l].maxCoeff()));
-    ctx.compare<T>("step " + std::to_string(l) + ": momentum vs LFOM", Mat<T>(w_mom[l]),
-                   Mat<T>(w_lfom[l]), bound);
+    compare_within<T>(ctx, "step " + std::to_string(l) + ": momentum vs LFOM", Mat<T>(w_mom[l]),
+                      Mat<T>(w_lfom[l]), bound);
   }
 }
 
@@ -844,8 +860,8 @@ void nesterov_equals_lfom(case_context& ctx, const Nesterov& nesterov) {
     if (l == 0) continue;
     const T bound = shadow_bound<T>((l + 1) * layer_depth(spec.d, spec.N, 1, L),
                                     T(vl.maxCoeff() + w_hat_lfom[l].maxCoeff()));
-    ctx.compare<T>("step " + std::to_string(l) + ": Nesterov look-ahead vs LFOM", Mat<T>(v[l]),
-                   Mat<T>(w_lfom[l]), bound);
+    compare_within<T>(ctx, "step " + std::to_string(l) + ": Nesterov look-ahead vs LFOM",
+                      Mat<T>(v[l]), Mat<T>(w_lfom[l]), bound);
   }
 }
 

@@ -1,6 +1,7 @@
 // iclproof: verify that transformer weight constructions implement the optimisation
 // algorithms they claim to, in arbitrary precision.
 #include "cli/check_command.hpp"
+#include "cli/report_command.hpp"
 #include "core/precision.hpp"
 
 #include <fmt/format.h>
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   check_cmd->add_flag("--ci", check.ci, "Gate mode: also fail on cited proofs that did not check");
 
+  report_subcommand report_cmd(app);
+
   std::string list_glob = "*";
   auto* list_cmd = app.add_subcommand("list", "List properties with their claims and theorems");
   list_cmd->add_option("--property", list_glob, "Glob over property names");
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
       return run_check_command(check);
     }
     if (*list_cmd) return run_list_command(list_glob);
+    if (report_cmd.selected()) return report_cmd.run();
   } catch (const std::exception& e) {
     std::cerr << "iclproof: error: " << e.what() << "\n";
     return 2;

@@ -87,11 +87,18 @@ void raw_mpfr_floor(benchmark::State& state, double mul_adds) {
   const long n = static_cast<long>(mul_adds);
   for (auto _ : state) {
     mpfr_set_zero(acc, 1);
-    for (long k = 0, i = 0, j = 7; k < n; ++k) {
+    // Dot products of length d + 1 (the inner dimension of three of the four products per
+    // head), like the kernels: the accumulator restarts from zero for every output entry.
+    for (long k = 0, i = 0, j = 7, t = 0; k < n; ++k) {
       mpfr_mul(prod, &a[i], &b[j], MPFR_RNDN);
       mpfr_add(acc, acc, prod, MPFR_RNDN);
       if (++i == K) i = 0;
       if (++j == K) j = 0;
+      if (++t == d + 1) {
+        t = 0;
+        benchmark::DoNotOptimize(acc);
+        mpfr_set_zero(acc, 1);
+      }
     }
     benchmark::DoNotOptimize(acc);
   }

@@ -96,6 +96,33 @@ TEST_CASE("Z-form transformer: shapes, read-out, precision, heads summed", "[mem
   CHECK_THROWS_AS(cgd_memformer_forward<T>(Z0, m), std::invalid_argument);
 }
 
+TEST_CASE("Z-form cost is O(N (d+1)^2): N = 200000 runs without an (N+1)^2 matrix", "[memformer]") {
+  // An (N+1) x (N+1) double matrix here would need 320 GB; the Gram form needs 9 entries.
+  const int d = 2, N = 200000;
+  data_rng rng(4);
+  const Mat<double> X = rng.normal_matrix(d, N), y = rng.normal_matrix(1, N);
+  const Mat<double> xq = rng.normal_matrix(d, 1);
+  const Mat<double> A = 0.25 * Mat<double>::Identity(d, d);
+  const auto Zs =
+      linear_transformer_forward<double>(make_prompt<double>(X, y, xq), {{{ahn_head<double>(A)}}});
+  // One layer = one GD step from 0 with preconditioner A^T: TF = x_q^T A^T X y^T / N.
+  const double expected = (xq.transpose() * A.transpose() * X * y.transpose())(0, 0) / N;
+  CHECK(std::abs(read_out(Zs.back()) - expected) <= 1e-12 * (1 + std::abs(expected)));
+}
+
+TEST_CASE("LFOM Memformer rejects malformed Gamma weights with one clear error", "[memformer]") {
+  scoped_mpfr_precision p(256);
+  const int d = 2, N = 3;
+  const Mat<T> Z0 = Mat<T>::Ones(d + 1, N + 1);
+  lfom_memformer<T> m = scalar_lfom_memformer<T>(d, N, {T(1), T(1)}, Mat<T>::Ones(2, 2));
+  m.gamma[1][0] = Mat<T>::Ones(d, N);  // wrong shape
+  CHECK_THROWS_AS(lfom_memformer_forward<T>(Z0, m), std::invalid_argument);
+  m.gamma[1].pop_back();  // layer 1 needs two Gamma matrices
+  CHECK_THROWS_AS(lfom_memformer_forward<T>(Z0, m), std::invalid_argument);
+  CHECK_THROWS_AS(scalar_lfom_memformer<T>(d, N, {T(1)}, Mat<T>::Ones(2, 2)),
+                  std::invalid_argument);
+}
+
 TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked query",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);

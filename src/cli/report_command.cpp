@@ -1,0 +1,143 @@
+#include "cli/report_command.hpp"
+
+#include "core/precision.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace iclproof {
+
+progress_line::progress_line() : tty_(::isatty(::fileno(stderr)) != 0) {}
+
+void progress_line::show(const std::string& text) {
+  if (!tty_) return;
+  std::string line = text.size() > 118 ? text.substr(0, 117) + "~" : text;
+  const std::size_t width = line.size();
+  if (width < shown_) line += std::string(shown_ - width, ' ');
+  std::fprintf(stderr, "\r%s", line.c_str());
+  std::fflush(stderr);
+  shown_ = width;
+}
+
+void progress_line::clear() {
+  if (!tty_ || shown_ == 0) return;
+  std::fprintf(stderr, "\r%s\r", std::string(shown_, ' ').c_str());
+  std::fflush(stderr);
+  shown_ = 0;
+}
+
+namespace {
+std::vector<int> parse_bits_list(const std::string& text) {
+  std::vector<int> bits;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    std::size_t used = 0;
+    int b = 0;
+    try {
+      b = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size())
+      throw std::invalid_argument("--sweep-bits: '" + item + "' is not a whole number of bits");
+    bits.push_back(b);
+  }
+  if (bits.empty()) throw std::invalid_argument("--sweep-bits: empty list (use --no-sweep)");
+  return bits;
+}
+}  // namespace
+
+report_subcommand::report_subcommand(CLI::App& app) {
+  cmd_ = app.add_subcommand(
+      "report", "Run properties and write a report folder (report.json, report.md, report.html, plots)");
+  cmd_->add_option("--out", out_dir_,
+                   "Report folder (default reports/runs/<date>_seed<S>, relative to the current "
+                   "directory)");
+  cmd_->add_option("--property", opt_.property_glob, "Glob over property names")->capture_default_str();
+  cmd_->add_option("--cases", opt_.cases, "Random cases per property")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  precision_opt_ = cmd_->add_option(
+      "--precision", precision_,
+      fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
+                  max_precision_bits, default_precision_bits));
+  cmd_->add_option("--scalar", scalar_name_, "mpfr | double | long-double")
+      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))->capture_default_str();
+  cmd_->add_option("--seed", opt_.seed, "Run seed")->capture_default_str();
+  cmd_->add_option("--proof-audit", opt_.proof_audit_path,
+                   "audit.json of the Coq build: report whether each cited theorem checked")
+      ->check(CLI::ExistingFile);
+  cmd_->add_option("--weights", opt_.weights_path,
+                   "Trainer output (src/trainer/WEIGHTS_FORMAT.md): plot its loss curve")
+      ->check(CLI::ExistingFile);
+  cmd_->add_option("--sweep-bits", sweep_bits_text_,
+                   "Precisions (bits, comma-separated) of the error-vs-precision plot")
+      ->capture_default_str();
+  cmd_->add_option("--sweep-cases", opt_.sweep_cases, "Cases per property and precision in the sweep")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  cmd_->add_flag("--no-sweep", no_sweep_, "Skip the error-vs-precision sweep");
+  cmd_->add_flag("--no-plots", no_plots_, "Do not run gnuplot (plot data stays in report.json)");
+}
+
+int report_subcommand::run() {
+  static const std::map<std::string, scalar_kind> kinds{
+      {"mpfr", scalar_kind::mpfr},
+      {"double", scalar_kind::double_precision},
+      {"long-double", scalar_kind::long_double_precision}};
+  opt_.scalar = kinds.at(scalar_name_);
+  if (precision_opt_->count() > 0) opt_.precision_bits = precision_;
+  opt_.sweep_bits = no_sweep_ ? std::vector<int>{} : parse_bits_list(sweep_bits_text_);
+  opt_.draw_plots = !no_plots_;
+  const std::string dir = out_dir_.empty() ? default_run_folder(opt_.seed) : out_dir_;
+  // Fail on an unusable folder before the long run, not after it.
+  {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
+      throw std::runtime_error("cannot write the report folder " + dir);
+  }
+
+  progress_line line;
+  const report_progress progress = [&](const std::string& phase, int index, int total,
+                                       const std::string& name, int done, int cases) {
+    if (cases > 0)
+      line.show(fmt::format("  {} [{}/{}] {}  {}/{} cases", phase, index, total, name, done, cases));
+    else
+      line.show(fmt::format("  {} [{}/{}] {}", phase, index, total, name));
+  };
+  run_report report = generate_report(opt_, line.active() ? progress : report_progress{});
+  line.show("  writing " + dir);
+  write_report_folder(report, dir);
+  line.clear();
+
+  const auto& p = report.params;
+  fmt::print("iclproof report: scalar {}, precision {} bits, {} cases per property, seed {}\n",
+             p.scalar, p.precision_bits, p.cases, p.seed);
+  std::size_t width = 8;
+  for (const auto& e : report.properties) width = std::max(width, e.result.info.name.size());
+  fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", "property", width, "cases", "error",
+             "tolerance", "margin", "verdict");
+  for (const auto& e : report.properties) {
+    const auto& r = e.result;
+    const std::string verdict_text = r.outcome != verdict::pass ? to_string(r.outcome)
+                                     : e.gate_pass ? "PASS"
+                                                   : "FAIL (proof " + e.proof_status + ")";
+    fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", r.info.name, width, r.cases,
+               r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
+               format_pow2(r.worst_log2_bound), format_margin(r.margin_log10), verdict_text);
+  }
+  for (const auto& n : report.notes) fmt::print(stderr, "iclproof: note: {}\n", n);
+  fmt::print("report: {}/report.html (also report.md, report.json)\n", dir);
+  fmt::print("{} passed, {} failed\n", report.passed(), report.failed());
+  return report.failed() == 0 && !report.properties.empty() ? 0 : 1;
+}
+
+}  // namespace iclproof

@@ -1,0 +1,76 @@
+// `iclproof compare WEIGHTS.json`: do trained weights become the constructions?
+//
+// Reads a weights file written by iclproof-train (strictly: compare/weights_file.hpp), evaluates
+// the trained model with the verifier's own forward pass (compare/learned_models.hpp) in MPFR at
+// options.precision_bits on FRESH tasks drawn by iclproof's portable generator (not the
+// trainer's), and measures it against the closed-form references (src/references/):
+//
+//  vonoswald_single_lsa  W_K^T W_Q and P W_V against Proposition 1's construction with the
+//                        line-searched GD step eta*, after the scale correction of von Oswald
+//                        A.3 (see normalise_lsa_products); relative Frobenius distances;
+//                        relative prediction difference and cosine of the sensitivities
+//                        d y_hat / d x_q against one GD step with eta*; loss ratio.
+//  vonoswald_gdpp/stack  per layer: learned (eta_l, gamma_l) read off the normalised products,
+//                        alignment with the GD++ construction with those values; predictions,
+//                        sensitivities and loss against GD++ (reference) with the fitted values;
+//                        loss against K GD steps with the line-searched eta.
+//  ahn_linear_transformer  Dist(Sigma^1/2 A_l Sigma^1/2, I) per layer (Memformer paper App. D);
+//                        loss per layer against GD (line-searched eta) and CG; Lemma 1's
+//                        identity TF == preconditioned GD with the learned A_l (exact reading).
+//  memformer_cgd/lfom    learned coefficients next to CG's per-task mean coefficients; loss per
+//                        layer against GD and CG.
+// Each metric carries a threshold, the direction of the test, whether it gates the verdict,
+// and the justification (THRESHOLDS in compare.cpp).
+#pragma once
+
+#include "compare/weights_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iclproof {
+
+struct compare_options {
+  int precision_bits = 256;
+  int tasks = 1000;               // fresh validation tasks
+  std::uint64_t seed = 20261122;  // of the fresh tasks (independent of the training seed)
+};
+
+struct compare_metric {
+  std::string name;
+  double value = 0;
+  std::string relation;  // "<=" or ">=" (the test is value relation threshold; NaN fails)
+  double threshold = 0;
+  bool gated = false;    // false: reported only
+  bool passed = true;
+  std::string meaning;   // what is measured and why the threshold is what it is
+};
+
+struct compare_result {
+  std::string path, experiment, preset;
+  int precision_bits = 0;  // bits the values actually carried
+  int tasks = 0;
+  std::uint64_t seed = 0;
+  std::vector<compare_metric> metrics;
+  nlohmann::json tables = nlohmann::json::object();  // per-layer tables, learned coefficients
+  std::vector<std::string> notes;
+  bool passed = false;  // every gated metric passed
+};
+
+// Throws weights_file_error for a bad file, std::invalid_argument for bad options.
+compare_result compare_weights_file(const std::string& path, const compare_options& options = {});
+compare_result compare_weights(const weights_file& w, const compare_options& options = {});
+
+nlohmann::json to_json(const compare_result& r);
+
+// The CLI handler of `iclproof compare WEIGHTS.json [--tasks N] [--precision BITS] [--seed S]
+// [--json OUT]`: prints the metrics table and the verdict; returns 0 when every gated metric
+// passes, 1 otherwise. Errors (bad file, bad options, unwritable JSON) are thrown as exceptions
+// with one-line messages: the caller prints "iclproof: error: <message>" and exits 2.
+int run_compare_command(const std::string& path, const compare_options& options = {},
+                        const std::string& json_path = "");
+
+}  // namespace iclproof

@@ -1,0 +1,109 @@
+// The verifier's own evaluation of a trained model (read from a weights file) in the scalar T,
+// written from the layer definitions — NOT from the trainer's code — so that agreement between
+// the two (tests/trainer/trainer_model_test.cpp) is evidence, not a tautology.
+//
+//  lsa (von Oswald et al. 2023, CONSTRUCTIONS.md section 1): tokens are the columns of
+//    E = [[X, Xq], [Y, 0]] ((d+1) x (N+Q)); each layer computes, for every token j,
+//        e_j <- e_j + P sum_{i <= N} (W_V e_i) (W_K e_i)^T (W_Q e_j)
+//    from the layer's input (keys and values from the N context tokens only), i.e. the
+//    attention scores S = (W_K E_ctx)^T (W_Q E) and E <- E + P (W_V E_ctx) S. Prediction for
+//    query q: -(y-part of token N+q) after the last layer. Several query columns are
+//    independent (queries are never keys or values), so they are evaluated together.
+//  ahn_linear / memformer (Ahn et al. Lemma 1 and the Memformer paper eqs 17-20, sections 3-4):
+//    Z_0 = [[X, Xq], [Y, 0]], M = diag(I_N, 0), Attn_{P,Q}(Z) = P Z M Z^T Q Z,
+//    P = [[0, 0], [0, 1]], Q = -[[A, 0], [0, 0]] (A = I for memformer_cgd), evaluated with the
+//    full (d+1) x (d+1) matrices literally, as the papers write them.
+#pragma once
+
+#include "compare/weights_file.hpp"
+#include "core/linalg.hpp"
+
+#include <vector>
+
+namespace iclproof {
+
+template <class T> struct learned_parameters {
+  learned_model_kind kind = learned_model_kind::lsa;
+  int d = 0, N = 0, layers = 0;
+  bool tied = false;
+  std::vector<std::map<std::string, Mat<T>>> sets;
+  const Mat<T>& at(int layer, const std::string& name) const { return sets.at(tied ? 0 : layer).at(name); }
+  T scalar(int layer, const std::string& name) const { return at(layer, name)(0, 0); }
+};
+
+// Exact conversion of the file's doubles to T.
+template <class T> learned_parameters<T> to_scalar(const weights_file& w) {
+  learned_parameters<T> p{w.kind, w.d, w.N, w.layers, w.tied, {}};
+  for (const auto& set : w.parameter_sets) {
+    std::map<std::string, Mat<T>> s;
+    for (const auto& [name, m] : set) s[name] = from_double<T>(m);
+    p.sets.push_back(std::move(s));
+  }
+  return p;
+}
+
+// Predictions for the query columns Xq (d x Q) after each layer: result[l](q).
+// X is d x N, Y is 1 x N.
+template <class T>
+std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const Mat<T>& X, const Mat<T>& Y,
+                                           const Mat<T>& Xq) {
+  const Eigen::Index d = p.d, N = p.N, Q = Xq.cols(), D = d + 1;
+  if (X.rows() != d || X.cols() != N || Y.rows() != 1 || Y.cols() != N || Xq.rows() != d)
+    throw std::invalid_argument("learned_predictions: task dimensions differ from the model's");
+  Mat<T> Z(D, N + Q);  // E for lsa, Z for the Z-form models: the same layout
+  Z.topLeftCorner(d, N) = X;
+  Z.topRightCorner(d, Q) = Xq;
+  Z.bottomLeftCorner(1, N) = Y;
+  Z.bottomRightCorner(1, Q).setZero();
+  std::vector<RowVec<T>> out;
+  auto read_out = [&] { out.push_back(RowVec<T>(-Z.bottomRightCorner(1, Q))); };
+
+  if (p.kind == learned_model_kind::lsa) {
+    for (int l = 0; l < p.layers; ++l) {
+      const Mat<T> Ectx = Z.leftCols(N);
+      const Mat<T> S = matmul_tn(matmul(p.at(l, "W_K"), Ectx), matmul(p.at(l, "W_Q"), Z));  // N x (N+Q)
+      Z += matmul(p.at(l, "P"), matmul(matmul(p.at(l, "W_V"), Ectx), S));
+      read_out();
+    }
+    return out;
+  }
+
+  // Z-form: P = [[0,0],[0,1]], Q_l = -[[A_l,0],[0,0]], M = diag(I_N, 0).
+  Mat<T> Pm = Mat<T>::Zero(D, D);
+  Pm(d, d) = T(1);
+  Mat<T> M = Mat<T>::Zero(N + Q, N + Q);
+  for (Eigen::Index i = 0; i < N; ++i) M(i, i) = T(1);
+  auto attention = [&](const Mat<T>& A) {
+    Mat<T> Qm = Mat<T>::Zero(D, D);
+    Qm.topLeftCorner(d, d) = -A;
+    return Mat<T>(matmul(matmul(matmul(Pm, Z), M), matmul(matmul_tn(Z, Qm), Z)));  // P Z M (Z^T Q Z)
+  };
+  const T n = T(N);
+  std::vector<Mat<T>> R;
+  for (int l = 0; l < p.layers; ++l) {
+    switch (p.kind) {
+      case learned_model_kind::ahn_linear:
+        Z += attention(p.at(l, "A")) / n;
+        break;
+      case learned_model_kind::memformer_cgd: {
+        Mat<T> Rl = attention(Mat<T>::Identity(d, d));
+        if (l > 0) Rl += p.scalar(l, "gamma") * R.back();
+        Z += (p.scalar(l, "alpha") / n) * Rl;
+        R.push_back(std::move(Rl));
+        break;
+      }
+      case learned_model_kind::memformer_lfom: {
+        R.push_back(attention(p.at(l, "A")));
+        Mat<T> sum = Mat<T>::Zero(D, N + Q);
+        for (int j = 0; j <= l; ++j) sum += p.scalar(j, "Gamma") * R[j];  // Gamma_j^l = Gamma_j
+        Z += sum / n;
+        break;
+      }
+      case learned_model_kind::lsa: break;
+    }
+    read_out();
+  }
+  return out;
+}
+
+}  // namespace iclproof

@@ -1,0 +1,75 @@
+// Strict reader of iclproof-train's weights files (src/trainer/WEIGHTS_FORMAT.md, schema 1).
+//
+// Every defect of a file — missing, unreadable, oversized, truncated or invalid JSON, nested too
+// deeply, wrong schema or version, unknown experiment, a tensor of the wrong shape, a
+// non-number, NaN/Inf or overflowing entry, a size outside the limits — is reported as ONE
+// weights_file_error whose what() is a single line naming the file and the defect. The reader
+// never clamps, never guesses, never crashes (it is fuzzed: tests/fuzz/weights_reader_fuzz.cpp).
+#pragma once
+
+#include "core/eigen_scalar.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iclproof {
+
+inline constexpr int supported_weights_schema_version = 1;
+
+struct weights_file_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct weights_limits {
+  std::size_t max_bytes = std::size_t{64} << 20;  // 64 MiB: the paper presets write < 1 MiB
+  int max_nesting = 16;                           // the schema nests at most 6 levels
+  int max_d = 256;                                // as the trainer's config validation
+  int max_N = 4096;
+  int max_layers = 64;
+  std::size_t max_curve_points = std::size_t{1} << 22;
+};
+
+enum class learned_model_kind { lsa, ahn_linear, memformer_cgd, memformer_lfom };
+
+std::string to_string(learned_model_kind k);
+
+struct weights_file {
+  std::string source;  // path or label, for messages
+  int schema_version = 0;
+  std::string experiment;  // vonoswald_single_lsa | vonoswald_gdpp | vonoswald_stack |
+                           // ahn_linear_transformer | memformer_cgd | memformer_lfom
+  std::string preset;
+  std::uint64_t seed = 0;
+  learned_model_kind kind = learned_model_kind::lsa;
+  int d = 0, N = 0, layers = 0;
+  bool tied = false;
+  std::string inputs;       // uniform | gaussian | anisotropic
+  Mat<double> Sigma;        // anisotropic only: d x d, exactly symmetric
+  // One map per parameter set (one per layer, or one if tied); scalars are 1 x 1 matrices.
+  std::vector<std::map<std::string, Mat<double>>> parameter_sets;
+  std::vector<std::int64_t> curve_steps;
+  std::vector<double> curve_loss;
+  nlohmann::json config;    // as recorded (informational)
+  nlohmann::json training;  // as recorded (informational)
+
+  // Parameter `name` of layer l (resolves tying).
+  const Mat<double>& parameter(int layer, const std::string& name) const {
+    return parameter_sets.at(tied ? 0 : layer).at(name);
+  }
+};
+
+// Parses text; `source` names it in messages.
+weights_file parse_weights_file(std::string_view text, const std::string& source,
+                                const weights_limits& limits = {});
+
+// Reads and parses a file.
+weights_file read_weights_file(const std::string& path, const weights_limits& limits = {});
+
+}  // namespace iclproof

@@ -1,0 +1,71 @@
+// Findings: places where a paper and the verified mathematics disagree (errata), with the
+// paper's number next to the corrected one and the evidence that decides between them.
+//
+// A family registers its findings the way it registers properties, from properties/<family>.cpp
+// (an OBJECT library, so static registrars are never dropped by the linker):
+//
+//   static const iclproof::finding_registrar lemma6_finding{{
+//       .id = "akyurek.lemma6_bypass_returns_n",
+//       .family = "akyurek",
+//       .title = "LayerNorm bypass returns N, not 2N",
+//       .source = "Akyurek et al. 2023, Lemma 6",
+//       .paper_claim = "sqrt(2/L) N lambda([x, N, -N - sum x, 0]) has 2N in its second entry",
+//       .corrected_claim = "the second entry is N (x is returned up to O(sum x / N))",
+//       .paper_value = "2N",
+//       .corrected_value = "N",
+//       .evidence = {"akyurek.layernorm_bypass_returns_x_and_n"},
+//       .measure = [] { ...compute at the run's MPFR precision...; return finding_measurement{...}; },
+//   }};
+//
+// The report shows every finding in its errata table, with this run's verdict of each evidence
+// property and, when `measure` is given, the number this run computed. The errata listed in
+// CONSTRUCTIONS.md are pre-registered as a catalogue (builtin_errata_catalogue()); registering
+// a finding with the same id replaces the catalogue entry, so a family only has to register its
+// finding under the catalogue's id to attach evidence to it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace iclproof {
+
+// What a finding's measurement computed in this run.
+struct finding_measurement {
+  std::string quantity;      // what was measured, e.g. "second entry / N at N = 1e20"
+  std::string measured;      // the value computed in this run (decimal text)
+  bool supports_correction;  // the measured value agrees with corrected_value, not paper_value
+  std::string details;       // optional: precision, inputs, residuals
+};
+
+struct finding {
+  std::string id;               // "family.short_name"; unique
+  std::string family;           // "memformer", "akyurek", ...
+  std::string title;            // one line
+  std::string source;           // where in the paper: "Memformer paper, eqs 26-27"
+  std::string paper_claim;      // what the paper says
+  std::string corrected_claim;  // what holds (verified)
+  std::string paper_value;      // the paper's number or formula, short
+  std::string corrected_value;  // the corrected number or formula, short
+  // Property names (or unit tests, "tests/unit/x_test.cpp: name") that demonstrate the finding.
+  std::vector<std::string> evidence;
+  // Optional: computes the deciding number now. Called by `iclproof report` with the MPFR
+  // precision already set to the run's precision; must be deterministic (seeded) and quick.
+  std::function<finding_measurement()> measure;
+};
+
+// Registers (or replaces, by id) a finding. Throws std::logic_error if the same id is registered
+// twice outside the catalogue.
+void register_finding(finding f);
+
+struct finding_registrar {
+  explicit finding_registrar(finding f) { register_finding(std::move(f)); }
+};
+
+// The errata of CONSTRUCTIONS.md, without evidence until a family registers it.
+const std::vector<finding>& builtin_errata_catalogue();
+
+// The catalogue overlaid by every registered finding, sorted by family then id.
+std::vector<finding> all_findings();
+
+}  // namespace iclproof

@@ -1,0 +1,169 @@
+// Plots through gnuplot: one script per figure (data inline as datablocks, kept next to the SVG
+// so a reader can restyle or re-run it), rendered to SVG.
+#include "report/report_model.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace iclproof {
+
+namespace {
+
+std::string gp_quote(const std::string& s) {  // gnuplot single-quoted string: ' doubles
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "''";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::string sh_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+// Run a shell command, collecting stdout+stderr; returns the exit status.
+int run_collect(const std::string& command, std::string& output) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>&1").c_str(), "r"), ::pclose);
+  if (!pipe) return -1;
+  std::array<char, 512> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe.get())) output += buf.data();
+  const int status = ::pclose(pipe.release());
+  return status;
+}
+
+// Colour-blind-safe palette (Okabe-Ito) for data lines.
+constexpr std::array<const char*, 8> palette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                                "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// gnuplot's SVG uses fixed ids (gnuplot_canvas, gpPt0, ...); several SVGs inlined in one HTML
+// page would collide, so every id and reference gets the figure's own prefix. The XML prolog and
+// DOCTYPE (which names an external DTD) are dropped: the HTML parser does not need them.
+std::string inline_ready_svg(const std::string& svg, const std::string& prefix) {
+  std::string s = svg;
+  const auto start = s.find("<svg");
+  if (start != std::string::npos) s = s.substr(start);
+  s = std::regex_replace(s, std::regex(R"re(id=['"]([^'"]+)['"])re"), "id=\"" + prefix + "_$1\"");
+  s = std::regex_replace(s, std::regex(R"re(url\(#([^)]+)\))re"), "url(#" + prefix + "_$1)");
+  s = std::regex_replace(s, std::regex(R"re(href=['"]#([^'"]+)['"])re"),
+                         "href=\"#" + prefix + "_$1\"");
+  return s;
+}
+
+}  // namespace
+
+std::string plot_file_stem(const std::string& id) {
+  std::string s;
+  for (char c : id) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
+  return s;
+}
+
+bool gnuplot_available() {
+  std::string out;
+  return run_collect("gnuplot --version", out) == 0;
+}
+
+rendered_plot render_plot(const plot_figure& fig, const std::string& run_dir) {
+  rendered_plot r;
+  r.figure = fig;
+  const std::string stem = plot_file_stem(fig.id);
+  const std::string plots_dir = run_dir + "/plots";
+  ::mkdir(plots_dir.c_str(), 0777);
+
+  std::ostringstream gp;
+  gp << "# " << fig.title << "\n# Written by iclproof report; run: gnuplot " << stem << ".gp\n";
+  gp << "set terminal svg size 880,520 dynamic noenhanced font 'Helvetica,14' "
+        "background '#ffffff'\n";
+  gp << "set output " << gp_quote(stem + ".svg") << "\n";
+  gp << "set title " << gp_quote(fig.title) << "\n";
+  gp << "set xlabel " << gp_quote(fig.x_label) << "\nset ylabel " << gp_quote(fig.y_label) << "\n";
+  gp << "set grid lc rgb '#dddddd'\nset border lc rgb '#555555'\n";
+  gp << "set key below left Left reverse samplen 3 spacing 1.2 maxrows 6\n";
+  if (fig.log_x) gp << "set logscale x\n";
+  if (fig.log_y) gp << "set logscale y\n";
+  gp << "set format y '%g'\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n";
+
+  std::vector<std::string> plot_items;
+  int colour = 0;
+  for (std::size_t i = 0; i < fig.lines.size(); ++i) {
+    const auto& line = fig.lines[i];
+    std::ostringstream block;
+    int n = 0;
+    for (const auto& pt : line.points) {
+      if (!std::isfinite(pt.x) || !std::isfinite(pt.y)) continue;
+      if ((fig.log_x && pt.x <= 0) || (fig.log_y && pt.y <= 0)) continue;
+      block << fmt::format("{:.17g} {:.17g}\n", pt.x, pt.y);
+      ++n;
+    }
+    if (n == 0) continue;
+    gp << "$line" << i << " << EOD\n" << block.str() << "EOD\n";
+    std::string style;
+    switch (line.style) {
+      case line_style::measured:
+        style = fmt::format("with linespoints lw 2 pt 7 ps 0.9 lc rgb '{}'",
+                            palette[colour++ % palette.size()]);
+        break;
+      case line_style::bound:
+        style = "with lines lw 3 dt 2 lc rgb '#b00000'";
+        break;
+      case line_style::reference:
+        style = "with lines lw 1.5 dt 3 lc rgb '#555555'";
+        break;
+    }
+    plot_items.push_back(fmt::format("$line{} using 1:2 {} title {}", i, style, gp_quote(line.label)));
+  }
+  if (plot_items.empty()) {
+    r.error = "no finite data points to draw";
+    return r;
+  }
+  gp << "plot ";
+  for (std::size_t i = 0; i < plot_items.size(); ++i) gp << (i ? ", \\\n     " : "") << plot_items[i];
+  gp << "\n";
+
+  const std::string script = plots_dir + "/" + stem + ".gp";
+  {
+    std::ofstream out(script);
+    out << gp.str();
+    if (!out) {
+      r.error = "cannot write " + script;
+      return r;
+    }
+  }
+  std::string output;
+  const int status = run_collect("cd " + sh_quote(plots_dir) + " && gnuplot " + sh_quote(stem + ".gp"), output);
+  const std::string svg_path = plots_dir + "/" + stem + ".svg";
+  std::string svg = read_file(svg_path);
+  if (status != 0 || svg.find("</svg>") == std::string::npos) {
+    std::string first = output.substr(0, output.find('\n', output.find_first_not_of("\n ")));
+    r.error = "gnuplot failed on plots/" + stem + ".gp";
+    if (!first.empty()) r.error += ": " + first;
+    return r;
+  }
+  r.svg_file = "plots/" + stem + ".svg";
+  r.svg = inline_ready_svg(svg, "p_" + stem);
+  return r;
+}
+
+}  // namespace iclproof

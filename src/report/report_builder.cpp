@@ -1,0 +1,457 @@
+#include "report/report_builder.hpp"
+
+#include "core/precision.hpp"
+#include "report/json_schema.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+namespace iclproof {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string scalar_option_name(scalar_kind k) {
+  switch (k) {
+    case scalar_kind::mpfr: return "mpfr";
+    case scalar_kind::double_precision: return "double";
+    case scalar_kind::long_double_precision: return "long-double";
+  }
+  return "?";
+}
+
+std::string utc_now_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+property_entry make_entry(property_result res, const proof_audit& audit) {
+  property_entry e;
+  e.citation = parse_citation(res.info.theorem);
+  if (!e.citation.is_theorem) {
+    e.proof_status = "paper equation";
+  } else if (audit.path.empty()) {
+    e.proof_status = "no audit";
+  } else if (const audited_theorem* t = audit.find(e.citation.file, e.citation.name)) {
+    e.proof_status = t->status;
+    e.proof_checked = t->status == "closed" || t->status == "standard-axioms";
+    e.assumptions = t->assumptions;
+  } else {
+    e.proof_status = "not in audit";
+  }
+  // Same rule as `iclproof check --ci`: numerics hold and, when an audit was given, every
+  // cited theorem checked.
+  e.gate_pass = res.outcome == verdict::pass &&
+                (audit.path.empty() || !e.citation.is_theorem || e.proof_checked);
+  e.result = std::move(res);
+  return e;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+std::vector<plot_figure> sweep_figures(const std::string& family, const run_report& r,
+                                       const std::vector<std::string>& swept,
+                                       const std::vector<std::pair<std::string, std::string>>& excluded) {
+  const std::string short_title =
+      describe_family(family).title.substr(0, describe_family(family).title.find(':'));
+  plot_figure abs_fig, eps_fig;
+  abs_fig.id = family + ".error_vs_precision";
+  abs_fig.title = short_title + ": max error vs working precision";
+  abs_fig.y_label = "log2(max error)";
+  eps_fig.id = family + ".error_in_eps_vs_precision";
+  eps_fig.title = short_title + ": max error in units of eps";
+  eps_fig.y_label = "log2(max error / eps)";
+  for (auto* f : {&abs_fig, &eps_fig}) {
+    f->family = family;
+    f->x_label = "precision p (bits)";
+  }
+  std::vector<std::string> exact, failing;
+  for (const auto& name : swept) {
+    plot_line line;
+    line.label = name.substr(name.find('.') + 1);
+    plot_line in_eps = line;
+    bool all_zero = true;
+    for (const auto& s : r.sweep) {
+      if (s.property != name) continue;
+      if (s.verdict != "PASS") failing.push_back(fmt::format("{} at {} bits", line.label, s.bits));
+      if (std::isfinite(s.log2_max_error)) {
+        line.points.push_back({static_cast<double>(s.bits), s.log2_max_error});
+        in_eps.points.push_back({static_cast<double>(s.bits), s.log2_max_error - (1.0 - s.bits)});
+        all_zero = false;
+      } else if (!(std::isinf(s.log2_max_error) && s.log2_max_error < 0)) {
+        all_zero = false;
+      }
+    }
+    if (all_zero) exact.push_back(line.label);
+    abs_fig.lines.push_back(std::move(line));
+    eps_fig.lines.push_back(std::move(in_eps));
+  }
+  plot_line eps_line{"eps = 2^(1-p)", line_style::reference, {}};
+  plot_line unit_line{"one eps", line_style::reference, {}};
+  std::set<int> bits;
+  for (const auto& s : r.sweep) bits.insert(s.bits);
+  for (int b : bits) {
+    eps_line.points.push_back({static_cast<double>(b), 1.0 - b});
+    unit_line.points.push_back({static_cast<double>(b), 0.0});
+  }
+  abs_fig.lines.push_back(std::move(eps_line));
+  eps_fig.lines.push_back(std::move(unit_line));
+  abs_fig.caption = fmt::format(
+      "Largest error of each exact identity over {} cases at each precision (MPFR). The dotted "
+      "line is eps = 2^(1-p): a line parallel to it is an error that is a fixed multiple of eps, "
+      "as rounding-error analysis predicts; a flat line would be an approximation error, not "
+      "rounding.",
+      r.params.sweep_cases);
+  eps_fig.caption =
+      "The same errors divided by eps: a flat line means the error is the same number of eps at "
+      "every precision (a backward-stable computation); a line rising with p would be an error "
+      "that does not shrink with the precision.";
+  std::string extra;
+  if (!exact.empty()) {
+    extra += " Exact at every precision (zero error, nothing to draw): " + join(exact) + ".";
+  }
+  if (!failing.empty()) {
+    extra += " FAILED in the sweep: " + join(failing) + ".";
+  }
+  for (const auto& [name, reason] : excluded) extra += " Not swept: " + name + " (" + reason + ").";
+  abs_fig.caption += extra;
+  eps_fig.caption += extra;
+  return {abs_fig, eps_fig};
+}
+
+}  // namespace
+
+// ---- training curves ------------------------------------------------------------------------
+
+std::vector<plot_figure> training_figures(const std::string& weights_path) {
+  std::ifstream in(weights_path);
+  if (!in) throw std::runtime_error("cannot read weights file " + weights_path);
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    throw std::runtime_error("weights file " + weights_path + " is not valid JSON (" + e.what() + ")");
+  }
+  // A loss curve may sit at the top level or under "training"; each entry is a number (the
+  // step is its index), [step, loss], or {"step": s, "loss": l}.
+  const std::vector<std::string> curve_keys = {"loss_curve", "train_loss", "eval_loss",
+                                               "losses"};
+  std::vector<std::pair<std::string, const json*>> curves;
+  for (const json* scope : {&j, j.contains("training") ? &j["training"] : nullptr}) {
+    if (!scope || !scope->is_object()) continue;
+    for (const auto& k : curve_keys)
+      if (scope->contains(k) && (*scope)[k].is_array()) curves.emplace_back(k, &(*scope)[k]);
+  }
+  if (curves.empty())
+    throw std::runtime_error("weights file " + weights_path +
+                             " has no loss curve (expected an array \"loss_curve\", at the top "
+                             "level or under \"training\")");
+  plot_figure fig;
+  fig.id = "training.loss_curve";
+  fig.family = "training";
+  fig.title = "Training loss";
+  fig.x_label = "step";
+  fig.y_label = "loss";
+  fig.log_y = true;
+  fig.caption = "Loss curve read from " + fs::path(weights_path).filename().string() +
+                " (log scale).";
+  for (const auto& [key, arr] : curves) {
+    plot_line line{key, line_style::measured, {}};
+    double index = 0;
+    for (const auto& e : *arr) {
+      if (e.is_number()) {
+        line.points.push_back({index, e.get<double>()});
+      } else if (e.is_array() && e.size() >= 2 && e[0].is_number() && e[1].is_number()) {
+        line.points.push_back({e[0].get<double>(), e[1].get<double>()});
+      } else if (e.is_object() && e.contains("loss") && e["loss"].is_number()) {
+        line.points.push_back({e.value("step", index), e["loss"].get<double>()});
+      } else {
+        throw std::runtime_error("weights file " + weights_path + ": entry " +
+                                 std::to_string(static_cast<long>(index)) + " of \"" + key +
+                                 "\" is not a number, [step, loss] or {\"step\", \"loss\"}");
+      }
+      index += 1;
+    }
+    fig.lines.push_back(std::move(line));
+  }
+  return {fig};
+}
+
+// ---- generate -------------------------------------------------------------------------------
+
+run_report generate_report(const report_options& opt, const report_progress& progress) {
+  run_report r;
+  auto& p = r.params;
+  p.scalar = scalar_option_name(opt.scalar);
+  p.cases = opt.cases;
+  p.seed = opt.seed;
+  p.property_glob = opt.property_glob;
+  p.proof_audit_path = opt.proof_audit_path;
+  p.weights_path = opt.weights_path;
+  p.sweep_bits = opt.sweep_bits;
+  p.sweep_cases = opt.sweep_cases;
+  if (opt.cases < 1) throw std::invalid_argument("--cases must be at least 1");
+  if (!opt.sweep_bits.empty() && opt.sweep_cases < 1)
+    throw std::invalid_argument("--sweep-cases must be at least 1");
+  for (int b : opt.sweep_bits)
+    if (b < min_precision_bits || b > max_precision_bits)
+      throw std::invalid_argument(fmt::format("--sweep-bits: {} is outside [{}, {}] bits", b,
+                                              min_precision_bits, max_precision_bits));
+
+  // Inputs first, so bad input fails before any long computation.
+  const std::vector<const property*> selected = select_properties(opt.property_glob);
+  const proof_audit audit =
+      opt.proof_audit_path.empty() ? proof_audit{} : proof_audit::load(opt.proof_audit_path);
+  std::vector<plot_figure> training;
+  if (!opt.weights_path.empty()) training = training_figures(opt.weights_path);
+
+  int run_bits = 0;
+  if (opt.scalar == scalar_kind::mpfr) {
+    p.requested_precision_bits = opt.precision_bits.value_or(default_precision_bits);
+    run_bits = set_mpfr_precision(p.requested_precision_bits).actual_bits;
+  } else {
+    run_bits = opt.scalar == scalar_kind::double_precision ? scalar_traits<double>::bits()
+                                                           : scalar_traits<long double>::bits();
+    if (opt.precision_bits && *opt.precision_bits != run_bits)
+      throw std::invalid_argument(fmt::format(
+          "--precision {} does not apply to --scalar {} (fixed at {} bits); use --scalar mpfr",
+          *opt.precision_bits, p.scalar, run_bits));
+    p.requested_precision_bits = run_bits;
+  }
+  p.precision_bits = run_bits;
+  // MPFR precision for the findings' measurements and the plot sources: the run's, or the
+  // default one when the run itself is in double / long double.
+  const int mpfr_request =
+      opt.scalar == scalar_kind::mpfr ? p.requested_precision_bits : default_precision_bits;
+  const int mpfr_bits = set_mpfr_precision(mpfr_request).actual_bits;
+
+  // 1. Every selected property at the run's precision.
+  const int total = static_cast<int>(selected.size());
+  for (int i = 0; i < total; ++i) {
+    const property* prop = selected[i];
+    run_config cfg;
+    cfg.scalar = opt.scalar;
+    cfg.cases = opt.cases;
+    cfg.seed = opt.seed;
+    if (progress) {
+      progress("run", i + 1, total, prop->info.name, 0, opt.cases);
+      cfg.on_case = [&](int done) { progress("run", i + 1, total, prop->info.name, done, opt.cases); };
+    }
+    property_result res = run_property(*prop, cfg);
+    r.timings.emplace_back("run " + prop->info.name, res.seconds);
+    r.properties.push_back(make_entry(std::move(res), audit));
+  }
+
+  // 2. Error vs precision for the exact identities (MPFR at each sweep precision).
+  std::vector<const property*> swept;
+  std::vector<std::pair<std::string, std::string>> excluded;
+  for (const property* prop : selected) {
+    const std::string why = precision_sweep_exclusion_reason(prop->info.name);
+    if (why.empty()) swept.push_back(prop);
+    else excluded.emplace_back(prop->info.name, why);
+  }
+  if (!opt.sweep_bits.empty() && !swept.empty()) {
+    for (int bits : opt.sweep_bits) {
+      const int actual = set_mpfr_precision(bits).actual_bits;
+      const std::string phase = fmt::format("sweep {} bits", bits);
+      for (int i = 0; i < static_cast<int>(swept.size()); ++i) {
+        const property* prop = swept[i];
+        run_config cfg;
+        cfg.scalar = scalar_kind::mpfr;
+        cfg.cases = opt.sweep_cases;
+        cfg.seed = opt.seed;
+        cfg.shrink = false;  // a failure here is reported, not minimised (the main run does that)
+        if (progress) {
+          progress(phase, i + 1, static_cast<int>(swept.size()), prop->info.name, 0, opt.sweep_cases);
+          cfg.on_case = [&](int done) {
+            progress(phase, i + 1, static_cast<int>(swept.size()), prop->info.name, done,
+                     opt.sweep_cases);
+          };
+        }
+        const property_result res = run_property(*prop, cfg);
+        r.timings.emplace_back(phase + " " + prop->info.name, res.seconds);
+        sweep_point s;
+        s.property = prop->info.name;
+        s.requested_bits = bits;
+        s.bits = actual;
+        s.log2_max_error = res.checks > 0 ? res.max_log2_err_in_eps + res.log2_eps
+                                          : std::numeric_limits<double>::quiet_NaN();
+        s.log2_tolerance = res.worst_log2_bound;
+        s.verdict = to_string(res.outcome);
+        r.sweep.push_back(s);
+      }
+    }
+    set_mpfr_precision(mpfr_request);
+  }
+
+  std::vector<std::string> families;
+  for (const property* prop : selected) families.push_back(prop->info.family());
+  families = families_in_order(families);
+  const auto family_selected = [&](const std::string& f) {
+    return std::find(families.begin(), families.end(), f) != families.end();
+  };
+
+  // 3. Findings: evidence verdicts from this run, measurements for the selected families
+  //    (computed at the run's MPFR precision, or the default one for a double run).
+  const auto findings = all_findings();
+  int fi = 0;
+  for (const auto& f : findings) {
+    ++fi;
+    finding_entry fe;
+    fe.info = f;
+    bool any_ran = false, any_failed = false;
+    for (const auto& ev : f.evidence) {
+      std::string v = "not run";
+      for (const auto& e : r.properties)
+        if (e.result.info.name == ev) {
+          v = to_string(e.result.outcome);
+          any_ran = true;
+          any_failed = any_failed || e.result.outcome != verdict::pass;
+        }
+      if (v == "not run") {
+        const auto& all = all_properties();
+        if (std::none_of(all.begin(), all.end(), [&](const property& q) { return q.info.name == ev; }))
+          v = "not a property (unit test; not run by the report)";
+      }
+      fe.evidence_verdicts.emplace_back(ev, v);
+    }
+    if (f.measure && family_selected(f.family)) {
+      if (progress) progress("finding", fi, static_cast<int>(findings.size()), f.id, 0, 0);
+      try {
+        fe.measurement = f.measure();
+      } catch (const std::exception& e) {
+        fe.measurement_error = e.what();
+      }
+    }
+    const bool measured = fe.measurement.has_value();
+    if (any_failed || !fe.measurement_error.empty() ||
+        (measured && !fe.measurement->supports_correction))
+      fe.status = "contradicted";
+    else if (any_ran || measured)
+      fe.status = "confirmed";
+    else
+      fe.status = "not exercised";
+    r.findings.push_back(std::move(fe));
+  }
+
+  // 4. Figures: the precision sweep per family, the families' own plot sources, training.
+  for (const auto& fam : families) {
+    std::vector<std::string> names;
+    std::vector<std::pair<std::string, std::string>> fam_excluded;
+    for (const property* prop : swept)
+      if (prop->info.family() == fam) names.push_back(prop->info.name);
+    for (const auto& ex : excluded)
+      if (ex.first.substr(0, ex.first.find('.')) == fam) fam_excluded.push_back(ex);
+    if (!r.sweep.empty() && !names.empty())
+      for (auto& fig : sweep_figures(fam, r, names, fam_excluded))
+        r.plots.push_back({std::move(fig), "", "", ""});
+  }
+  const auto sources = all_plot_sources();
+  int si = 0;
+  for (const auto& src : sources) {
+    ++si;
+    if (!family_selected(src.family)) continue;
+    if (progress) progress("plot", si, static_cast<int>(sources.size()), src.id, 0, 0);
+    try {
+      for (auto& fig : src.produce(plot_request{mpfr_bits, opt.seed})) {
+        if (fig.family.empty()) fig.family = src.family;
+        r.plots.push_back({std::move(fig), "", "", ""});
+      }
+    } catch (const std::exception& e) {
+      r.notes.push_back("plot source " + src.id + " failed: " + e.what());
+    }
+  }
+  for (auto& fig : training) r.plots.push_back({std::move(fig), "", "", ""});
+
+  r.draw_plots = opt.draw_plots;
+  r.tools = collect_tool_versions(audit);
+  r.generated_at = utc_now_iso();
+  return r;
+}
+
+// ---- write ----------------------------------------------------------------------------------
+
+namespace {
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+}  // namespace
+
+void write_report_folder(run_report& report, const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw std::runtime_error("cannot create report folder " + dir +
+                             (ec ? " (" + ec.message() + ")" : ""));
+  bool have_gnuplot = false;
+  if (!report.plots.empty() && report.draw_plots) {
+    have_gnuplot = gnuplot_available();
+    if (!have_gnuplot)
+      report.notes.push_back(
+          "gnuplot was not found on PATH, so no plot was drawn (their data is in report.json); "
+          "install it with: apt-get install gnuplot-nox");
+  }
+  for (auto& p : report.plots) {
+    if (have_gnuplot) {
+      rendered_plot drawn = render_plot(p.figure, dir);
+      p.svg_file = drawn.svg_file;
+      p.svg = drawn.svg;
+      p.error = drawn.error;
+    } else {
+      p.error = report.draw_plots ? "gnuplot not available" : "not drawn (--no-plots)";
+    }
+  }
+  const nlohmann::ordered_json j = report_to_json(report);
+  const auto problems = validate_json(json::parse(j.dump()), report_schema());
+  if (!problems.empty())
+    throw std::logic_error("report.json does not match reports/report.schema.json: " +
+                           problems.front());
+  write_text(fs::path(dir) / "report.json", j.dump(2) + "\n");
+  write_text(fs::path(dir) / "report.md", report_to_markdown(report));
+  write_text(fs::path(dir) / "report.html", report_to_html(report));
+  json t = {{"note", "wall-clock seconds; kept out of report.json so that it is deterministic"},
+            {"generated_at", report.generated_at}};
+  double total = 0;
+  json items = json::array();
+  for (const auto& [what, s] : report.timings) {
+    items.push_back({{"what", what}, {"seconds", s}});
+    total += s;
+  }
+  t["total_seconds"] = total;
+  t["items"] = items;
+  write_text(fs::path(dir) / "timings.json", t.dump(2) + "\n");
+}
+
+std::string default_run_folder(std::uint64_t seed) {
+  const std::string date = utc_now_iso().substr(0, 10);
+  const std::string base = fmt::format("reports/runs/{}_seed{}", date, seed);
+  std::string dir = base;
+  for (int k = 2; fs::exists(dir); ++k) dir = fmt::format("{}_{}", base, k);
+  return dir;
+}
+
+}  // namespace iclproof

@@ -1,0 +1,56 @@
+// Runs what a report needs (the properties, the precision sweep, the findings' measurements,
+// the registered plot sources, the training curve) and writes the run folder:
+//   report.json   results, schema iclproof-report version 1 (reports/SCHEMA.md); deterministic
+//                 for fixed parameters except "generated_at"
+//   report.md     the same for a repository viewer; plots linked from plots/
+//   report.html   self-contained (inline CSS, inline SVG, no script, no network)
+//   timings.json  wall-clock seconds per property (kept out of report.json on purpose)
+//   plots/        <id>.gp (gnuplot script, data inline) and <id>.svg per figure
+#pragma once
+
+#include "core/scalar.hpp"
+#include "report/report_model.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iclproof {
+
+struct report_options {
+  scalar_kind scalar = scalar_kind::mpfr;
+  std::optional<int> precision_bits;  // mpfr only; default 256
+  int cases = 100;
+  std::uint64_t seed = 1;
+  std::string property_glob = "*";
+  std::string proof_audit_path;  // audit.json of the Coq build; empty: proofs not consulted
+  std::string weights_path;      // trainer output with a loss curve; empty: no training plot
+  std::vector<int> sweep_bits = {64, 128, 256, 512, 1024};  // empty: no precision sweep
+  int sweep_cases = 5;
+  bool draw_plots = true;  // false: figures are still computed and kept in report.json
+};
+
+// Progress of a long run: phase ("run", "sweep 512 bits", "finding", "plot"), the item's index
+// and count, its name, and cases done / asked (0/0 when not case-based).
+using report_progress =
+    std::function<void(const std::string& phase, int index, int total, const std::string& name,
+                       int cases_done, int cases_total)>;
+
+// Throws std::invalid_argument / std::runtime_error with a one-line message on bad input
+// (unknown property glob, precision out of range, unreadable audit or weights file).
+run_report generate_report(const report_options& opt, const report_progress& progress = {});
+
+// Writes the run folder (creating it and its parents). Throws std::runtime_error if a file
+// cannot be written; std::logic_error if report.json does not validate against its schema.
+void write_report_folder(run_report& report, const std::string& dir);
+
+// Loss curves of a trainer output file (src/trainer/WEIGHTS_FORMAT.md), as plot figures.
+// Throws std::runtime_error on an unreadable or malformed file.
+std::vector<plot_figure> training_figures(const std::string& weights_path);
+
+// "reports/runs/<YYYY-MM-DD>_seed<S>", with "_2", "_3", ... appended if that already exists.
+std::string default_run_folder(std::uint64_t seed);
+
+}  // namespace iclproof

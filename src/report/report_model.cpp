@@ -1,0 +1,382 @@
+#include "report/report_model.hpp"
+
+#include "core/eigen_scalar.hpp"
+
+#include <boost/version.hpp>
+#include <fmt/format.h>
+#include <gmp.h>
+#include <mpfr.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+#ifndef ICLPROOF_VERSION
+#define ICLPROOF_VERSION "unknown"
+#endif
+
+namespace iclproof {
+
+using json = nlohmann::ordered_json;
+
+// ---- proofs -------------------------------------------------------------------------------
+
+proof_audit proof_audit::load(const std::string& path) {
+  proof_audit a;
+  a.path = path;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read proof audit " + path);
+  nlohmann::json j;
+  try {
+    j = json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("proof audit " + path + " is not valid JSON (" + e.what() + ")");
+  }
+  if (!j.is_object() || !j.contains("theorems") || !j["theorems"].is_array())
+    throw std::runtime_error("proof audit " + path + " has no \"theorems\" array");
+  for (const auto& t : j["theorems"]) {
+    if (!t.is_object() || !t.contains("file") || !t.contains("name") || !t.contains("status"))
+      throw std::runtime_error("proof audit " + path +
+                               ": every theorem needs \"file\", \"name\" and \"status\"");
+    audited_theorem th;
+    th.file = t["file"].get<std::string>();
+    th.name = t["name"].get<std::string>();
+    th.status = t["status"].get<std::string>();
+    for (const auto& s : t.value("assumptions", nlohmann::json::array()))
+      th.assumptions.push_back(s.is_string() ? s.get<std::string>() : s.dump());
+    a.theorems.push_back(std::move(th));
+  }
+  a.coq_version = j.value("coq_version", "");
+  a.mathcomp_version = j.value("mathcomp_version", "");
+  return a;
+}
+
+namespace {
+std::string strip_proofs_prefix(const std::string& f) {
+  return f.rfind("proofs/", 0) == 0 ? f.substr(7) : f;
+}
+}  // namespace
+
+const audited_theorem* proof_audit::find(const std::string& file, const std::string& name) const {
+  for (const auto& t : theorems)
+    if (t.name == name && strip_proofs_prefix(t.file) == strip_proofs_prefix(file)) return &t;
+  return nullptr;
+}
+
+theorem_citation parse_citation(const std::string& theorem) {
+  theorem_citation c;
+  c.text = theorem;
+  const auto colon = theorem.find(':');
+  if (theorem.rfind("proofs/", 0) == 0 && colon != std::string::npos) {
+    c.is_theorem = true;
+    c.file = theorem.substr(0, colon);
+    c.name = theorem.substr(colon + 1);
+  }
+  return c;
+}
+
+int run_report::passed() const {
+  return static_cast<int>(std::count_if(properties.begin(), properties.end(),
+                                        [](const property_entry& p) { return p.gate_pass; }));
+}
+int run_report::failed() const { return static_cast<int>(properties.size()) - passed(); }
+
+// ---- tools --------------------------------------------------------------------------------
+
+namespace {
+// First line of a command's stdout, trimmed; "" if it cannot run.
+std::string first_line_of(const std::string& command) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>/dev/null").c_str(), "r"),
+                                             ::pclose);
+  if (!pipe) return "";
+  std::array<char, 512> buf{};
+  std::string line;
+  if (std::fgets(buf.data(), buf.size(), pipe.get())) line = buf.data();
+  while (std::fgets(buf.data(), buf.size(), pipe.get())) {
+  }
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
+    line.pop_back();
+  return line;
+}
+std::string or_unavailable(const std::string& s) { return s.empty() ? "unavailable" : s; }
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> collect_tool_versions(const proof_audit& audit) {
+  std::vector<std::pair<std::string, std::string>> v;
+  v.emplace_back("iclproof", ICLPROOF_VERSION);
+#if defined(__clang__)
+  v.emplace_back("compiler", std::string("clang ") + __clang_version__);
+#elif defined(__GNUC__)
+  v.emplace_back("compiler", std::string("gcc ") + __VERSION__);
+#else
+  v.emplace_back("compiler", "unknown");
+#endif
+  v.emplace_back("eigen", fmt::format("{}.{}.{}", EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
+                                      EIGEN_MINOR_VERSION));
+  v.emplace_back("boost", fmt::format("{}.{}.{}", BOOST_VERSION / 100000,
+                                      BOOST_VERSION / 100 % 1000, BOOST_VERSION % 100));
+  v.emplace_back("mpfr", mpfr_get_version());
+  v.emplace_back("gmp", gmp_version);
+  v.emplace_back("fmt", fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100,
+                                    FMT_VERSION % 100));
+  v.emplace_back("nlohmann_json", fmt::format("{}.{}.{}", NLOHMANN_JSON_VERSION_MAJOR,
+                                              NLOHMANN_JSON_VERSION_MINOR,
+                                              NLOHMANN_JSON_VERSION_PATCH));
+  // Coq: the audit's own record if it carries one (it is what checked the proofs), else the
+  // coqc on PATH ("8.16.1 4.13.1": Coq then OCaml).
+  std::string coq = audit.coq_version;
+  if (const auto at = coq.find("version "); at != std::string::npos) {  // "The Coq ..., version 8.16.1"
+    coq = coq.substr(at + 8);
+    coq = coq.substr(0, coq.find(' '));
+  }
+  if (coq.empty()) {
+    coq = first_line_of("coqc --print-version");
+    coq = coq.substr(0, coq.find(' '));
+  }
+  v.emplace_back("coq", or_unavailable(coq));
+  std::string mathcomp = audit.mathcomp_version;
+  if (mathcomp.empty())
+    mathcomp = first_line_of("dpkg-query -W -f='${Version}' libcoq-mathcomp-ssreflect");
+  if (mathcomp.empty())
+    mathcomp = first_line_of("opam list --installed --short --columns=version coq-mathcomp-ssreflect");
+  v.emplace_back("mathcomp", or_unavailable(mathcomp));
+  v.emplace_back("gnuplot", or_unavailable(first_line_of("gnuplot --version")));
+  return v;
+}
+
+// ---- families -----------------------------------------------------------------------------
+
+namespace {
+const std::vector<family_info>& known_families() {
+  static const std::vector<family_info> f = {
+      {"references", "Closed-form references",
+       "CONSTRUCTIONS.md section 6: GD, preconditioned GD, GD++, conjugate gradient, momentum, "
+       "Nesterov, LFOM, ridge, OLS / min-norm least squares, Sherman-Morrison, Bayes posterior "
+       "mean, cross-checked against each other."},
+      {"vonoswald", "von Oswald et al. 2023: one LSA layer = one GD step",
+       "J. von Oswald, E. Niklasson, E. Randazzo, J. Sacramento, A. Mordvintsev, A. Zhmoginov, "
+       "M. Vladymyrov. Transformers Learn In-Context by Gradient Descent. ICML 2023. "
+       "Proposition 1 and GD++ (Appendix A.10)."},
+      {"ahn", "Ahn et al.: linear transformers run preconditioned GD",
+       "K. Ahn, X. Cheng, H. Daneshmand, S. Sra. Transformers learn to implement preconditioned "
+       "gradient descent for in-context learning. NeurIPS 2023. Lemma 1, as restated in the "
+       "Memformer paper (eqs 2-12)."},
+      {"memformer", "Memformers: CG and linear first-order methods",
+       "Memory-augmented Transformers can implement Linear First-Order Optimization Methods "
+       "(anonymous submission). CGD Memformer (eqs 17-18), LFOM Memformer (eqs 19-20)."},
+      {"akyurek", "Akyurek et al. 2023: RAW operator, GD and Sherman-Morrison chains",
+       "E. Akyurek, D. Schuurmans, J. Andreas, T. Ma, D. Zhou. What learning algorithm is "
+       "in-context learning? Investigations with linear models. ICLR 2023. Primitives mov, aff, "
+       "mul, div (Appendix C), Theorems 1 and 2 (Appendices A, B)."},
+      {"compare", "Learned weights against the constructions",
+       "Models trained by iclproof-train compared with the hand-built constructions."},
+  };
+  return f;
+}
+}  // namespace
+
+family_info describe_family(const std::string& id) {
+  for (const auto& f : known_families())
+    if (f.id == id) return f;
+  return {id, id, "(no paper reference recorded for this family)"};
+}
+
+std::vector<std::string> families_in_order(const std::vector<std::string>& families) {
+  std::vector<std::string> out;
+  for (const auto& f : known_families())
+    if (std::find(families.begin(), families.end(), f.id) != families.end()) out.push_back(f.id);
+  std::vector<std::string> rest;
+  for (const auto& f : families)
+    if (std::find(out.begin(), out.end(), f) == out.end() &&
+        std::find(rest.begin(), rest.end(), f) == rest.end())
+      rest.push_back(f);
+  std::sort(rest.begin(), rest.end());
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+// ---- formatting ---------------------------------------------------------------------------
+
+std::string format_pow2(double log2_value) {
+  if (std::isnan(log2_value)) return "NaN";
+  if (std::isinf(log2_value)) return log2_value < 0 ? "0" : "inf";
+  const double l10 = log2_value * std::log10(2.0);
+  double e = std::floor(l10);
+  double m = std::pow(10.0, l10 - e);
+  if (m >= 9.995) {  // would print as 10.00
+    m /= 10;
+    e += 1;
+  }
+  return fmt::format("{:.2f}e{:+d}", m, static_cast<int>(e));
+}
+
+std::string format_margin(double margin_log10) {
+  if (std::isnan(margin_log10)) return "n/a";
+  if (std::isinf(margin_log10)) return margin_log10 > 0 ? "exact" : "-inf";
+  return fmt::format("{:+.1f}", margin_log10);
+}
+
+// ---- report.json --------------------------------------------------------------------------
+
+namespace {
+// Finite doubles as numbers; -inf, +inf and NaN as null (the *_kind fields say which).
+json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+std::string value_kind(double log2_value) {
+  if (std::isnan(log2_value)) return "nan";
+  if (std::isinf(log2_value)) return log2_value < 0 ? "zero" : "infinite";
+  return "finite";
+}
+std::string line_style_name(line_style s) {
+  switch (s) {
+    case line_style::measured: return "measured";
+    case line_style::bound: return "bound";
+    case line_style::reference: return "reference";
+  }
+  return "measured";
+}
+json plot_to_json(const rendered_plot& p) {
+  json lines = json::array();
+  for (const auto& l : p.figure.lines) {
+    json pts = json::array();
+    for (const auto& pt : l.points)
+      if (std::isfinite(pt.x) && std::isfinite(pt.y)) pts.push_back({pt.x, pt.y});
+    lines.push_back({{"label", l.label}, {"style", line_style_name(l.style)}, {"points", pts}});
+  }
+  return {{"id", p.figure.id},
+          {"family", p.figure.family},
+          {"title", p.figure.title},
+          {"x_label", p.figure.x_label},
+          {"y_label", p.figure.y_label},
+          {"log_x", p.figure.log_x},
+          {"log_y", p.figure.log_y},
+          {"caption", p.figure.caption},
+          {"file", p.svg_file.empty() ? json(nullptr) : json(p.svg_file)},
+          {"lines", lines}};
+}
+}  // namespace
+
+nlohmann::ordered_json report_to_json(const run_report& r) {
+  const auto& p = r.params;
+  json tools = json::object();
+  for (const auto& [k, v] : r.tools) tools[k] = v;
+  json props = json::array();
+  for (const auto& e : r.properties) {
+    const auto& res = e.result;
+    const double log2_max_err = res.max_log2_err_in_eps + res.log2_eps;
+    json theorem = {{"citation", e.citation.text}, {"kind", e.citation.is_theorem ? "coq" : "paper"}};
+    if (e.citation.is_theorem) {
+      theorem["file"] = e.citation.file;
+      theorem["name"] = e.citation.name;
+    }
+    json j = {
+        {"name", res.info.name},
+        {"family", res.info.family()},
+        {"claim", res.info.claim},
+        {"theorem", theorem},
+        {"proof", {{"status", e.proof_status}, {"checked_in_this_run", e.proof_checked},
+                   {"assumptions", e.assumptions}}},
+        {"scalar", res.scalar},
+        {"precision_bits", res.precision_bits},
+        {"log2_eps", res.log2_eps},
+        {"cases", res.cases},
+        {"checks", res.checks},
+        {"seed", res.seed},
+        {"max_error", {{"log2", number_or_null(log2_max_err)},
+                       {"kind", res.checks > 0 ? value_kind(log2_max_err) : "none"},
+                       {"text", res.checks > 0 ? format_pow2(log2_max_err) : "n/a"},
+                       {"log2_in_eps", number_or_null(res.max_log2_err_in_eps)}}},
+        {"worst_check", {{"log2_error", number_or_null(res.worst_log2_err)},
+                         {"error_kind", res.checks > 0 ? value_kind(res.worst_log2_err) : "none"},
+                         {"log2_tolerance", number_or_null(res.worst_log2_bound)},
+                         {"error_text", format_pow2(res.worst_log2_err)},
+                         {"tolerance_text", format_pow2(res.worst_log2_bound)}}},
+        {"margin_log10", number_or_null(res.margin_log10)},
+        {"margin_text", format_margin(res.margin_log10)},
+        {"verdict", res.outcome == verdict::pass ? "pass"
+                    : res.outcome == verdict::gave_up ? "gave-up" : "fail"},
+        {"gate", e.gate_pass ? "pass" : "fail"},
+        {"reproduce", res.reproduce}};
+    if (res.outcome != verdict::pass) {
+      j["failure"] = {{"description", res.failure}, {"counterexample", res.counterexample}};
+    } else {
+      j["failure"] = nullptr;
+    }
+    props.push_back(std::move(j));
+  }
+  json sweep = json::array();
+  for (const auto& s : r.sweep)
+    sweep.push_back({{"property", s.property},
+                     {"requested_bits", s.requested_bits},
+                     {"precision_bits", s.bits},
+                     {"log2_max_error", number_or_null(s.log2_max_error)},
+                     {"max_error_kind", value_kind(s.log2_max_error)},
+                     {"log2_tolerance", number_or_null(s.log2_tolerance)},
+                     {"verdict", s.verdict}});
+  json findings = json::array();
+  for (const auto& f : r.findings) {
+    json ev = json::array();
+    for (const auto& [name, v] : f.evidence_verdicts) ev.push_back({{"property", name}, {"verdict", v}});
+    json m = nullptr;
+    if (f.measurement)
+      m = {{"quantity", f.measurement->quantity},
+           {"measured", f.measurement->measured},
+           {"supports_correction", f.measurement->supports_correction},
+           {"details", f.measurement->details}};
+    findings.push_back({{"id", f.info.id},
+                        {"family", f.info.family},
+                        {"title", f.info.title},
+                        {"source", f.info.source},
+                        {"paper_claim", f.info.paper_claim},
+                        {"corrected_claim", f.info.corrected_claim},
+                        {"paper_value", f.info.paper_value},
+                        {"corrected_value", f.info.corrected_value},
+                        {"evidence", ev},
+                        {"measurement", m},
+                        {"measurement_error", f.measurement_error.empty()
+                                                  ? json(nullptr) : json(f.measurement_error)},
+                        {"status", f.status}});
+  }
+  json plots = json::array();
+  for (const auto& pl : r.plots) plots.push_back(plot_to_json(pl));
+  int proofs_cited = 0, proofs_checked = 0;
+  for (const auto& e : r.properties) {
+    proofs_cited += e.citation.is_theorem;
+    proofs_checked += e.citation.is_theorem && e.proof_checked;
+  }
+  return {
+      {"schema", "iclproof-report"},
+      {"schema_version", report_schema_version},
+      {"generated_at", r.generated_at},
+      {"run",
+       {{"scalar", p.scalar},
+        {"requested_precision_bits", p.requested_precision_bits},
+        {"precision_bits", p.precision_bits},
+        {"log2_eps", 1 - p.precision_bits},
+        {"cases", p.cases},
+        {"seed", p.seed},
+        {"property_glob", p.property_glob},
+        {"proof_audit", p.proof_audit_path.empty() ? json(nullptr) : json(p.proof_audit_path)},
+        {"weights", p.weights_path.empty() ? json(nullptr) : json(p.weights_path)},
+        {"sweep_bits", p.sweep_bits},
+        {"sweep_cases", p.sweep_cases},
+        {"command", report_command_line(p)}}},
+      {"tools", tools},
+      {"summary",
+       {{"properties", r.properties.size()},
+        {"passed", r.passed()},
+        {"failed", r.failed()},
+        {"proofs_cited", proofs_cited},
+        {"proofs_checked", proofs_checked},
+        {"verdict", r.failed() == 0 && !r.properties.empty() ? "pass" : "fail"}}},
+      {"properties", props},
+      {"precision_sweep", sweep},
+      {"findings", findings},
+      {"plots", plots},
+      {"notes", r.notes}};
+}
+
+}  // namespace iclproof

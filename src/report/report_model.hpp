@@ -1,0 +1,156 @@
+// The content of one verification report (what `iclproof report` ran and found) and the writers
+// that turn it into report.json, report.md and report.html. The schema of report.json is
+// reports/SCHEMA.md (machine-readable: reports/report.schema.json).
+#pragma once
+
+#include "harness/runner.hpp"
+#include "report/findings.hpp"
+#include "report/plot_series.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace iclproof {
+
+inline constexpr int report_schema_version = 1;
+
+// ---- proofs -------------------------------------------------------------------------------
+// audit.json written by the Coq build:
+//   {"schema":1,"theorems":[{"file","name","status":"closed"|"standard-axioms"|"failed",
+//                            "assumptions":[...]}], optional "coq_version", "mathcomp_version"}
+struct audited_theorem {
+  std::string file;  // as written by the audit ("proofs/X.v" or "X.v")
+  std::string name;
+  std::string status;
+  std::vector<std::string> assumptions;
+};
+
+struct proof_audit {
+  std::string path;  // empty: no audit given
+  std::vector<audited_theorem> theorems;
+  std::string coq_version;       // from the audit if it carries one, else ""
+  std::string mathcomp_version;  // idem
+  // Throws std::runtime_error with a one-line message if unreadable or malformed.
+  static proof_audit load(const std::string& path);
+  const audited_theorem* find(const std::string& file, const std::string& name) const;
+};
+
+// What a property cites: "proofs/File.v:name" is a theorem; anything else is a paper equation.
+struct theorem_citation {
+  bool is_theorem = false;
+  std::string file;  // "proofs/File.v"
+  std::string name;
+  std::string text;  // the citation as written
+};
+theorem_citation parse_citation(const std::string& theorem);
+
+// ---- results ------------------------------------------------------------------------------
+struct property_entry {
+  property_result result;
+  theorem_citation citation;
+  // "closed", "standard-axioms", "failed", "not in audit", "no audit", "paper equation"
+  std::string proof_status;
+  bool proof_checked = false;
+  std::vector<std::string> assumptions;
+  // The CI gate for this property: numerics pass and, when an audit was given, the cited
+  // theorem checked.
+  bool gate_pass = false;
+};
+
+struct sweep_point {
+  std::string property;
+  int requested_bits = 0;
+  int bits = 0;                // bits the values carried
+  double log2_max_error = 0;   // -inf: exact (zero error); NaN: error was NaN
+  double log2_tolerance = 0;   // tolerance at the worst check
+  std::string verdict;
+};
+
+struct finding_entry {
+  finding info;
+  std::optional<finding_measurement> measurement;
+  std::string measurement_error;  // measure() threw: its message
+  // Evidence property -> its verdict in this run ("PASS", "FAIL", "not run").
+  std::vector<std::pair<std::string, std::string>> evidence_verdicts;
+  // "confirmed" (evidence ran and passed, measurement supports the correction),
+  // "contradicted" (an evidence property failed or the measurement supports the paper),
+  // "not exercised" (no evidence ran in this run).
+  std::string status;
+};
+
+struct rendered_plot {
+  plot_figure figure;
+  std::string svg_file;  // relative to the run folder ("plots/x.svg"); "" if not drawn
+  std::string svg;       // the SVG text (for inlining into the HTML); "" if not drawn
+  std::string error;     // why it was not drawn
+};
+
+struct report_parameters {
+  std::string scalar = "mpfr";
+  int requested_precision_bits = 256;
+  int precision_bits = 0;  // what values carried
+  int cases = 100;
+  std::uint64_t seed = 1;
+  std::string property_glob = "*";
+  std::string proof_audit_path;
+  std::string weights_path;
+  std::vector<int> sweep_bits;  // empty: no sweep
+  int sweep_cases = 5;
+};
+
+struct run_report {
+  report_parameters params;
+  std::string generated_at;  // ISO 8601 UTC; the one field allowed to differ between reruns
+  std::vector<std::pair<std::string, std::string>> tools;  // name -> version, in order
+  std::vector<property_entry> properties;
+  std::vector<sweep_point> sweep;
+  std::vector<finding_entry> findings;
+  std::vector<rendered_plot> plots;
+  bool draw_plots = true;  // false: figures kept in report.json, gnuplot not run (--no-plots)
+  std::vector<std::string> notes;  // warnings the reader should see (e.g. gnuplot missing)
+  // Wall-clock seconds per phase/property. Written to timings.json and the Markdown/HTML only,
+  // never to report.json (which must be byte-identical across reruns).
+  std::vector<std::pair<std::string, double>> timings;
+  int passed() const;
+  int failed() const;
+};
+
+// Library and tool versions: compiled-in ones (Eigen, Boost, MPFR, GMP, fmt, nlohmann-json,
+// compiler) and external ones (coqc, mathcomp, gnuplot), "unavailable" when they cannot be found.
+std::vector<std::pair<std::string, std::string>> collect_tool_versions(const proof_audit& audit);
+
+// Known families, in report order, with the paper each one verifies.
+struct family_info {
+  std::string id;
+  std::string title;
+  std::string reference;
+};
+family_info describe_family(const std::string& id);
+// Families of the given property names, known ones first in paper order, then the rest sorted.
+std::vector<std::string> families_in_order(const std::vector<std::string>& families);
+
+// ---- writers ------------------------------------------------------------------------------
+// The `iclproof report` command line that reproduces these parameters.
+std::string report_command_line(const report_parameters& p);
+// Keys in reading order (ordered_json); deterministic for fixed parameters except generated_at.
+nlohmann::ordered_json report_to_json(const run_report& r);
+std::string report_to_markdown(const run_report& r);
+std::string report_to_html(const run_report& r);
+
+// Plots: writes plots/<id>.gp (a gnuplot script with the data inline) and runs gnuplot on it
+// to make plots/<id>.svg. Sets svg_file/svg, or error if gnuplot is missing or fails.
+bool gnuplot_available();
+rendered_plot render_plot(const plot_figure& fig, const std::string& run_dir);
+std::string plot_file_stem(const std::string& id);
+
+// Formatting shared by the writers: 2^x as "1.23e-45"; "0" for -inf.
+std::string format_pow2(double log2_value);
+std::string format_margin(double margin_log10);
+
+}  // namespace iclproof

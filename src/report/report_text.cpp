@@ -1,0 +1,461 @@
+// report.md and report.html: the same content, for a repository viewer and for a browser.
+// The HTML is self-contained: inline CSS, plots as inline SVG, no script, no external URL.
+#include "report/report_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace iclproof {
+
+namespace {
+
+// ---- shared helpers -----------------------------------------------------------------------
+
+std::string verdict_text(const property_entry& e) {
+  const auto& r = e.result;
+  if (r.outcome != verdict::pass) return to_string(r.outcome);
+  if (!e.gate_pass) return "FAIL (proof " + e.proof_status + ")";
+  return "PASS";
+}
+
+std::string proof_text(const property_entry& e) {
+  if (!e.citation.is_theorem) return "paper equation (no proof yet)";
+  if (e.proof_status == "closed") return "checked (closed)";
+  if (e.proof_status == "standard-axioms") return "checked (standard real axioms)";
+  if (e.proof_status == "no audit") return "not checked in this run (no --proof-audit)";
+  return e.proof_status;
+}
+
+// Error and tolerance are shown at the same check: the one with the smallest margin.
+std::string worst_error_text(const property_result& r) {
+  return r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a";
+}
+std::string err_in_eps_text(const property_result& r) {
+  if (r.checks == 0) return "n/a";
+  if (std::isinf(r.max_log2_err_in_eps) && r.max_log2_err_in_eps < 0) return "0";
+  if (std::isnan(r.max_log2_err_in_eps)) return "NaN";
+  return fmt::format("{:.3g}", std::exp2(r.max_log2_err_in_eps));
+}
+
+std::string headline(const run_report& r) {
+  int cited = 0, checked = 0;
+  for (const auto& e : r.properties) {
+    cited += e.citation.is_theorem;
+    checked += e.citation.is_theorem && e.proof_checked;
+  }
+  std::string s = r.failed() == 0
+                      ? fmt::format("All {} properties hold.", r.properties.size())
+                      : fmt::format("{} of {} properties FAILED.", r.failed(), r.properties.size());
+  if (r.params.proof_audit_path.empty())
+    s += fmt::format(" {} cite a Coq theorem; proofs were not consulted (no --proof-audit).", cited);
+  else
+    s += fmt::format(" {} of {} cited Coq theorems checked in this run.", checked, cited);
+  return s;
+}
+
+std::string run_line(const run_report& r) {
+  const auto& p = r.params;
+  return fmt::format(
+      "scalar {} at {} bits (eps = 2^{} = {}), {} random cases per property, run seed {}, "
+      "properties matching '{}'",
+      p.scalar, p.precision_bits, 1 - p.precision_bits, format_pow2(1.0 - p.precision_bits),
+      p.cases, p.seed, p.property_glob);
+}
+
+std::map<std::string, std::vector<const property_entry*>> by_family(const run_report& r) {
+  std::map<std::string, std::vector<const property_entry*>> m;
+  for (const auto& e : r.properties) m[e.result.info.family()].push_back(&e);
+  return m;
+}
+
+std::vector<std::string> section_families(const run_report& r) {
+  std::vector<std::string> fams;
+  for (const auto& e : r.properties) fams.push_back(e.result.info.family());
+  for (const auto& p : r.plots)
+    if (p.figure.family != "training") fams.push_back(p.figure.family);
+  return families_in_order(fams);
+}
+
+const char* how_to_read =
+    "Each property draws random in-context regression tasks (RapidCheck), runs the construction "
+    "through the generic layers in the working precision, and compares it with the closed form "
+    "it claims to implement. *Error* and *tolerance* are shown at the check with the smallest "
+    "margin; the tolerance is a formula in eps = 2^(1-p), the sizes and the data's scale, "
+    "derived from a cited rounding-error analysis. *Max error / eps* is the largest error over "
+    "all checks and cases in units of eps. *Margin* is log10(tolerance / error) at that check: +3 means three decimal "
+    "orders to spare, \"exact\" means zero error. A property passes when every check satisfies "
+    "error <= tolerance (NaN fails).";
+
+// ---- Markdown -----------------------------------------------------------------------------
+
+std::string md_cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += "<br>";
+    else out += c;
+  }
+  return out;
+}
+
+std::string md_anchor(const std::string& family) { return "family-" + family; }
+
+}  // namespace
+
+std::string report_command_line(const report_parameters& p) {
+  std::string s = fmt::format("iclproof report --scalar {}", p.scalar);
+  if (p.scalar == "mpfr") s += fmt::format(" --precision {}", p.requested_precision_bits);
+  s += fmt::format(" --cases {} --seed {} --property '{}'", p.cases, p.seed, p.property_glob);
+  if (!p.proof_audit_path.empty()) s += " --proof-audit " + p.proof_audit_path;
+  if (!p.weights_path.empty()) s += " --weights " + p.weights_path;
+  if (p.sweep_bits.empty()) {
+    s += " --no-sweep";
+  } else {
+    std::string bits;
+    for (int b : p.sweep_bits) {
+      if (!bits.empty()) bits += ',';
+      bits += std::to_string(b);
+    }
+    s += fmt::format(" --sweep-bits {} --sweep-cases {}", bits, p.sweep_cases);
+  }
+  return s;
+}
+
+std::string report_to_markdown(const run_report& r) {
+  std::ostringstream md;
+  md << "# iclproof verification report\n\n";
+  md << "Generated " << r.generated_at << ". " << run_line(r) << ".\n\n";
+  md << "**" << headline(r) << "**\n\n";
+  for (const auto& n : r.notes) md << "> Note: " << n << "\n\n";
+
+  md << "## Summary\n\n";
+  md << "| Construction (property) | Checked against (claim) | Theorem | Proof | Verdict |\n";
+  md << "|---|---|---|---|---|\n";
+  for (const auto& e : r.properties)
+    md << "| `" << e.result.info.name << "` | " << md_cell(e.result.info.claim) << " | `"
+       << md_cell(e.citation.text) << "` | " << md_cell(proof_text(e)) << " | **"
+       << verdict_text(e) << "** |\n";
+  md << "\n" << how_to_read << "\n\n";
+
+  const auto fams = by_family(r);
+  for (const auto& fam : section_families(r)) {
+    const family_info info = describe_family(fam);
+    md << "## " << info.title << " {#" << md_anchor(fam) << "}\n\n";
+    md << "*" << info.reference << "*\n\n";
+    auto it = fams.find(fam);
+    if (it != fams.end()) {
+      md << "| Property | Cases | Error (worst check) | Tolerance (worst check) | Max error / eps "
+            "| Margin (log10) | Property seed | Time (s) |\n";
+      md << "|---|--:|--:|--:|--:|--:|--:|--:|\n";
+      for (const auto* e : it->second) {
+        const auto& res = e->result;
+        md << "| `" << res.info.name << "` | " << res.cases << " | " << worst_error_text(res)
+           << " | " << format_pow2(res.worst_log2_bound) << " | " << err_in_eps_text(res) << " | "
+           << format_margin(res.margin_log10) << " | " << res.seed << " | "
+           << fmt::format("{:.2f}", res.seconds) << " |\n";
+      }
+      md << "\n";
+      for (const auto* e : it->second) {
+        const auto& res = e->result;
+        if (res.outcome == verdict::pass) continue;
+        md << "### FAILED: `" << res.info.name << "`\n\n```\n" << res.failure << "\n```\n\n";
+        if (!res.counterexample.empty())
+          md << "Shrunk counterexample:\n\n```\n" << res.counterexample << "```\n\n";
+        md << "Reproduce: `" << res.reproduce << "`\n\n";
+      }
+    }
+    for (const auto& p : r.plots) {
+      if (p.figure.family != fam) continue;
+      if (!p.svg_file.empty())
+        md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
+      else
+        md << "*Plot \"" << p.figure.title << "\" not drawn: " << p.error << "*\n\n";
+      if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
+    }
+  }
+
+  md << "## Errata: paper against corrected\n\n";
+  if (r.findings.empty()) {
+    md << "No findings registered.\n\n";
+  } else {
+    md << "| Finding | Where | Paper | Corrected | Evidence in this run | Status |\n";
+    md << "|---|---|---|---|---|---|\n";
+    for (const auto& f : r.findings) {
+      std::string ev;
+      for (const auto& [name, v] : f.evidence_verdicts) ev += "`" + name + "`: " + v + "<br>";
+      if (f.measurement)
+        ev += "measured " + f.measurement->quantity + " = " + f.measurement->measured;
+      if (!f.measurement_error.empty()) ev += "measurement failed: " + f.measurement_error;
+      if (ev.empty()) ev = "none registered yet";
+      md << "| **" << md_cell(f.info.title) << "**<br>" << md_cell(f.info.corrected_claim)
+         << " | " << md_cell(f.info.source) << " | `" << md_cell(f.info.paper_value) << "` | `"
+         << md_cell(f.info.corrected_value) << "` | " << md_cell(ev) << " | " << f.status
+         << " |\n";
+    }
+    md << "\n";
+  }
+
+  bool training = false;
+  for (const auto& p : r.plots) training = training || p.figure.family == "training";
+  if (training) {
+    md << "## Training\n\n";
+    for (const auto& p : r.plots) {
+      if (p.figure.family != "training") continue;
+      if (!p.svg_file.empty()) md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
+      if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
+    }
+  }
+
+  md << "## Tools and versions\n\n| Tool | Version |\n|---|---|\n";
+  for (const auto& [k, v] : r.tools) md << "| " << k << " | " << md_cell(v) << " |\n";
+  md << "\n## Reproduce\n\n```\n" << report_command_line(r.params) << "\n```\n\n";
+  md << "Machine-readable results: `report.json` (schema: reports/SCHEMA.md). Timings: "
+        "`timings.json`.\n";
+  return md.str();
+}
+
+// ---- HTML ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string esc(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Property names break after '.' and '_' so narrow columns wrap there, not mid-word.
+std::string esc_name(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    out += esc(std::string(1, c));
+    if (c == '.' || c == '_') out += "<wbr>";
+  }
+  return out;
+}
+
+// Markdown's *emphasis* as <em> (for the few sentences shared with report.md).
+std::string emphasis(const std::string& s) {
+  std::string out;
+  bool open = false;
+  for (char c : s) {
+    if (c == '*') {
+      out += open ? "</em>" : "<em>";
+      open = !open;
+    } else {
+      out += c;
+    }
+  }
+  if (open) out += "</em>";
+  return out;
+}
+
+const char* css = R"css(
+:root{--fg:#1f2328;--muted:#57606a;--line:#d0d7de;--pass:#116329;--fail:#b3261e}
+*{box-sizing:border-box}
+body{margin:0;background:#f3f4f6;color:var(--fg);
+ font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:1180px;margin:0 auto;padding:28px 36px 48px;background:#fff;min-height:100vh}
+h1{font-size:28px;margin:0 0 4px}
+h2{font-size:21px;margin:36px 0 6px;padding-top:8px;border-top:1px solid var(--line)}
+h3{font-size:16px;margin:20px 0 6px}
+p.meta{color:var(--muted);margin:0 0 12px}
+p.ref{color:var(--muted);font-style:italic;margin:0 0 10px}
+.banner{padding:12px 16px;border-radius:6px;margin:14px 0 8px;font-weight:600}
+.banner.pass{background:#e7f5ea;border:1px solid #9fd4ad}
+.banner.fail{background:#fdecea;border:1px solid #f1a7a1}
+.note{background:#fff8e1;border:1px solid #f0d58c;padding:8px 12px;border-radius:6px;margin:8px 0}
+nav ul{margin:4px 0 0;padding-left:20px;columns:2}
+table{border-collapse:collapse;width:100%;margin:10px 0 18px;font-size:13.5px}
+th,td{border:1px solid var(--line);padding:5px 8px;vertical-align:top;text-align:left}
+th{background:#f6f8fa;font-weight:600}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.name{min-width:190px}
+code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;
+ font-size:12.5px}
+td code{overflow-wrap:anywhere}
+pre{background:#f6f8fa;border:1px solid var(--line);border-radius:6px;padding:10px 12px;
+ overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
+.v-pass{color:var(--pass);font-weight:700;white-space:nowrap}
+.v-fail{color:var(--fail);font-weight:700}
+.s-confirmed{color:var(--pass);font-weight:600}
+.s-contradicted{color:var(--fail);font-weight:700}
+.s-not-exercised{color:var(--muted)}
+figure{margin:14px 0 22px}
+figure .plot{max-width:880px;border:1px solid #e5e7eb;border-radius:4px}
+figure .plot svg{display:block;width:100%;height:auto}
+figcaption{font-size:13.5px;color:var(--muted);max-width:880px;margin-top:4px}
+.missing{color:var(--fail)}
+)css";
+
+std::string verdict_cell(const property_entry& e) {
+  const std::string v = verdict_text(e);
+  return fmt::format("<td class=\"{}\">{}</td>", v == "PASS" ? "v-pass" : "v-fail", esc(v));
+}
+
+void html_plot(std::ostringstream& h, const rendered_plot& p) {
+  h << "<figure id=\"plot-" << esc(plot_file_stem(p.figure.id)) << "\">\n";
+  if (!p.svg.empty())
+    h << "<div class=\"plot\">" << p.svg << "</div>\n";
+  else
+    h << "<p class=\"missing\">Plot \"" << esc(p.figure.title) << "\" not drawn: " << esc(p.error)
+      << "</p>\n";
+  h << "<figcaption><b>" << esc(p.figure.title) << ".</b> " << esc(p.figure.caption)
+    << "</figcaption>\n</figure>\n";
+}
+
+}  // namespace
+
+std::string report_to_html(const run_report& r) {
+  std::ostringstream h;
+  const bool ok = r.failed() == 0 && !r.properties.empty();
+  h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    << "<title>iclproof report: " << (ok ? "all properties hold" : "FAILURES") << " (seed "
+    << r.params.seed << ")</title>\n<style>" << css << "</style>\n</head>\n<body>\n<main>\n";
+  h << "<h1>iclproof verification report</h1>\n";
+  h << "<p class=\"meta\">Generated " << esc(r.generated_at) << ". " << esc(run_line(r))
+    << ".</p>\n";
+  h << "<div class=\"banner " << (ok ? "pass" : "fail") << "\">" << esc(headline(r)) << "</div>\n";
+  for (const auto& n : r.notes) h << "<div class=\"note\">" << esc(n) << "</div>\n";
+
+  const auto families = section_families(r);
+  h << "<nav><b>Contents</b><ul><li><a href=\"#summary\">Summary</a></li>\n";
+  for (const auto& fam : families)
+    h << "<li><a href=\"#family-" << esc(fam) << "\">" << esc(describe_family(fam).title)
+      << "</a></li>\n";
+  h << "<li><a href=\"#errata\">Errata: paper against corrected</a></li>\n";
+  bool training = false;
+  for (const auto& p : r.plots) training = training || p.figure.family == "training";
+  if (training) h << "<li><a href=\"#training\">Training</a></li>\n";
+  h << "<li><a href=\"#tools\">Tools and versions</a></li>\n"
+    << "<li><a href=\"#reproduce\">Reproduce</a></li></ul></nav>\n";
+
+  // Summary.
+  h << "<h2 id=\"summary\">Summary</h2>\n<table>\n<thead><tr><th>Construction (property)</th>"
+       "<th>Checked against (claim)</th><th>Theorem</th><th>Proof</th><th>Verdict</th></tr>"
+       "</thead>\n<tbody>\n";
+  for (const auto& e : r.properties) {
+    h << "<tr><td class=\"name\"><a href=\"#prop-" << esc(e.result.info.name) << "\"><code>"
+      << esc_name(e.result.info.name) << "</code></a></td><td>" << esc(e.result.info.claim)
+      << "</td><td><code>" << esc_name(e.citation.text) << "</code></td><td>"
+      << esc(proof_text(e)) << "</td>" << verdict_cell(e) << "</tr>\n";
+  }
+  h << "</tbody></table>\n<p>" << emphasis(esc(how_to_read)) << "</p>\n";
+
+  // One section per family.
+  const auto fams = by_family(r);
+  for (const auto& fam : families) {
+    const family_info info = describe_family(fam);
+    h << "<h2 id=\"family-" << esc(fam) << "\">" << esc(info.title) << "</h2>\n<p class=\"ref\">"
+      << esc(info.reference) << "</p>\n";
+    auto it = fams.find(fam);
+    if (it != fams.end()) {
+      h << "<table>\n<thead><tr><th>Property</th><th class=\"num\">Cases</th>"
+           "<th class=\"num\">Error<br>(worst check)</th><th class=\"num\">Tolerance<br>(worst check)</th>"
+           "<th class=\"num\">Max error<br>/ eps</th><th class=\"num\">Margin<br>(log10)</th>"
+           "<th class=\"num\">Property seed</th><th class=\"num\">Time (s)</th><th>Verdict</th>"
+           "</tr></thead>\n<tbody>\n";
+      for (const auto* e : it->second) {
+        const auto& res = e->result;
+        h << "<tr id=\"prop-" << esc(res.info.name) << "\"><td class=\"name\"><code>"
+          << esc_name(res.info.name) << "</code></td><td class=\"num\">" << res.cases
+          << "</td><td class=\"num\">" << worst_error_text(res) << "</td><td class=\"num\">"
+          << format_pow2(res.worst_log2_bound) << "</td><td class=\"num\">"
+          << err_in_eps_text(res) << "</td><td class=\"num\">" << format_margin(res.margin_log10)
+          << "</td><td class=\"num\">" << res.seed << "</td><td class=\"num\">"
+          << fmt::format("{:.2f}", res.seconds) << "</td>" << verdict_cell(*e) << "</tr>\n";
+      }
+      h << "</tbody></table>\n";
+      for (const auto* e : it->second) {
+        const auto& res = e->result;
+        if (res.outcome == verdict::pass && e->gate_pass) continue;
+        h << "<h3 class=\"v-fail\">FAILED: <code>" << esc(res.info.name) << "</code></h3>\n";
+        if (res.outcome != verdict::pass) {
+          h << "<pre>" << esc(res.failure) << "</pre>\n";
+          if (!res.counterexample.empty())
+            h << "<p>Shrunk counterexample:</p>\n<pre>" << esc(res.counterexample) << "</pre>\n";
+        } else {
+          h << "<p>The numerics hold but the cited theorem <code>" << esc(e->citation.text)
+            << "</code> did not check: " << esc(e->proof_status) << ".</p>\n";
+        }
+        h << "<p>Reproduce: <code>" << esc(res.reproduce) << "</code></p>\n";
+      }
+    }
+    for (const auto& p : r.plots)
+      if (p.figure.family == fam) html_plot(h, p);
+  }
+
+  // Errata.
+  h << "<h2 id=\"errata\">Errata: paper against corrected</h2>\n";
+  if (r.findings.empty()) {
+    h << "<p>No findings registered.</p>\n";
+  } else {
+    h << "<p>Places where a paper and the verified mathematics disagree. <i>Status</i>: "
+         "confirmed = the evidence ran in this run and supports the correction; not exercised "
+         "= no evidence property ran (or none is registered yet).</p>\n";
+    h << "<table>\n<thead><tr><th>Finding</th><th>Where</th><th>Paper</th><th>Corrected</th>"
+         "<th>Evidence in this run</th><th>Status</th></tr></thead>\n<tbody>\n";
+    for (const auto& f : r.findings) {
+      h << "<tr><td><b>" << esc(f.info.title) << "</b><br>" << esc(f.info.corrected_claim)
+        << "</td><td>" << esc(f.info.source) << "</td><td><code>" << esc(f.info.paper_value)
+        << "</code></td><td><code>" << esc(f.info.corrected_value) << "</code></td><td>";
+      bool any = false;
+      for (const auto& [name, v] : f.evidence_verdicts) {
+        h << "<code>" << esc_name(name) << "</code>: " << esc(v) << "<br>";
+        any = true;
+      }
+      if (f.measurement) {
+        h << "measured " << esc(f.measurement->quantity) << " = <code>"
+          << esc(f.measurement->measured) << "</code>";
+        if (!f.measurement->details.empty()) h << " (" << esc(f.measurement->details) << ")";
+        any = true;
+      }
+      if (!f.measurement_error.empty()) {
+        h << "<span class=\"v-fail\">measurement failed: " << esc(f.measurement_error)
+          << "</span>";
+        any = true;
+      }
+      if (!any) h << "<span class=\"s-not-exercised\">none registered yet</span>";
+      std::string cls = f.status;
+      std::replace(cls.begin(), cls.end(), ' ', '-');
+      h << "</td><td class=\"s-" << esc(cls) << "\">" << esc(f.status) << "</td></tr>\n";
+    }
+    h << "</tbody></table>\n";
+  }
+
+  if (training) {
+    h << "<h2 id=\"training\">Training</h2>\n";
+    for (const auto& p : r.plots)
+      if (p.figure.family == "training") html_plot(h, p);
+  }
+
+  h << "<h2 id=\"tools\">Tools and versions</h2>\n<table style=\"width:auto\">\n<tbody>\n";
+  for (const auto& [k, v] : r.tools)
+    h << "<tr><th>" << esc(k) << "</th><td class=\"mono\">" << esc(v) << "</td></tr>\n";
+  h << "</tbody></table>\n";
+  h << "<h2 id=\"reproduce\">Reproduce</h2>\n<pre>" << esc(report_command_line(r.params))
+    << "</pre>\n<p>Machine-readable results are in <code>report.json</code> (schema "
+       "<code>iclproof-report</code> version "
+    << report_schema_version
+    << ", documented in reports/SCHEMA.md); timings in <code>timings.json</code>; each plot's "
+       "gnuplot script and SVG in <code>plots/</code>.</p>\n";
+  h << "</main>\n</body>\n</html>\n";
+  return h.str();
+}
+
+}  // namespace iclproof

@@ -1,0 +1,307 @@
+// Tests of the report: the JSON Schema subset validator, report.json against its documented
+// schema, determinism, the proof gate, findings and plot sources, the training-curve reader,
+// and the HTML's self-containment. Mutation tests: a report broken on purpose must be rejected.
+#include "core/precision.hpp"
+#include "report/findings.hpp"
+#include "report/json_schema.hpp"
+#include "report/plot_series.hpp"
+#include "report/report_builder.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+using namespace iclproof;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string sm_property = "references.iterated_sherman_morrison_equals_ridge";
+
+report_options quick_options() {
+  report_options opt;
+  opt.property_glob = sm_property;
+  opt.cases = 3;
+  opt.seed = 11;
+  opt.sweep_bits = {64, 128};
+  opt.sweep_cases = 1;
+  opt.draw_plots = false;
+  return opt;
+}
+
+json as_json(const run_report& r) { return json::parse(report_to_json(r).dump()); }
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("iclproof_report_test_" + name)).string();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+// A finding and a plot source registered the way families do (unique ids: test-only).
+const finding_registrar contradicted_finding{{
+    .id = "references.report_test_contradicted",
+    .family = "references",
+    .title = "test finding whose measurement supports the paper",
+    .source = "tests/unit/report_test.cpp",
+    .paper_claim = "paper",
+    .corrected_claim = "corrected",
+    .paper_value = "1",
+    .corrected_value = "2",
+    .evidence = {sm_property},
+    .measure = [] { return finding_measurement{"x", "1", false, ""}; },
+}};
+const finding_registrar confirmed_finding{{
+    .id = "references.report_test_confirmed",
+    .family = "references",
+    .title = "test finding confirmed by a passing property",
+    .source = "tests/unit/report_test.cpp",
+    .paper_claim = "paper",
+    .corrected_claim = "corrected",
+    .paper_value = "1",
+    .corrected_value = "2",
+    .evidence = {sm_property, "tests/unit/report_test.cpp: a unit test"},
+    .measure = {},
+}};
+const plot_source_registrar test_plot{{
+    .id = "references.report_test_knob",
+    .family = "references",
+    .produce = [](const plot_request& req) {
+      plot_figure fig;
+      fig.id = "references.report_test_knob";
+      fig.title = "error vs knob";
+      fig.x_label = "log10 s";
+      fig.y_label = "log10 error";
+      fig.lines.push_back({"measured", line_style::measured, {{1, -2}, {2, -4}}});
+      fig.lines.push_back({"bound", line_style::bound,
+                           {{1, -1}, {2, -3}, {3, std::numeric_limits<double>::infinity()}}});
+      fig.caption = "precision " + std::to_string(req.precision_bits);
+      return std::vector<plot_figure>{fig};
+    },
+}};
+
+}  // namespace
+
+TEST_CASE("schema validator: the subset it supports", "[report]") {
+  const json schema = json::parse(R"({
+    "type": "object", "required": ["a", "b"], "additionalProperties": false,
+    "properties": {
+      "a": {"type": "integer", "minimum": 1},
+      "b": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/s"}]},
+      "c": {"type": "array", "minItems": 2, "items": {"enum": ["x", "y"]}}
+    },
+    "$defs": {"s": {"type": "string", "pattern": "^ok"}}})");
+  CHECK(validate_json(json::parse(R"({"a": 1, "b": null})"), schema).empty());
+  CHECK(validate_json(json::parse(R"({"a": 2, "b": "ok!", "c": ["x", "y"]})"), schema).empty());
+  CHECK(validate_json(json::parse(R"({"b": null})"), schema).size() == 1);            // required
+  CHECK(validate_json(json::parse(R"({"a": 0, "b": null})"), schema).size() == 1);    // minimum
+  CHECK(validate_json(json::parse(R"({"a": 1.5, "b": null})"), schema).size() == 1);  // integer
+  CHECK(validate_json(json::parse(R"({"a": 1, "b": "no"})"), schema).size() == 1);    // anyOf
+  CHECK(validate_json(json::parse(R"({"a": 1, "b": null, "z": 0})"), schema).size() == 1);
+  CHECK(validate_json(json::parse(R"({"a": 1, "b": null, "c": ["x"]})"), schema).size() == 1);
+  CHECK(validate_json(json::parse(R"({"a": 1, "b": null, "c": ["x", "q"]})"), schema).size() == 1);
+  // A keyword it does not implement is an error, not a silent pass.
+  CHECK_THROWS_AS(validate_json(json(1), json::parse(R"({"multipleOf": 2})")), std::invalid_argument);
+}
+
+TEST_CASE("report.json validates against reports/report.schema.json", "[report]") {
+  run_report r = generate_report(quick_options());
+  const json j = as_json(r);
+  const auto problems = validate_json(j, report_schema());
+  INFO((problems.empty() ? std::string() : problems.front()));
+  CHECK(problems.empty());
+  CHECK(j["schema_version"] == report_schema_version);
+  REQUIRE(j["properties"].size() == 1);
+  const json& p = j["properties"][0];
+  CHECK(p["name"] == sm_property);
+  CHECK(p["theorem"]["kind"] == "coq");
+  CHECK(p["proof"]["status"] == "no audit");
+  CHECK(p["cases"] == 3);
+  CHECK(p["verdict"] == "pass");
+  CHECK(p["max_error"]["log2"].is_number());
+  CHECK(j["precision_sweep"].size() == 2);
+  for (const char* tool : {"eigen", "boost", "mpfr", "gmp", "coq", "mathcomp"})
+    CHECK(!j["tools"][tool].get<std::string>().empty());
+  // The registered plot source ran, at the run's precision; its infinite point was dropped.
+  bool found = false;
+  for (const auto& plot : j["plots"])
+    if (plot["id"] == "references.report_test_knob") {
+      found = true;
+      CHECK(plot["caption"] == "precision 257");
+      CHECK(plot["lines"][1]["points"].size() == 2);
+      CHECK(plot["lines"][1]["style"] == "bound");
+    }
+  CHECK(found);
+}
+
+TEST_CASE("schema mutation: broken reports are rejected", "[report][mutation]") {
+  const json good = as_json(generate_report(quick_options()));
+  REQUIRE(validate_json(good, report_schema()).empty());
+  json missing = good;
+  missing.erase("generated_at");
+  CHECK(!validate_json(missing, report_schema()).empty());
+  json bad_verdict = good;
+  bad_verdict["properties"][0]["verdict"] = "probably";
+  CHECK(!validate_json(bad_verdict, report_schema()).empty());
+  json bad_type = good;
+  bad_type["properties"][0]["cases"] = "three";
+  CHECK(!validate_json(bad_type, report_schema()).empty());
+  json extra = good;
+  extra["run"]["wall_seconds"] = 1.5;  // timings must not leak into report.json
+  CHECK(!validate_json(extra, report_schema()).empty());
+}
+
+TEST_CASE("same parameters give the same report.json except generated_at", "[report]") {
+  json a = as_json(generate_report(quick_options()));
+  json b = as_json(generate_report(quick_options()));
+  a.erase("generated_at");
+  b.erase("generated_at");
+  CHECK(a.dump() == b.dump());
+  // A different seed changes the cases, so the report must change too.
+  report_options other = quick_options();
+  other.seed = 12;
+  json c = as_json(generate_report(other));
+  c.erase("generated_at");
+  CHECK(a.dump() != c.dump());
+}
+
+TEST_CASE("proof gate: a cited theorem that did not check fails the property", "[report]") {
+  const std::string audit = temp_path("audit.json");
+  write_file(audit, R"({"schema":1,"theorems":[{"file":"proofs/ShermanMorrison.v",
+    "name":"iterated_sherman_morrison_ridge","status":"failed","assumptions":[]}]})");
+  report_options opt = quick_options();
+  opt.sweep_bits = {};
+  opt.proof_audit_path = audit;
+  run_report r = generate_report(opt);
+  REQUIRE(r.properties.size() == 1);
+  CHECK(r.properties[0].result.outcome == verdict::pass);  // numerics hold
+  CHECK(r.properties[0].proof_status == "failed");
+  CHECK_FALSE(r.properties[0].gate_pass);
+  CHECK(r.failed() == 1);
+
+  write_file(audit, R"({"schema":1,"theorems":[{"file":"ShermanMorrison.v",
+    "name":"iterated_sherman_morrison_ridge","status":"closed","assumptions":[]}]})");
+  r = generate_report(opt);
+  CHECK(r.properties[0].proof_checked);
+  CHECK(r.properties[0].gate_pass);
+
+  write_file(audit, R"({"schema":1,"theorems":[]})");
+  r = generate_report(opt);
+  CHECK(r.properties[0].proof_status == "not in audit");
+  CHECK_FALSE(r.properties[0].gate_pass);
+
+  write_file(audit, "{not json");
+  CHECK_THROWS_AS(generate_report(opt), std::runtime_error);
+  std::remove(audit.c_str());
+}
+
+TEST_CASE("findings: catalogue, registered evidence and measurements", "[report]") {
+  const auto all = all_findings();
+  const auto has = [&](const std::string& id) {
+    return std::any_of(all.begin(), all.end(), [&](const finding& f) { return f.id == id; });
+  };
+  CHECK(has("akyurek.lemma6_bypass_returns_n"));
+  CHECK(has("memformer.eq26_27_extra_one_over_n"));
+  CHECK(has("references.report_test_confirmed"));
+  const auto again = std::find_if(all.begin(), all.end(), [](const finding& f) {
+    return f.id == "references.report_test_confirmed";
+  });
+  CHECK_THROWS_AS(register_finding(*again), std::logic_error);  // ids are unique
+
+  run_report r = generate_report(quick_options());
+  for (const auto& f : r.findings) {
+    if (f.info.id == "references.report_test_contradicted") {
+      CHECK(f.status == "contradicted");
+      REQUIRE(f.measurement.has_value());
+    } else if (f.info.id == "references.report_test_confirmed") {
+      CHECK(f.status == "confirmed");
+      REQUIRE(f.evidence_verdicts.size() == 2);
+      CHECK(f.evidence_verdicts[0].second == "PASS");
+      CHECK(f.evidence_verdicts[1].second.rfind("not a property", 0) == 0);
+    } else if (f.info.family == "akyurek") {
+      // Not selected in this run: no evidence ran.
+      CHECK(f.status != "confirmed");
+    }
+  }
+}
+
+TEST_CASE("precision sweep exclusions leave approximate constructions out", "[report]") {
+  CHECK(precision_sweep_exclusion_reason(sm_property).empty());
+  exclude_from_precision_sweep("references.report_test_excluded_*", "approximate");
+  CHECK(precision_sweep_exclusion_reason("references.report_test_excluded_x") == "approximate");
+}
+
+TEST_CASE("training curves: the accepted shapes, and malformed files", "[report]") {
+  const std::string path = temp_path("weights.json");
+  write_file(path, R"({"training": {"loss_curve": [[0, 1.0], [10, 0.5], {"step": 20, "loss": 0.25}]},
+                       "eval_loss": [0.9, 0.8]})");
+  const auto figs = training_figures(path);
+  REQUIRE(figs.size() == 1);
+  CHECK(figs[0].family == "training");
+  REQUIRE(figs[0].lines.size() == 2);
+  CHECK(figs[0].lines[0].points.size() == 2);  // top-level eval_loss comes first
+  CHECK(figs[0].lines[1].points.size() == 3);
+  CHECK(figs[0].lines[1].points[2].x == 20);
+  write_file(path, R"({"weights": []})");
+  CHECK_THROWS_AS(training_figures(path), std::runtime_error);
+  write_file(path, R"({"loss_curve": ["high"]})");
+  CHECK_THROWS_AS(training_figures(path), std::runtime_error);
+  std::remove(path.c_str());
+  CHECK_THROWS_AS(training_figures("/nonexistent/w.json"), std::runtime_error);
+}
+
+TEST_CASE("bad input is rejected before the run", "[report]") {
+  report_options opt = quick_options();
+  opt.property_glob = "nosuch.*";
+  CHECK_THROWS_AS(generate_report(opt), std::invalid_argument);
+  opt = quick_options();
+  opt.sweep_bits = {52};
+  CHECK_THROWS_AS(generate_report(opt), std::invalid_argument);
+  opt = quick_options();
+  opt.precision_bits = 100001;
+  CHECK_THROWS_AS(generate_report(opt), std::invalid_argument);
+  opt = quick_options();
+  opt.scalar = scalar_kind::double_precision;
+  opt.precision_bits = 256;
+  CHECK_THROWS_AS(generate_report(opt), std::invalid_argument);
+  set_mpfr_precision(default_precision_bits);
+}
+
+TEST_CASE("HTML is self-contained and Markdown links its plots", "[report]") {
+  const std::string dir = temp_path("folder");
+  std::filesystem::remove_all(dir);
+  report_options opt = quick_options();
+  opt.draw_plots = gnuplot_available();
+  run_report r = generate_report(opt);
+  write_report_folder(r, dir);
+  std::ifstream in(dir + "/report.html");
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(!std::regex_search(html, std::regex(R"((src|href)\s*=\s*["']https?:)")));
+  CHECK(html.find("id=\"prop-" + sm_property + "\"") != std::string::npos);
+  CHECK(html.find("Errata") != std::string::npos);
+  std::ifstream md_in(dir + "/report.md");
+  const std::string md((std::istreambuf_iterator<char>(md_in)), std::istreambuf_iterator<char>());
+  if (opt.draw_plots) {
+    CHECK(html.find("<svg") != std::string::npos);
+    CHECK(md.find("](plots/references_error_vs_precision.svg)") != std::string::npos);
+    CHECK(std::filesystem::exists(dir + "/plots/references_error_vs_precision.svg"));
+  }
+  CHECK(std::filesystem::exists(dir + "/timings.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("log2 quantities print as decimal numbers", "[report]") {
+  CHECK(format_pow2(0) == "1.00e+0");
+  CHECK(format_pow2(-256) == "8.64e-78");
+  CHECK(format_pow2(-std::numeric_limits<double>::infinity()) == "0");
+  CHECK(format_pow2(std::numeric_limits<double>::quiet_NaN()) == "NaN");
+  CHECK(format_pow2(std::log2(9.999)) == "1.00e+1");  // not "10.00e+0"
+  CHECK(format_margin(std::numeric_limits<double>::infinity()) == "exact");
+  CHECK(format_margin(1.234) == "+1.2");
+}
