@@ -48,15 +48,31 @@ template <class T> struct decoder_layer_weights {
   gelu_form activation = gelu_form::erf;
 };
 
-// y = A x, skipping exact zeros of A (cost: one multiply-add per non-zero).
-template <class T> Vec<T> sparse_matvec(const Mat<T>& A, const Vec<T>& x) {
-  Vec<T> y = Vec<T>::Zero(A.rows());
-  for (Eigen::Index j = 0; j < A.cols(); ++j) {
-    if (x(j) == 0) continue;
-    for (Eigen::Index i = 0; i < A.rows(); ++i)
-      if (A(i, j) != 0) y(i) += A(i, j) * x(j);
+// The non-zeros of a dense weight matrix, listed once per layer application, so that a
+// product costs one multiply-add per non-zero (an MPFR multiply by zero costs a full multiply).
+template <class T> struct sparse_weights {
+  Eigen::Index rows = 0, cols = 0;
+  std::vector<Eigen::Index> r, c;
+  std::vector<const T*> v;
+  explicit sparse_weights(const Mat<T>& A) : rows(A.rows()), cols(A.cols()) {
+    for (Eigen::Index j = 0; j < A.cols(); ++j)
+      for (Eigen::Index i = 0; i < A.rows(); ++i)
+        if (A(i, j) != 0) {
+          r.push_back(i);
+          c.push_back(j);
+          v.push_back(&A(i, j));
+        }
   }
-  return y;
+  Vec<T> apply(const Vec<T>& x) const {
+    Vec<T> y = Vec<T>::Zero(rows);
+    for (size_t k = 0; k < r.size(); ++k) y(r[k]) += *v[k] * x(c[k]);
+    return y;
+  }
+};
+
+// y = A x, skipping exact zeros of A.
+template <class T> Vec<T> sparse_matvec(const Mat<T>& A, const Vec<T>& x) {
+  return sparse_weights<T>(A).apply(x);
 }
 
 // Throws std::invalid_argument (one line) on inconsistent shapes.
@@ -83,11 +99,12 @@ template <class T> Mat<T> attention_head_forward(const attention_head<T>& head, 
                                                  bool null_slot) {
   const Eigen::Index Tn = Hs.cols();
   Mat<T> Q(head.Wq.rows(), Tn), K(head.Wk.rows(), Tn), V(Hs.rows(), Tn);
+  const sparse_weights<T> sq(head.Wq), sk(head.Wk), sv(head.Wv);
   for (Eigen::Index k = 0; k < Tn; ++k) {
     const Vec<T> h = Hs.col(k);
-    Q.col(k) = sparse_matvec(head.Wq, h);
-    K.col(k) = sparse_matvec(head.Wk, h);
-    V.col(k) = sparse_matvec(head.Wv, h);
+    Q.col(k) = sq.apply(h);
+    K.col(k) = sk.apply(h);
+    V.col(k) = sv.apply(h);
   }
   Mat<T> out = Mat<T>::Zero(Hs.rows(), Tn);
   for (Eigen::Index i = 0; i < Tn; ++i) {
@@ -135,14 +152,16 @@ template <class T> Mat<T> decoder_layer_forward(const decoder_layer_weights<T>& 
   for (size_t j = 0; j < w.heads.size(); ++j) {
     const Mat<T> b = attention_head_forward(w.heads[j], Hs, w.null_slot);
     const Mat<T> WFj = w.WF.middleCols(static_cast<Eigen::Index>(j) * H, H);
-    for (Eigen::Index i = 0; i < Tn; ++i) X.col(i) += sparse_matvec(WFj, Vec<T>(b.col(i)));
+    const sparse_weights<T> sf(WFj);
+    for (Eigen::Index i = 0; i < Tn; ++i) X.col(i) += sf.apply(Vec<T>(b.col(i)));
   }
   Mat<T> out = X;
+  const sparse_weights<T> s_in(w.W_in), s_out(w.W_out);
   for (Eigen::Index i = 0; i < Tn; ++i) {
     const Vec<T> ln = layer_norm<T>(X.col(i), w.ln_gain, w.ln_bias, w.ln_eps);
-    Vec<T> pre = sparse_matvec(w.W_in, ln);
+    Vec<T> pre = s_in.apply(ln);
     for (Eigen::Index f = 0; f < pre.size(); ++f) pre(f) = gelu(w.activation, T(pre(f) + w.b_in(f)));
-    out.col(i) += sparse_matvec(w.W_out, pre) + w.b_out;
+    out.col(i) += s_out.apply(pre) + w.b_out;
   }
   return out;
 }

@@ -91,6 +91,12 @@ template <class T> struct layer_spec {
   std::optional<div_op> div;   // one div (C.6)
 };
 
+template <class T> layer_spec<T> named_layer(std::string label) {
+  layer_spec<T> l;
+  l.label = std::move(label);
+  return l;
+}
+
 struct raw_layout {
   Index data_rows = 0, tokens = 0, op_scratch = 0, div_scratch = 0;
   Index pos(Index i) const { return data_rows + i; }
@@ -111,28 +117,29 @@ template <class T> struct raw_knobs {
   gelu_form form = gelu_form::erf;
 };
 
-// Knobs as a function of the working precision, for data of modulus <= X on a hidden state
-// of height H and T tokens: each knob balances its approximation error against the
-// cancellation it causes (see each line). At 512 bits: s ~ 2^170 X, Nln ~ 2^170; in double
-// s ~ 2^17 X: the same construction is then only accurate to ~eps^(2/3).
+// Knobs as a function of the working precision, for hidden values of modulus <= X on a hidden
+// state of height H and T tokens. The errors to balance (raw_layer_bound):
+//   GeLU product X^4 / s^2, LayerNorm bypass X^3 H / Nln^2, and the rounding of the bypass's
+//   mean recovery amplified by the product, eps s Nln X: all meet at s ~ X eps^(-1/4),
+//   Nln ~ sqrt(H) X eps^(-1/4), giving ~ eps^(1/2) X^2 (512 bits: ~1e-77; double: ~1e-8).
+//   Division: S/(N c M) and |x_rest|^2/(N c)^2 against eps M N: N = sqrt(H) X eps^(-1/4),
+//   M = eps^(-1/4).
+//   GeLU bypass: exp(-(Nb - Z)^2 / 2) <= eps for arguments |z| <= Z = 8 X.
+//   Hard attention: 2 T e^-Natt times the largest value a head reads (up to Nln, N c) <= eps.
 template <class T> raw_knobs<T> balanced_knobs(const T& X, Index H, Index T_tokens,
                                                gelu_form form = gelu_form::erf) {
   using std::log;
   using boost::multiprecision::log;
   raw_knobs<T> k;
   const T log_inv_eps = -log(eps<T>());
-  // GeLU product: X^4/s^2 vs eps s X  ->  s = X eps^(-1/3).
-  k.mul_downscale = balanced_gelu_downscale<T>(X);
-  // LayerNorm pads: |x|^2/Nln^2 * X vs eps Nln  ->  Nln = sqrt(H) X eps^(-1/3).
-  k.ln_pad = sqrt_of(T(H)) * X * eps_power<T>(-1.0 / 3.0);
-  // Division: S/(N c M) vs eps N M, and |x_rest|^2/N^2: N = M = sqrt(H) X eps^(-1/4).
-  k.div_N = sqrt_of(T(H)) * X * eps_power<T>(-0.25);
-  k.div_M = eps_power<T>(-0.25);
-  // GeLU bypass: exp(-(Nb - Z)^2/2) <= eps for |z| <= Z, Z a generous multiple of the data.
-  k.gelu_bypass = T(64) * X * T(H) + sqrt_of(T(T(2) * log_inv_eps)) + T(4);
-  // Hard attention: 2 T e^-Natt times the largest value (up to Nln or N c) below eps.
-  k.attention_scale = log_inv_eps + log(T(T_tokens) * T(2)) + log(T(k.ln_pad + k.div_N * X + T(1))) +
-                      log(T(H)) + T(4);
+  const T quarter = eps_power<T>(-0.25);
+  k.mul_downscale = X * quarter < T(10) * X ? T(10) * X : T(X * quarter);
+  k.ln_pad = sqrt_of(T(H)) * X * quarter;
+  k.div_N = sqrt_of(T(H)) * X * quarter;
+  k.div_M = quarter;
+  k.gelu_bypass = T(8) * X + sqrt_of(T(T(2) * log_inv_eps)) + T(4);
+  k.attention_scale = log_inv_eps + log(T(T(2) * T(T_tokens))) +
+                      log(T(k.ln_pad + k.div_N * T(8) * X + X + T(1))) + T(4);
   k.form = form;
   return k;
 }
@@ -150,7 +157,9 @@ template <class T> void check_op_shapes(const raw_op<T>& op, Index T_tokens) {
     if (!ok) throw std::invalid_argument("RAW op: " + what);
   };
   const Index t = op.t_size();
-  need(op.Wo.rows() == static_cast<Index>(op.w.size()), "Wo must be |w| x |t|");
+  need(op.Wo.rows() == static_cast<Index>(op.w.size()),
+       "Wo must be |w| x |t| (Wo is " + std::to_string(op.Wo.rows()) + " x " +
+           std::to_string(op.Wo.cols()) + ", |w| = " + std::to_string(op.w.size()) + ")");
   need(op.W.rows() == t && op.W.cols() == static_cast<Index>(op.s.size()), "W must be |t| x |s|");
   need(op.Wa.rows() == t && op.Wa.cols() == static_cast<Index>(op.r.size()), "Wa must be |t| x |r|");
   need(op.b0.size() == static_cast<Index>(op.w.size()), "b0 must have |w| entries");
@@ -246,6 +255,7 @@ template <class T> raw_op<T> aff_op(const index_list& a, const Mat<T>& W1, const
   const Index n = static_cast<Index>(w.size());
   op.s = a;
   op.r = b;
+  op.w = w;
   op.W = a.empty() ? Mat<T>(Mat<T>::Zero(n, 0)) : W1;
   op.Wa = b.empty() ? Mat<T>(Mat<T>::Zero(n, 0)) : W2;
   op.Wo = Mat<T>::Identity(n, n);
@@ -391,6 +401,7 @@ template <class T> decoder_layer_weights<T> build_raw_layer(const raw_layout& la
   const T Nb = kn.gelu_bypass, s = kn.mul_downscale;
   const T prod_scale = s * s * sqrt_of(T(pi_value<T>() / T(2)));
   Index t_next = lay.op_scratch0();
+  std::map<timestep_map, size_t> head_of;
   for (const auto& op : ops) {
     check_op_shapes(op, lay.tokens);
     const Index nt = op.t_size();
@@ -398,10 +409,16 @@ template <class T> decoder_layer_weights<T> build_raw_layer(const raw_layout& la
     index_list t = rows(t_next, t_next + nt);
     t_next += nt;
     if (!op.r.empty()) {
-      attention_head<T> hd = pattern_head<T>(lay, op.K, kn.attention_scale);
+      // Ops with the same timestep map share one head (Lemma 7: K constant per head); their
+      // scratch rows are disjoint, so their value maps add.
+      auto it = head_of.find(op.K);
+      if (it == head_of.end()) {
+        w.heads.push_back(pattern_head<T>(lay, op.K, kn.attention_scale));
+        it = head_of.emplace(op.K, w.heads.size() - 1).first;
+      }
+      attention_head<T>& hd = w.heads[it->second];
       for (Index n = 0; n < nt; ++n)
         for (size_t q = 0; q < op.r.size(); ++q) hd.Wv(t[static_cast<size_t>(n)], op.r[q]) = op.Wa(n, static_cast<Index>(q));
-      w.heads.push_back(hd);
     }
     // Reset the scratch: x_t + (g(Nb - x^_t) - Nb) ~ 0.
     for (Index n = 0; n < nt; ++n) {
@@ -466,6 +483,8 @@ template <class T> decoder_layer_weights<T> build_div_layer(const raw_layout& la
   hd.Wv(lay.pad_plus(), lay.pad_plus()) = T(-1);
   hd.Wv(lay.pad_minus(), lay.pad_minus()) = T(-1);
   for (Index j = 0; j < lay.div_scratch; ++j) hd.Wv(P + j, P + j) = T(-1);
+  // div overwrites w: cancel the old content there too (the paper's second head, C.4.3).
+  for (Index q : dv.w) hd.Wv(q, q) = T(-1);
   hd.Wv(P, dv.c_row) += N;
   hd.Wv(Q, dv.c_row) += -N;
   for (Index q = 0; q < k; ++q) {
