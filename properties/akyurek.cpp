@@ -106,7 +106,7 @@ ICLPROOF_PROPERTY(thm1_realised, "akyurek.theorem1_realised_chain_within_propaga
                   "bound and the whole chain within the propagated bound of the exact chain.",
                   "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
   const int m = chain_size_max(scalar_traits<T>::bits());
-  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 128);
+  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
   note_chain(ctx, cc);
   const gelu_form form = gen_form();
   ctx.note("form", raw::to_string(form));
@@ -125,7 +125,7 @@ ICLPROOF_PROPERTY(thm2_realised, "akyurek.theorem2_realised_chain_within_propaga
                   "propagated bound of the exact chain.",
                   "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
   const int m = chain_size_max(scalar_traits<T>::bits());
-  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 128);
+  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
   note_chain(ctx, cc);
   const gelu_form form = gen_form();
   ctx.note("form", raw::to_string(form));

@@ -414,8 +414,10 @@ struct chain_case {
   double alpha, lambda;
 };
 
-// low_precision: 53/64-bit runs draw better-conditioned chains (lambda >= 1, |x| <= 1), the
-// ones whose propagated bound stays finite at ~eps^(1/2) per layer.
+// low_precision (below 200 bits): draw better-conditioned chains (lambda >= 1, |x| <= 1), the
+// ones whose propagated bound stays finite at ~eps^(1/2) per layer: the worst-case propagation
+// through n Sherman-Morrison updates with A^-1 up to 8 and |x| up to 2 exceeds |c| = 1 + x^T A^-1 x
+// at 128 bits (measured: d = 2, n = 3, x = -2, lambda = 1/8).
 inline chain_case gen_chain_case(int d_max, int n_max, bool low_precision = false) {
   chain_case cc;
   const double xscale = low_precision ? 1.0 : 2.0;
