@@ -132,7 +132,7 @@ int report_subcommand::run() {
                                                    : "FAIL (proof " + e.proof_status + ")";
     fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", r.info.name, width, r.cases,
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
-               format_pow2(r.worst_log2_bound), format_margin(r.margin_log10), verdict_text);
+               format_pow2(r.worst_log2_bound), margin_text(r), verdict_text);
   }
   for (const auto& n : report.notes) fmt::print(stderr, "iclproof: note: {}\n", n);
   fmt::print("report: {}/report.html (also report.md, report.json)\n", dir);

@@ -153,45 +153,62 @@ std::vector<plot_figure> training_figures(const std::string& weights_path) {
   } catch (const json::exception& e) {
     throw std::runtime_error("weights file " + weights_path + " is not valid JSON (" + e.what() + ")");
   }
-  // A loss curve may sit at the top level or under "training"; each entry is a number (the
-  // step is its index), [step, loss], or {"step": s, "loss": l}.
+  // src/trainer/WEIGHTS_FORMAT.md: "loss_curve": {"steps": [...], "loss": [...]} (same length).
+  // Also accepted (other producers): an array under loss_curve / train_loss / eval_loss / losses,
+  // at the top level or under "training", of numbers (step = index), [step, loss] or
+  // {"step": s, "loss": l}.
+  const auto bad = [&](const std::string& what) {
+    return std::runtime_error("weights file " + weights_path + ": " + what);
+  };
   const std::vector<std::string> curve_keys = {"loss_curve", "train_loss", "eval_loss",
                                                "losses"};
   std::vector<std::pair<std::string, const json*>> curves;
   for (const json* scope : {&j, j.contains("training") ? &j["training"] : nullptr}) {
     if (!scope || !scope->is_object()) continue;
     for (const auto& k : curve_keys)
-      if (scope->contains(k) && (*scope)[k].is_array()) curves.emplace_back(k, &(*scope)[k]);
+      if (scope->contains(k) && ((*scope)[k].is_array() || (*scope)[k].is_object()))
+        curves.emplace_back(k, &(*scope)[k]);
   }
   if (curves.empty())
-    throw std::runtime_error("weights file " + weights_path +
-                             " has no loss curve (expected an array \"loss_curve\", at the top "
-                             "level or under \"training\")");
+    throw bad("no loss curve (expected \"loss_curve\": {\"steps\": [...], \"loss\": [...]})");
   plot_figure fig;
   fig.id = "training.loss_curve";
   fig.family = "training";
   fig.title = "Training loss";
+  if (j.contains("experiment") && j["experiment"].is_string())
+    fig.title += ": " + j["experiment"].get<std::string>();
   fig.x_label = "step";
-  fig.y_label = "loss";
+  fig.y_label = "loss (log scale)";
   fig.log_y = true;
   fig.caption = "Loss curve read from " + fs::path(weights_path).filename().string() +
-                " (log scale).";
-  for (const auto& [key, arr] : curves) {
+                " (mean training loss over each window ending at the step).";
+  for (const auto& [key, curve] : curves) {
     plot_line line{key, line_style::measured, {}};
-    double index = 0;
-    for (const auto& e : *arr) {
-      if (e.is_number()) {
-        line.points.push_back({index, e.get<double>()});
-      } else if (e.is_array() && e.size() >= 2 && e[0].is_number() && e[1].is_number()) {
-        line.points.push_back({e[0].get<double>(), e[1].get<double>()});
-      } else if (e.is_object() && e.contains("loss") && e["loss"].is_number()) {
-        line.points.push_back({e.value("step", index), e["loss"].get<double>()});
-      } else {
-        throw std::runtime_error("weights file " + weights_path + ": entry " +
-                                 std::to_string(static_cast<long>(index)) + " of \"" + key +
-                                 "\" is not a number, [step, loss] or {\"step\", \"loss\"}");
+    if (curve->is_object()) {
+      const json& steps = curve->value("steps", json());
+      const json& loss = curve->value("loss", json());
+      if (!steps.is_array() || !loss.is_array() || steps.size() != loss.size())
+        throw bad("\"" + key + "\" needs arrays \"steps\" and \"loss\" of the same length");
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (!steps[i].is_number() || !loss[i].is_number())
+          throw bad("\"" + key + "\" entry " + std::to_string(i) + " is not a number");
+        line.points.push_back({steps[i].get<double>(), loss[i].get<double>()});
       }
-      index += 1;
+    } else {
+      double index = 0;
+      for (const auto& e : *curve) {
+        if (e.is_number()) {
+          line.points.push_back({index, e.get<double>()});
+        } else if (e.is_array() && e.size() >= 2 && e[0].is_number() && e[1].is_number()) {
+          line.points.push_back({e[0].get<double>(), e[1].get<double>()});
+        } else if (e.is_object() && e.contains("loss") && e["loss"].is_number()) {
+          line.points.push_back({e.value("step", index), e["loss"].get<double>()});
+        } else {
+          throw bad("entry " + std::to_string(static_cast<long>(index)) + " of \"" + key +
+                    "\" is not a number, [step, loss] or {\"step\", \"loss\"}");
+        }
+        index += 1;
+      }
     }
     fig.lines.push_back(std::move(line));
   }

@@ -220,6 +220,11 @@ std::string format_margin(double margin_log10) {
   return fmt::format("{:+.1f}", margin_log10);
 }
 
+std::string margin_text(const property_result& r) {
+  if (r.checks > 0 && std::isinf(r.worst_log2_err) && r.worst_log2_err < 0) return "exact";
+  return format_margin(r.margin_log10);
+}
+
 // ---- report.json --------------------------------------------------------------------------
 
 namespace {
@@ -295,7 +300,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                          {"error_text", format_pow2(res.worst_log2_err)},
                          {"tolerance_text", format_pow2(res.worst_log2_bound)}}},
         {"margin_log10", number_or_null(res.margin_log10)},
-        {"margin_text", format_margin(res.margin_log10)},
+        {"margin_text", margin_text(res)},
         {"verdict", res.outcome == verdict::pass ? "pass"
                     : res.outcome == verdict::gave_up ? "gave-up" : "fail"},
         {"gate", e.gate_pass ? "pass" : "fail"},

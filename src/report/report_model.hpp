@@ -152,5 +152,8 @@ std::string plot_file_stem(const std::string& id);
 // Formatting shared by the writers: 2^x as "1.23e-45"; "0" for -inf.
 std::string format_pow2(double log2_value);
 std::string format_margin(double margin_log10);
+// A property's margin as text: "exact" when its worst check had zero error (even if that check's
+// tolerance was 0 too, which leaves log10(tolerance/error) undefined), else format_margin.
+std::string margin_text(const property_result& r);
 
 }  // namespace iclproof

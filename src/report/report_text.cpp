@@ -156,7 +156,7 @@ std::string report_to_markdown(const run_report& r) {
         const auto& res = e->result;
         md << "| `" << res.info.name << "` | " << res.cases << " | " << worst_error_text(res)
            << " | " << format_pow2(res.worst_log2_bound) << " | " << err_in_eps_text(res) << " | "
-           << format_margin(res.margin_log10) << " | " << res.seed << " | "
+           << margin_text(res) << " | " << res.seed << " | "
            << fmt::format("{:.2f}", res.seconds) << " |\n";
       }
       md << "\n";
@@ -376,7 +376,7 @@ std::string report_to_html(const run_report& r) {
           << esc_name(res.info.name) << "</code></td><td class=\"num\">" << res.cases
           << "</td><td class=\"num\">" << worst_error_text(res) << "</td><td class=\"num\">"
           << format_pow2(res.worst_log2_bound) << "</td><td class=\"num\">"
-          << err_in_eps_text(res) << "</td><td class=\"num\">" << format_margin(res.margin_log10)
+          << err_in_eps_text(res) << "</td><td class=\"num\">" << margin_text(res)
           << "</td><td class=\"num\">" << res.seed << "</td><td class=\"num\">"
           << fmt::format("{:.2f}", res.seconds) << "</td>" << verdict_cell(*e) << "</tr>\n";
       }

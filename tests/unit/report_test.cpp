@@ -247,6 +247,16 @@ TEST_CASE("training curves: the accepted shapes, and malformed files", "[report]
   CHECK(figs[0].lines[0].points.size() == 2);  // top-level eval_loss comes first
   CHECK(figs[0].lines[1].points.size() == 3);
   CHECK(figs[0].lines[1].points[2].x == 20);
+  write_file(path, R"({"experiment": "vonoswald_single_lsa",
+                       "loss_curve": {"steps": [10, 20, 30], "loss": [1.64, 1.66, 0.5]}})");
+  const auto trainer = training_figures(path);  // src/trainer/WEIGHTS_FORMAT.md
+  REQUIRE(trainer.size() == 1);
+  CHECK(trainer[0].title == "Training loss: vonoswald_single_lsa");
+  REQUIRE(trainer[0].lines.size() == 1);
+  CHECK(trainer[0].lines[0].points.size() == 3);
+  CHECK(trainer[0].lines[0].points[1].x == 20);
+  write_file(path, R"({"loss_curve": {"steps": [10, 20], "loss": [1.0]}})");
+  CHECK_THROWS_AS(training_figures(path), std::runtime_error);
   write_file(path, R"({"weights": []})");
   CHECK_THROWS_AS(training_figures(path), std::runtime_error);
   write_file(path, R"({"loss_curve": ["high"]})");
@@ -304,4 +314,17 @@ TEST_CASE("log2 quantities print as decimal numbers", "[report]") {
   CHECK(format_pow2(std::log2(9.999)) == "1.00e+1");  // not "10.00e+0"
   CHECK(format_margin(std::numeric_limits<double>::infinity()) == "exact");
   CHECK(format_margin(1.234) == "+1.2");
+}
+
+TEST_CASE("a zero error reads as exact even against a zero tolerance", "[report]") {
+  property_result r;
+  r.checks = 1;
+  r.worst_log2_err = -std::numeric_limits<double>::infinity();
+  r.worst_log2_bound = -std::numeric_limits<double>::infinity();
+  r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
+  CHECK(margin_text(r) == "exact");
+  r.worst_log2_err = -10;
+  r.worst_log2_bound = -5;
+  r.margin_log10 = 5 * std::log10(2.0);
+  CHECK(margin_text(r) == "+1.5");
 }
