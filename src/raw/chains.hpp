@@ -38,29 +38,33 @@ struct sgd_rows {
 
 // The ridge-penalised SGD step of Appendix A, corrected (CONSTRUCTIONS.md errata):
 //   w' = w - 2 alpha (x (w^T x - y) + lambda w) = w - alpha grad_w [(w^T x - y)^2 + lambda |w|^2].
-template <class T> Vec<T> sgd_ridge_step(const Vec<T>& w, const Vec<T>& x, const T& y, const T& alpha,
-                                         const T& lambda) {
+template <class T>
+Vec<T> sgd_ridge_step(const Vec<T>& w, const Vec<T>& x, const T& y, const T& alpha,
+                      const T& lambda) {
   return w - T(2) * alpha * (x * T(w.dot(x) - y) + lambda * w);
 }
 
 // The appendix as printed: the aff step writes x(w^T x - y) - lambda w ("W2 = -lambda"; one
 // line says -2 lambda).
-template <class T> Vec<T> sgd_ridge_step_as_printed(const Vec<T>& w, const Vec<T>& x, const T& y,
-                                                    const T& alpha, const T& lambda_coefficient) {
+template <class T>
+Vec<T> sgd_ridge_step_as_printed(const Vec<T>& w, const Vec<T>& x, const T& y, const T& alpha,
+                                 const T& lambda_coefficient) {
   return w - T(2) * alpha * (x * T(w.dot(x) - y) - lambda_coefficient * w);
 }
 
 // w_k after k steps over the first k examples (columns of X, entries of y), from w_0.
-template <class T> std::vector<Vec<T>> sgd_pass(const Mat<T>& X, const Mat<T>& y, const Vec<T>& w0,
-                                                const T& alpha, const T& lambda) {
+template <class T>
+std::vector<Vec<T>> sgd_pass(const Mat<T>& X, const Mat<T>& y, const Vec<T>& w0, const T& alpha,
+                             const T& lambda) {
   std::vector<Vec<T>> ws{w0};
   for (Index k = 0; k < y.cols(); ++k)
     ws.push_back(sgd_ridge_step<T>(ws.back(), X.col(k), y(0, k), alpha, lambda));
   return ws;
 }
 
-template <class T> std::vector<layer_spec<T>> theorem1_chain(Index d, Index n, const Vec<T>& w_init,
-                                                             const T& alpha, const T& lambda) {
+template <class T>
+std::vector<layer_spec<T>> theorem1_chain(Index d, Index n, const Vec<T>& w_init, const T& alpha,
+                                          const T& lambda) {
   const sgd_rows R{d};
   const Index Tn = 2 * n + 1;
   std::vector<layer_spec<T>> L;
@@ -86,12 +90,13 @@ template <class T> std::vector<layer_spec<T>> theorem1_chain(Index d, Index n, c
     l4.ops = mul_ops<T>(d, 1, 1, R.x0(), R.r(), R.g0(), Tn);
     L.push_back(l4);
     layer_spec<T> l5 = named_layer<T>("x (w^T x - y) + lambda w");
-    l5.ops.push_back(aff_op<T>(rows(R.g0(), R.g0() + d), I, rows(R.w0(), R.w0() + d), Mat<T>(lambda * I),
-                               Vec<T>::Zero(d), rows(R.h0(), R.h0() + d), Tn));
+    l5.ops.push_back(aff_op<T>(rows(R.g0(), R.g0() + d), I, rows(R.w0(), R.w0() + d),
+                               Mat<T>(lambda * I), Vec<T>::Zero(d), rows(R.h0(), R.h0() + d), Tn));
     L.push_back(l5);
     layer_spec<T> l6 = named_layer<T>("w' = w - 2 alpha (...)");
     l6.ops.push_back(aff_op<T>(rows(R.w0(), R.w0() + d), I, rows(R.h0(), R.h0() + d),
-                               Mat<T>(T(-2) * alpha * I), Vec<T>::Zero(d), rows(R.w0(), R.w0() + d), Tn));
+                               Mat<T>(T(-2) * alpha * I), Vec<T>::Zero(d), rows(R.w0(), R.w0() + d),
+                               Tn));
     L.push_back(l6);
     layer_spec<T> l7 = named_layer<T>("move w'");
     l7.ops.push_back(mov_op<T>(rows(R.w0(), R.w0() + d), rows(R.w0(), R.w0() + d), Tn, 2 * k, yt));
@@ -104,7 +109,8 @@ template <class T> std::vector<layer_spec<T>> theorem1_chain(Index d, Index n, c
 }
 
 // Data rows of the interleaved input: X is d x (n+1) (the last column is the query), y 1 x n.
-template <class T> Mat<T> chain_input(Index D, const Mat<T>& X, const Mat<T>& y) {
+template <class T>
+Mat<T> chain_input(Index D, const Mat<T>& X, const Mat<T>& y) {
   const Index n = y.cols(), d = X.rows();
   Mat<T> h = Mat<T>::Zero(D, 2 * n + 1);
   for (Index i = 0; i <= n; ++i) {
@@ -120,20 +126,21 @@ struct sm_rows {
   Index d;
   Index y() const { return 0; }
   Index x0() const { return 1; }
-  Index ainv0() const { return 1 + d; }         // A^-1, d x d row-major
-  Index b0() const { return 1 + d + d * d; }    // b = sum x_i y_i
-  Index u0() const { return b0() + d; }         // A^-1 x
-  Index v0() const { return u0() + d; }         // x^T A^-1
-  Index xy0() const { return v0() + d; }        // x y
-  Index m0() const { return xy0() + d; }        // u v^T, d x d
-  Index den() const { return m0() + d * d; }    // 1 + x^T A^-1 x
-  Index m20() const { return den() + 1; }       // u v^T / |den|
-  Index q0() const { return m20() + d * d; }    // w = A^-1 b
+  Index ainv0() const { return 1 + d; }       // A^-1, d x d row-major
+  Index b0() const { return 1 + d + d * d; }  // b = sum x_i y_i
+  Index u0() const { return b0() + d; }       // A^-1 x
+  Index v0() const { return u0() + d; }       // x^T A^-1
+  Index xy0() const { return v0() + d; }      // x y
+  Index m0() const { return xy0() + d; }      // u v^T, d x d
+  Index den() const { return m0() + d * d; }  // 1 + x^T A^-1 x
+  Index m20() const { return den() + 1; }     // u v^T / |den|
+  Index q0() const { return m20() + d * d; }  // w = A^-1 b
   Index pred() const { return q0() + d; }
   Index D() const { return pred() + 1; }
 };
 
-template <class T> std::vector<layer_spec<T>> theorem2_chain(Index d, Index n, const T& lambda) {
+template <class T>
+std::vector<layer_spec<T>> theorem2_chain(Index d, Index n, const T& lambda) {
   const sm_rows R{d};
   const Index Tn = 2 * n + 1, d2 = d * d;
   std::vector<layer_spec<T>> L;
@@ -147,9 +154,11 @@ template <class T> std::vector<layer_spec<T>> theorem2_chain(Index d, Index n, c
       Vec<T> a0 = Vec<T>::Zero(d2);
       for (Index i = 0; i < d; ++i) a0(i * d + i) = T(1) / lambda;
       l1.ops.push_back(aff_op<T>({}, none2, {}, none2, a0, rows(R.ainv0(), R.ainv0() + d2), Tn));
-      l1.ops.push_back(aff_op<T>({}, none, {}, none, Vec<T>(Vec<T>::Zero(d)), rows(R.b0(), R.b0() + d), Tn));
+      l1.ops.push_back(
+          aff_op<T>({}, none, {}, none, Vec<T>(Vec<T>::Zero(d)), rows(R.b0(), R.b0() + d), Tn));
     } else {
-      l1.ops.push_back(mov_op<T>(rows(R.ainv0(), R.b0() + d), rows(R.ainv0(), R.b0() + d), Tn, yt, xt));
+      l1.ops.push_back(
+          mov_op<T>(rows(R.ainv0(), R.b0() + d), rows(R.ainv0(), R.b0() + d), Tn, yt, xt));
     }
     L.push_back(l1);
     layer_spec<T> l2 = named_layer<T>("u = A^-1 x, x y");
@@ -174,13 +183,15 @@ template <class T> std::vector<layer_spec<T>> theorem2_chain(Index d, Index n, c
     L.push_back(l6);
     layer_spec<T> l7 = named_layer<T>("A^-1 -= ...");
     l7.ops.push_back(aff_op<T>(rows(R.ainv0(), R.ainv0() + d2), Id2, rows(R.m20(), R.m20() + d2),
-                               Mat<T>(-Id2), Vec<T>::Zero(d2), rows(R.ainv0(), R.ainv0() + d2), Tn));
+                               Mat<T>(-Id2), Vec<T>::Zero(d2), rows(R.ainv0(), R.ainv0() + d2),
+                               Tn));
     L.push_back(l7);
     layer_spec<T> l8 = named_layer<T>("w = A^-1 b");
     l8.ops = mul_ops<T>(d, d, 1, R.ainv0(), R.b0(), R.q0(), Tn);
     L.push_back(l8);
     layer_spec<T> l9 = named_layer<T>("move w, A^-1, b");
-    l9.ops.push_back(mov_op<T>(rows(R.ainv0(), R.b0() + d), rows(R.ainv0(), R.b0() + d), Tn, 2 * k, yt));
+    l9.ops.push_back(
+        mov_op<T>(rows(R.ainv0(), R.b0() + d), rows(R.ainv0(), R.b0() + d), Tn, 2 * k, yt));
     l9.ops.push_back(mov_op<T>(rows(R.q0(), R.q0() + d), rows(R.q0(), R.q0() + d), Tn, 2 * k, yt));
     L.push_back(l9);
     layer_spec<T> l10 = named_layer<T>("w^T x_next");
@@ -192,14 +203,16 @@ template <class T> std::vector<layer_spec<T>> theorem2_chain(Index d, Index n, c
 
 // ------------------------------------------------------------------ running the chains
 
-template <class T> Mat<T> run_exact(const std::vector<layer_spec<T>>& L, Mat<T> h) {
+template <class T>
+Mat<T> run_exact(const std::vector<layer_spec<T>>& L, Mat<T> h) {
   for (const auto& l : L) h = layer_exact(h, l);
   return h;
 }
 
 // Scratch the realisation needs for a chain: op scratch = the largest sum of |t| in a layer,
 // div scratch = the largest div + 2.
-template <class T> raw_layout layout_for(Index D, Index T_tokens, const std::vector<layer_spec<T>>& L) {
+template <class T>
+raw_layout layout_for(Index D, Index T_tokens, const std::vector<layer_spec<T>>& L) {
   raw_layout lay;
   lay.data_rows = D;
   lay.tokens = T_tokens;
@@ -212,9 +225,10 @@ template <class T> raw_layout layout_for(Index D, Index T_tokens, const std::vec
   return lay;
 }
 
-template <class T> std::vector<decoder_layer_weights<T>> build_chain(const raw_layout& lay,
-                                                                     const std::vector<layer_spec<T>>& L,
-                                                                     const raw_knobs<T>& kn) {
+template <class T>
+std::vector<decoder_layer_weights<T>> build_chain(const raw_layout& lay,
+                                                  const std::vector<layer_spec<T>>& L,
+                                                  const raw_knobs<T>& kn) {
   std::vector<decoder_layer_weights<T>> W;
   W.reserve(L.size());
   for (const auto& l : L) W.push_back(build_layer(lay, l, kn));

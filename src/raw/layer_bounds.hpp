@@ -4,10 +4,12 @@
 // One layer, realised f^ against exact f on the SAME input h (raw_layer_bound, div_layer_bound):
 // the sum of
 //   hard attention   2 (T-1) e^-Natt max|read| (approximation_bounds.hpp: hard_attention_bound)
-//   LayerNorm bypass x^ = x / sqrt(1 + delta'), 0 <= delta' <= delta = (|x|^2 + eps_ln L)/(2 Nln^2),
+//   LayerNorm bypass x^ = x / sqrt(1 + delta'), 0 <= delta' <= delta = (|x|^2 + eps_ln L)/(2
+//   Nln^2),
 //                    and the pads' deviation p from +-Nln adds 2p/Nln to delta and p per unit
 //                    coefficient; |1 - (1+delta)^(-1/2)| <= |delta| / (2 (1-|delta|)^(3/2)) (MVT)
-//   GeLU bypass      gelu_bypass_bound at t = Nb - max|z| (AkyurekBounds.v:gelu_tanh_bypass_exponential
+//   GeLU bypass      gelu_bypass_bound at t = Nb - max|z|
+//   (AkyurekBounds.v:gelu_tanh_bypass_exponential
 //                    for the tanh form; Mills ratio for erf)
 //   GeLU product     gelu_product_bound_abs (AkyurekBounds.v:gelu_tanh_product_quartic for tanh;
 //                    the Leibniz bound for erf), at the perturbed factors
@@ -28,7 +30,8 @@
 
 namespace iclproof::raw {
 
-template <class T> T gamma_bound(double n) {
+template <class T>
+T gamma_bound(double n) {
   const T u = eps<T>() / T(2);
   const T nu = T(n) * u;
   if (!(nu < T(1) / T(2))) throw std::domain_error("rounding bound void: n u >= 1/2");
@@ -36,26 +39,31 @@ template <class T> T gamma_bound(double n) {
 }
 
 // |1 - (1 + delta)^(-1/2)| for |delta| <= d < 1.
-template <class T> T inv_sqrt_deviation(const T& d) {
+template <class T>
+T inv_sqrt_deviation(const T& d) {
   if (!(d < T(1) / T(2))) throw std::domain_error("LayerNorm deviation >= 1/2: knobs too small");
   const T om = T(1) - d;
   return d / (T(2) * om * sqrt_of(om));
 }
 
 // Monotone form of the GeLU-product bounds for |x| <= X, |y| <= Y.
-template <class T> T gelu_product_bound_abs(gelu_form form, const T& X, const T& Y, const T& s) {
+template <class T>
+T gelu_product_bound_abs(gelu_form form, const T& X, const T& Y, const T& s) {
   if (form == gelu_form::tanh) {
-    if (!gelu_product_box_ok(X, Y, s)) throw std::domain_error("GeLU product outside the proved box");
+    if (!gelu_product_box_ok(X, Y, s))
+      throw std::domain_error("GeLU product outside the proved box");
     return gelu_tanh_product_bound(X, Y, s);
   }
   if (!(X + Y <= T(2) * s)) throw std::domain_error("GeLU product outside the Leibniz range");
   const T Z = X + Y, s2 = s * s;
   const T q = (Z * Z * Z * Z - X * X * X * X - Y * Y * Y * Y) / (T(12) * s2);
-  const T r = (Z * Z * Z * Z * Z * Z + X * X * X * X * X * X + Y * Y * Y * Y * Y * Y) / (T(80) * s2 * s2);
+  const T r =
+      (Z * Z * Z * Z * Z * Z + X * X * X * X * X * X + Y * Y * Y * Y * Y * Y) / (T(80) * s2 * s2);
   return q + r;
 }
 
-template <class T> T max_abs_rows(const Mat<T>& h, Index from, Index to) {
+template <class T>
+T max_abs_rows(const Mat<T>& h, Index from, Index to) {
   T m(0);
   for (Index i = 0; i < h.cols(); ++i)
     for (Index r = from; r < to; ++r) m = std::max(m, abs_of(T(h(r, i))));
@@ -63,7 +71,8 @@ template <class T> T max_abs_rows(const Mat<T>& h, Index from, Index to) {
 }
 
 // Largest deviation of the pads from +-Nln.
-template <class T> T pad_deviation(const raw_layout& lay, const Mat<T>& h, const T& Nln) {
+template <class T>
+T pad_deviation(const raw_layout& lay, const Mat<T>& h, const T& Nln) {
   T p(0);
   for (Index i = 0; i < h.cols(); ++i) {
     p = std::max(p, abs_of(T(h(lay.pad_plus(), i) - Nln)));
@@ -74,34 +83,39 @@ template <class T> T pad_deviation(const raw_layout& lay, const Mat<T>& h, const
 
 // Norm of the LayerNorm input of a RAW layer without the pads and the op reads: the div
 // scratch is cancelled by the cleaning head up to the hard-attention error.
-template <class T> T norm_without_pads(const raw_layout& lay, const Mat<T>& h, Index i, const T& Natt) {
+template <class T>
+T norm_without_pads(const raw_layout& lay, const Mat<T>& h, Index i, const T& Natt) {
   T s2(0);
   for (Index r = 0; r < h.rows(); ++r) {
     if (r == lay.pad_plus() || r == lay.pad_minus()) continue;
     T v = abs_of(T(h(r, i)));
     if (r >= lay.div_scratch0())
-      v = hard_attention_bound(Natt, long(lay.tokens - 1), v) + gamma_bound<T>(2.0 * double(lay.tokens) + 8) * v;
+      v = hard_attention_bound(Natt, long(lay.tokens - 1), v) +
+          gamma_bound<T>(2.0 * double(lay.tokens) + 8) * v;
     s2 += v * v;
   }
   return sqrt_of(s2);
 }
 
-template <class T> T row_abs_sum(const Mat<T>& A, Index r) {
+template <class T>
+T row_abs_sum(const Mat<T>& A, Index r) {
   T s(0);
   for (Index j = 0; j < A.cols(); ++j) s += abs_of(T(A(r, j)));
   return s;
 }
 
 // The exact uniform read of an op at token i: Wa mean_{k in K(i)} h_k[r].
-template <class T> Vec<T> exact_read(const raw_op<T>& op, const Mat<T>& h, Index i) {
+template <class T>
+Vec<T> exact_read(const raw_op<T>& op, const Mat<T>& h, Index i) {
   if (op.r.empty()) return Vec<T>::Zero(op.t_size());
   Vec<T> acc = Vec<T>::Zero(static_cast<Index>(op.r.size()));
   for (Index k : op.K[static_cast<size_t>(i)]) acc += gather<T>(h.col(k), op.r);
   return op.Wa * acc / T(static_cast<Index>(op.K[static_cast<size_t>(i)].size()));
 }
 
-template <class T> T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops,
-                                     const raw_knobs<T>& kn, const Mat<T>& h) {
+template <class T>
+T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, const raw_knobs<T>& kn,
+                  const Mat<T>& h) {
   const Index H = lay.H(), Tn = lay.tokens;
   // Rounding (first order, Higham (3.8) counting): the LayerNorm's mean of H entries is off by
   // <= gamma_H (2 Nln + H xmax)/H, its 1/sqrt(var) is relatively off by gamma_(H+8); a unit's
@@ -122,7 +136,8 @@ template <class T> T raw_layer_bound(const raw_layout& lay, const std::vector<ra
       const Vec<T> v = ops[o].Wa * gather<T>(h.col(k), ops[o].r);
       for (Index j = 0; j < v.size(); ++j) mv = std::max(mv, abs_of(T(v(j))));
     }
-    e_att[o] = hard_attention_bound(kn.attention_scale, long(Tn - 1), mv) + gamma_bound<T>(2.0 * double(Tn) + 8) * mv;
+    e_att[o] = hard_attention_bound(kn.attention_scale, long(Tn - 1), mv) +
+               gamma_bound<T>(2.0 * double(Tn) + 8) * mv;
   }
   T worst(0);
   for (Index i = 0; i < Tn; ++i) {
@@ -134,7 +149,8 @@ template <class T> T raw_layer_bound(const raw_layout& lay, const std::vector<ra
     }
     T xmax = max_abs_rows(Mat<T>(h.col(i)), 0, lay.data_rows);
     for (size_t o = 0; o < ops.size(); ++o)
-      for (Index j = 0; j < reads[o].size(); ++j) xmax = std::max(xmax, T(abs_of(T(reads[o](j))) + e_att[o] + rho_t));
+      for (Index j = 0; j < reads[o].size(); ++j)
+        xmax = std::max(xmax, T(abs_of(T(reads[o](j))) + e_att[o] + rho_t));
     const T delta = (xnorm * xnorm + kn.ln_eps * T(H)) / (T(2) * Nln * Nln) + T(2) * p / Nln;
     const T rx = inv_sqrt_deviation(delta);
     for (size_t o = 0; o < ops.size(); ++o) {
@@ -169,8 +185,9 @@ template <class T> T raw_layer_bound(const raw_layout& lay, const std::vector<ra
             wo_sum += wo;
           }
           const T zmax = (T(1) + rx) * cx + abs_of(T(op.b0(Index(m)))) + p * csum;
-          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + wo_sum * (rho_t + e_att[o]) + rx * cx + p * csum +
-                gH * csum * xmax + g * (csum * (xmax + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
+          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + wo_sum * (rho_t + e_att[o]) + rx * cx +
+                p * csum + gH * csum * xmax +
+                g * (csum * (xmax + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
         } else {
           const T zmax = (T(1) + rx) * xw + abs_of(T(op.b0(Index(m)))) + p;
           err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + rx * xw + p + gH * xw +
@@ -184,8 +201,9 @@ template <class T> T raw_layer_bound(const raw_layout& lay, const std::vector<ra
             const T prod_err = Astar * dB + Bstar * dA + dA * dB;
             const T approx = gelu_product_bound_abs(kn.form, T(Astar + dA), T(Bstar + dB), s);
             const T coefsum = T(1) + Ws(n);
-            const T round = prod_scale / s * (T(3) * coefsum * (gH * xmax + g * (xmax + T(3) * Nln)) +
-                                              g * T(6) * (At(n) + Xs(n)));
+            const T round = prod_scale / s *
+                            (T(3) * coefsum * (gH * xmax + g * (xmax + T(3) * Nln)) +
+                             g * T(6) * (At(n) + Xs(n)));
             err += wo * (prod_err + approx + round);
           }
         }
@@ -196,15 +214,17 @@ template <class T> T raw_layer_bound(const raw_layout& lay, const std::vector<ra
   return worst;
 }
 
-template <class T> T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& kn,
-                                     const Mat<T>& h) {
+template <class T>
+T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& kn,
+                  const Mat<T>& h) {
   const Index H = lay.H(), Tn = lay.tokens;
   const Index k = static_cast<Index>(dv.y_rows.size());
   const T g = gamma_bound<T>(2.0 * double(H) + 32);
   const T N = kn.div_N, M = kn.div_M, Nb = kn.gelu_bypass;
   const Index P = lay.div_scratch0();
   // Largest value the self head moves: pads, old div scratch, and the assembled entries.
-  T vmax = max_abs_rows(h, lay.pad_plus(), lay.pad_minus() + 1) + max_abs_rows(h, P, P + lay.div_scratch);
+  T vmax = max_abs_rows(h, lay.pad_plus(), lay.pad_minus() + 1) +
+           max_abs_rows(h, P, P + lay.div_scratch);
   T worst(0);
   for (Index i = 0; i < Tn; ++i) {
     const T c = abs_of(T(h(dv.c_row, i)));
@@ -220,7 +240,8 @@ template <class T> T div_layer_bound(const raw_layout& lay, const div_op& dv, co
   T wmax(0);
   for (Index q : dv.w) wmax = std::max(wmax, max_abs_rows(h, q, q + 1));
   vmax = std::max(vmax, wmax);
-  const T e_att = hard_attention_bound(kn.attention_scale, long(Tn - 1), vmax) + gamma_bound<T>(2.0 * double(Tn) + 8) * vmax;
+  const T e_att = hard_attention_bound(kn.attention_scale, long(Tn - 1), vmax) +
+                  gamma_bound<T>(2.0 * double(Tn) + 8) * vmax;
   for (Index i = 0; i < Tn; ++i) {
     const T c = abs_of(T(h(dv.c_row, i)));
     if (!(c > T(0))) throw std::domain_error("div bound: |c| = 0");
@@ -256,13 +277,15 @@ template <class T> T div_layer_bound(const raw_layout& lay, const div_op& dv, co
   return worst;
 }
 
-template <class T> T layer_bound(const raw_layout& lay, const layer_spec<T>& L, const raw_knobs<T>& kn,
-                                 const Mat<T>& h) {
+template <class T>
+T layer_bound(const raw_layout& lay, const layer_spec<T>& L, const raw_knobs<T>& kn,
+              const Mat<T>& h) {
   return L.div ? div_layer_bound(lay, *L.div, kn, h) : raw_layer_bound(lay, L.ops, kn, h);
 }
 
 // Propagation of a data-row error E through the exact layer at (a state near) h.
-template <class T> T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
+template <class T>
+T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
   T out = E;
   if (L.div) {
     for (Index i = 0; i < h.cols(); ++i) {
@@ -301,10 +324,11 @@ template <class T> T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, co
   return out;
 }
 
-template <class T> struct chain_run {
-  Mat<T> realised;          // final hidden state of the realised chain
-  Mat<T> exact;             // final data rows of the exact chain
-  T propagated_bound = T(0);  // E_L
+template <class T>
+struct chain_run {
+  Mat<T> realised;             // final hidden state of the realised chain
+  Mat<T> exact;                // final data rows of the exact chain
+  T propagated_bound = T(0);   // E_L
   T worst_local_ratio = T(0);  // max over layers of local error / local bound
   std::vector<T> local_errors, local_bounds;
 };
@@ -312,9 +336,10 @@ template <class T> struct chain_run {
 // Runs the realised chain and the exact chain from the same data; checks nothing, returns the
 // numbers (the properties compare). local error of layer l = |f^_l(h^_l) - f_l(h^_l)| on the
 // data rows.
-template <class T> chain_run<T> run_chain_with_bounds(const raw_layout& lay, const std::vector<layer_spec<T>>& L,
-                                                      const std::vector<decoder_layer_weights<T>>& W,
-                                                      const raw_knobs<T>& kn, const Mat<T>& data) {
+template <class T>
+chain_run<T> run_chain_with_bounds(const raw_layout& lay, const std::vector<layer_spec<T>>& L,
+                                   const std::vector<decoder_layer_weights<T>>& W,
+                                   const raw_knobs<T>& kn, const Mat<T>& data) {
   chain_run<T> cr;
   Mat<T> h = embed_state(lay, data, kn);
   Mat<T> ex = data;
