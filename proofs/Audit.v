@@ -8,7 +8,7 @@
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
 From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
-  AkyurekBounds.
+  AkyurekBounds AkyurekAlgebra.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -46,3 +46,11 @@ Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
 (* AkyurekBounds.v *)
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_bypass_exponential.
+
+(* AkyurekAlgebra.v *)
+Print Assumptions ICLProof.AkyurekAlgebra.layernorm_division_sum_squares.
+Print Assumptions ICLProof.AkyurekAlgebra.layernorm_division_squared.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_dot_reduction.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_aff_reduction.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_mov_reduction.
+Print Assumptions ICLProof.AkyurekAlgebra.raw_mul_entry.

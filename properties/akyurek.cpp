@@ -4,20 +4,153 @@
 using namespace iclproof;
 using namespace iclproof::akyurek_checks;
 
-ICLPROOF_PROPERTY(gelu_product_bound, "akyurek.gelu_multiplication_within_proven_bound",
-                  "s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)) is x y within the proven fourth-order "
-                  "bound plus rounding, for the erf and the tanh GeLU.",
-                  "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+ICLPROOF_PROPERTY(
+    gelu_product_bound, "akyurek.gelu_multiplication_within_proven_bound",
+    "s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)) is x y within the proven fourth-order "
+    "bound plus rounding, for the erf and the tanh GeLU.",
+    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
   gelu_product_within_bound<T>(ctx, [](raw::gelu_form f, const T& x, const T& y, const T& s) {
     return raw::gelu_product(f, x, y, s);
   });
 }
 
-ICLPROOF_PROPERTY(gelu_product_order, "akyurek.gelu_multiplication_error_is_second_order_in_downscale",
-                  "The GeLU-multiplication error falls like s^-2 (log-log slope -2 within 0.05): fourth "
-                  "order in the inputs, not the third order of the paper's Lemma 4.",
-                  "paper: Akyurek et al. 2023 Lemma 4 eq. (35), corrected in CONSTRUCTIONS.md section 5") {
+ICLPROOF_PROPERTY(
+    gelu_product_order, "akyurek.gelu_multiplication_error_is_second_order_in_downscale",
+    "The GeLU-multiplication error falls like s^-2 (log-log slope -2 within 0.05): fourth "
+    "order in the inputs, not the third order of the paper's Lemma 4.",
+    "paper: Akyurek et al. 2023 Lemma 4 eq. (35), corrected in CONSTRUCTIONS.md section 5") {
   gelu_product_second_order<T>(ctx, [](raw::gelu_form f, const T& x, const T& y, const T& s) {
     return raw::gelu_product(f, x, y, s);
   });
+}
+
+ICLPROOF_PROPERTY(
+    gelu_bypass, "akyurek.gelu_bypass_error_is_exponentially_small",
+    "g(Nb + z) - Nb - z lies between the proven lower and upper bounds: exp(-t^2/2)-small "
+    "for the erf GeLU (Mills ratio), t exp(-2u)-small for the tanh GeLU (Lemma 5 made "
+    "explicit).",
+    "proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential") {
+  gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
+}
+
+ICLPROOF_PROPERTY(
+    ln_bypass, "akyurek.layernorm_bypass_closed_form_returns_n_not_2n",
+    "sqrt(2/L) N lambda([x, N, -N - sum x, 0]) equals x / sqrt(1 + S/N + (S^2+|x|^2)/(2N^2) "
+    "+ eps L/(2N^2)) and N / sqrt(...) in the second entry: N, not the paper's 2N.",
+    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+  layernorm_division_closed_form<T>(
+      ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, true);
+}
+
+ICLPROOF_PROPERTY(
+    ln_division, "akyurek.layernorm_division_closed_form",
+    "sqrt(2/L) M N lambda([N c, y/M, -N c - S/M, 0]) equals (y/|c|) / sqrt(1 + S/(NcM) + "
+    "(S^2+|y|^2)/(2N^2c^2M^2) + eps L/(2N^2c^2)) to rounding (Lemma 8, exact form).",
+    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+  layernorm_division_closed_form<T>(
+      ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, false);
+}
+
+ICLPROOF_PROPERTY(
+    ln_division_order, "akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
+    "The relative error of LayerNorm division (and of Lemma 6's bypass, c = M = 1) is "
+    "-S/(2NcM) up to the proven second-order remainder: first order in 1/(N M).",
+    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+  layernorm_division_first_order<T>(
+      ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
+}
+
+ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_exact_and_bounded",
+                  "With logit gap Natt the causal softmax output is the K(i)-average plus exactly "
+                  "sum e^-Natt (v_j - mean)/(a + b e^-Natt), at most 2 b e^-Natt max|v|.",
+                  "paper: Akyurek et al. 2023 Appendix C.4.1 (Case 1/2 attention patterns)") {
+  hard_attention_identity<T>(ctx, [](const raw::attention_head<T>& hd, const Mat<T>& h) {
+    return raw::attention_head_forward(hd, h, false);
+  });
+}
+
+ICLPROOF_PROPERTY(
+    raw_layer, "akyurek.raw_layer_realises_exact_raw_within_bound",
+    "One decoder layer with the RAW weights (+ or Hadamard, parallel ops, any causal K) "
+    "computes RAW's exact semantics within the summed proven bounds.",
+    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+  raw_layer_within_bound<T>(
+      ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
+              const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
+}
+
+ICLPROOF_PROPERTY(
+    div_layer, "akyurek.div_layer_realises_exact_div_within_bound",
+    "One decoder layer with LayerNorm-division weights computes y / |c| within the proven "
+    "bound (Lemma 8, with the rest of the hidden state in the LayerNorm).",
+    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+  div_layer_within_bound<T>(
+      ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
+              const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
+}
+
+ICLPROOF_PROPERTY(
+    thm1_exact, "akyurek.theorem1_exact_chain_is_one_sgd_pass",
+    "The Theorem 1 chain of mov/aff/mul in exact semantics holds the SGD iterate w_k "
+    "(corrected ridge step w - 2 alpha (x (w^T x - y) + lambda w)) and predicts w_k^T x_(k+1).",
+    "proofs/AkyurekAlgebra.v:raw_dot_reduction") {
+  theorem1_exact_chain<T>(ctx, [](raw::Index d, raw::Index n, const Vec<T>& w0, const T& a,
+                                  const T& l) { return raw::theorem1_chain<T>(d, n, w0, a, l); });
+}
+
+ICLPROOF_PROPERTY(
+    thm2_exact, "akyurek.theorem2_exact_chain_is_ridge",
+    "The Theorem 2 chain (Sherman-Morrison with div) in exact semantics holds the ridge "
+    "solution on the first k examples and predicts with it.",
+    "proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge") {
+  theorem2_exact_chain<T>(
+      ctx, [](raw::Index d, raw::Index n, const T& l) { return raw::theorem2_chain<T>(d, n, l); });
+}
+
+namespace {
+// Chain sizes the precision can honestly certify: the propagated bound compounds the per-layer
+// bounds (~eps^(1/2) each) through the products of the chain; in 53/64-bit arithmetic it stays
+// finite only for the smallest chains.
+inline int chain_size_max(int bits) { return bits >= 128 ? 3 : 1; }
+}  // namespace
+
+ICLPROOF_PROPERTY(
+    thm1_realised, "akyurek.theorem1_realised_chain_within_propagated_bound",
+    "The Theorem 1 chain run through real decoder layers: every layer within its one-layer "
+    "bound and the whole chain within the propagated bound of the exact chain.",
+    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+  const int m = chain_size_max(scalar_traits<T>::bits());
+  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
+  note_chain(ctx, cc);
+  const gelu_form form = gen_form();
+  ctx.note("form", raw::to_string(form));
+  Vec<T> w0(cc.d);
+  for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];
+  const auto L = raw::theorem1_chain<T>(cc.d, cc.n, w0, T(cc.alpha), T(cc.lambda));
+  const raw::sgd_rows R{cc.d};
+  realised_chain_within_bounds<T>(
+      ctx, L, R.D(), raw::chain_input<T>(R.D(), chain_X<T>(cc), chain_y<T>(cc)), form,
+      [](const raw::raw_layout& lay, const raw::layer_spec<T>& l, const raw::raw_knobs<T>& kn) {
+        return raw::build_layer(lay, l, kn);
+      });
+}
+
+ICLPROOF_PROPERTY(
+    thm2_realised, "akyurek.theorem2_realised_chain_within_propagated_bound",
+    "The Theorem 2 chain (Sherman-Morrison, LayerNorm division) run through real decoder "
+    "layers: every layer within its one-layer bound and the whole chain within the "
+    "propagated bound of the exact chain.",
+    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+  const int m = chain_size_max(scalar_traits<T>::bits());
+  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
+  note_chain(ctx, cc);
+  const gelu_form form = gen_form();
+  ctx.note("form", raw::to_string(form));
+  const auto L = raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda));
+  const raw::sm_rows R{cc.d};
+  realised_chain_within_bounds<T>(
+      ctx, L, R.D(), raw::chain_input<T>(R.D(), chain_X<T>(cc), chain_y<T>(cc)), form,
+      [](const raw::raw_layout& lay, const raw::layer_spec<T>& l, const raw::raw_knobs<T>& kn) {
+        return raw::build_layer(lay, l, kn);
+      });
 }

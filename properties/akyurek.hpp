@@ -7,7 +7,10 @@
 #include "harness/property.hpp"
 #include "harness/tolerance.hpp"
 #include "raw/approximation_bounds.hpp"
+#include "raw/chains.hpp"
 #include "raw/decoder_layer.hpp"
+#include "raw/layer_bounds.hpp"
+#include "tasks/rapidcheck_gen.hpp"
 
 #include <rapidcheck.h>
 
@@ -22,16 +25,20 @@ using raw::gelu_form;
 inline gelu_form gen_form() { return *rc::gen::element(gelu_form::erf, gelu_form::tanh); }
 
 // A double in [-1, 1] with 20 random bits, times 2^k (exact in every precision).
-inline double gen_unit_value() { return *rc::gen::inRange(-(1 << 20), (1 << 20) + 1) / double(1 << 20); }
+inline double gen_unit_value() {
+  return *rc::gen::inRange(-(1 << 20), (1 << 20) + 1) / double(1 << 20);
+}
 
 // Implementation under test: (form, x, y, s) -> s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)).
-template <class T> using product_fn = std::function<T(gelu_form, const T&, const T&, const T&)>;
+template <class T>
+using product_fn = std::function<T(gelu_form, const T&, const T&, const T&)>;
 
 // Lemma 4, corrected: |gelu_product - x y| <= proven approximation bound + rounding.
 // Tolerance: tanh form proofs/AkyurekBounds.v:gelu_tanh_product_quartic (C (x^4 + y^4)/s^2);
 // erf form the Leibniz-remainder bound of approximation_bounds.hpp; rounding
 // gelu_product_rounding (first-order count). Knob s: balanced for the precision, times 2^j.
-template <class T> void gelu_product_within_bound(case_context& ctx, const product_fn<T>& product) {
+template <class T>
+void gelu_product_within_bound(case_context& ctx, const product_fn<T>& product) {
   const gelu_form form = gen_form();
   const int k = *rc::gen::inRange(-3, 4);
   const T x = std::ldexp(gen_unit_value(), k), y = std::ldexp(gen_unit_value(), k);
@@ -54,7 +61,8 @@ inline double fitted_slope(const std::vector<double>& ls, const std::vector<doub
   double mx = 0, my = 0;
   for (size_t i = 0; i < ls.size(); ++i) mx += ls[i] / n, my += le[i] / n;
   double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < ls.size(); ++i) sxy += (ls[i] - mx) * (le[i] - my), sxx += (ls[i] - mx) * (ls[i] - mx);
+  for (size_t i = 0; i < ls.size(); ++i)
+    sxy += (ls[i] - mx) * (le[i] - my), sxx += (ls[i] - mx) * (ls[i] - mx);
   return sxy / sxx;
 }
 
@@ -64,9 +72,11 @@ inline double fitted_slope(const std::vector<double>& ls, const std::vector<doub
 // up to where the approximation error is still 1e6 times the rounding bound
 // (s <= X (4e-10 / eps)^(1/3)), so rounding moves the slope by < 1e-5: the check is honest
 // at every precision. 12 log-spaced values of s.
-template <class T> void gelu_product_second_order(case_context& ctx, const product_fn<T>& product) {
+template <class T>
+void gelu_product_second_order(case_context& ctx, const product_fn<T>& product) {
   const gelu_form form = gen_form();
-  const double xs = *rc::gen::inRange(256, 1025) / 1024.0, ys = *rc::gen::inRange(256, 1025) / 1024.0;
+  const double xs = *rc::gen::inRange(256, 1025) / 1024.0,
+               ys = *rc::gen::inRange(256, 1025) / 1024.0;
   const double sx = *rc::gen::element(-1.0, 1.0), sy = *rc::gen::element(-1.0, 1.0);
   const T x = xs * sx, y = ys * sy;
   const T X(1);
@@ -81,8 +91,8 @@ template <class T> void gelu_product_second_order(case_context& ctx, const produ
   std::vector<double> ls, le;
   const int n = 12;
   for (int i = 0; i < n; ++i) {
-    using std::pow;
     using boost::multiprecision::pow;
+    using std::pow;
     const T s = s_lo * pow(T(s_hi / s_lo), T(i) / T(n - 1));
     const T err = raw::abs_of(T(product(form, x, y, s) - x * y));
     ls.push_back(log2_abs(s));
@@ -91,6 +101,504 @@ template <class T> void gelu_product_second_order(case_context& ctx, const produ
   const double slope = fitted_slope(ls, le);
   ctx.note("slope", std::to_string(slope));
   ctx.check_le<T>("|slope + 2|", T(std::abs(slope + 2.0)), T(0.05));
+}
+
+// ------------------------------------------------------------------------ GeLU bypass (Lemma 5)
+template <class T>
+using gelu_fn = std::function<T(gelu_form, const T&)>;
+
+// Lemma 5 with explicit two-sided bounds: for t = Nb + z > 0
+//   erf:  phi(t) t^2/(1 + t^2) <= t (1 - Phi(t)) = |g(t) - t| <= phi(t)   (Mills ratio bounds,
+//         Gordon 1941), i.e. exponentially small like exp(-t^2/2): the order check;
+//   tanh: t e^-2u / 2 <= t / (1 + e^2u) = |g(t) - t| <= t e^-2u  for u >= 0
+//         (upper: proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential).
+// Computed as g(Nb + z) - Nb - z with the bypass offset Nb, so the rounding of the cancellation
+// (gamma_8 (Nb + |z|), first-order count) is added to the upper and subtracted from the lower.
+template <class T>
+void gelu_bypass_two_sided(case_context& ctx, const gelu_fn<T>& g) {
+  const gelu_form form = gen_form();
+  const T z = gen_unit_value() * 4;
+  const T Nb = *rc::gen::inRange(6, 24);
+  const T t = Nb + z;
+  ctx.note("form", raw::to_string(form));
+  ctx.note("Nb", full_digits(Nb));
+  ctx.note("z", full_digits(z));
+  const T err = raw::abs_of(T(g(form, t) - Nb - z));
+  const T round = raw::gamma_bound<T>(8) * (Nb + raw::abs_of(z));
+  const T upper = raw::gelu_bypass_bound(form, t);
+  T lower;
+  if (form == gelu_form::erf) {
+    lower = upper * t * t / (T(1) + t * t);
+  } else {
+    lower = upper / T(2);
+  }
+  ctx.check_le<T>("|g(Nb+z) - Nb - z| <= proven upper bound", err, T(upper + round));
+  ctx.check_le<T>("proven lower bound - |g(Nb+z) - Nb - z| <= rounding", T(lower - err), round);
+}
+
+// ------------------------------------------------------------------- LayerNorm (Lemmas 6, 8)
+template <class T>
+using layernorm_fn = std::function<Vec<T>(const Vec<T>&, const T&)>;
+
+template <class T>
+Vec<T> plain_layer_norm(const Vec<T>& v, const T& ln_eps) {
+  return raw::layer_norm<T>(v, Vec<T>::Ones(v.size()), Vec<T>::Zero(v.size()), ln_eps);
+}
+
+struct division_case {
+  int k, L;
+  double c;
+  std::vector<double> y;
+  double N, M, ln_eps;
+};
+
+inline division_case gen_division_case(bool bypass) {
+  division_case dc;
+  dc.k = *rc::gen::inRange(1, 6);
+  dc.L = dc.k + 2 + *rc::gen::inRange(0, 6);
+  dc.c = bypass ? 1.0 : *rc::gen::element(-1.0, 1.0) * (*rc::gen::inRange(64, 1024) / 128.0);
+  for (int q = 0; q < dc.k; ++q) dc.y.push_back(gen_unit_value() * 4);
+  dc.N = std::ldexp(1.0, *rc::gen::inRange(8, 40));
+  dc.M = bypass ? 1.0 : std::ldexp(1.0, *rc::gen::inRange(0, 20));
+  dc.ln_eps = *rc::gen::element(0.0, 1e-5);
+  return dc;
+}
+
+// Lemma 8 (and Lemma 6 = the case c = 1, M = 1, y = x): the exact closed form
+//   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(NcM) + (S^2+|y|^2)/(2N^2c^2M^2) + eps
+//   L/(2N^2c^2))
+// (proofs/AkyurekAlgebra.v:layernorm_division_sum_squares: the sum of squares of v, whose
+// entries sum to 0). For the bypass also the N entry: sqrt(2/L) N lambda(v)_N = N / sqrt(...),
+// i.e. N, not the 2N of the paper's eq. (44). Tolerance: the rounding of the LayerNorm, whose
+// mean cancels entries of modulus N|c|: gamma_(2L+16) (4 M N / L + 4 sum|y|/|c| + 4 |z|) for
+// the y entries (derivation in the comment of layernorm_division_denominator's use below).
+template <class T>
+void layernorm_division_closed_form(case_context& ctx, const layernorm_fn<T>& ln, bool bypass) {
+  const division_case dc = gen_division_case(bypass);
+  const T c = dc.c, N = dc.N, M = dc.M, ln_eps = dc.ln_eps;
+  ctx.note("c", full_digits(c));
+  ctx.note("N", full_digits(N));
+  ctx.note("M", full_digits(M));
+  ctx.note("L", std::to_string(dc.L));
+  ctx.note("ln_eps", full_digits(ln_eps));
+  Vec<T> v = Vec<T>::Zero(dc.L);
+  T S(0), y2(0), y1(0);
+  v(0) = N * c;
+  for (int q = 0; q < dc.k; ++q) {
+    const T y = dc.y[size_t(q)];
+    v(1 + q) = y / M;
+    S += y;
+    y2 += y * y;
+    y1 += raw::abs_of(y);
+    ctx.note("y", full_digits(y));
+  }
+  v(1 + dc.k) = -N * c - S / M;
+  const Vec<T> u = ln(v, ln_eps);
+  const T scale = raw::sqrt_of(T(T(2) / T(dc.L))) * M * N;
+  const T den = raw::layernorm_division_denominator(S, y2, c, N, M, T(dc.L), ln_eps);
+  const T g = raw::gamma_bound<T>(2.0 * dc.L + 16);
+  for (int q = 0; q < dc.k; ++q) {
+    const T y = dc.y[size_t(q)];
+    const T z = y / raw::abs_of(c) / den;
+    const T got = scale * u(1 + q);
+    const T tol = g * (T(4) * M * N / T(dc.L) + T(4) * y1 / raw::abs_of(c) + T(4) * raw::abs_of(z));
+    ctx.check_le<T>("|sqrt(2/L) M N lambda(v)_y - closed form|", raw::abs_of(T(got - z)), tol);
+  }
+  if (bypass) {
+    const T got = scale * u(0);  // c = 1, M = 1: the N entry
+    const T want = N / den;
+    ctx.check_le<T>("|sqrt(2/L) N lambda(v)_N - N / sqrt(...)|", raw::abs_of(T(got - want)),
+                    T(g * T(8) * N));
+  }
+}
+
+// Lemma 8's convergence: the relative error of the division is -S/(2NcM) up to the proven
+// second-order remainder (approximation_bounds.hpp: layernorm_division_first_order_remainder),
+// plus rounding relative to |z|. The measured ratio rel_err / (-S/(2NcM)) is noted.
+template <class T>
+void layernorm_division_first_order(case_context& ctx, const layernorm_fn<T>& ln) {
+  // Half the cases are Lemma 6's bypass (c = 1, M = 1): relative error -S/(2N), first order.
+  const bool bypass = *rc::gen::arbitrary<bool>();
+  division_case dc = gen_division_case(bypass);
+  ctx.note("bypass (Lemma 6)", bypass ? "yes" : "no");
+  const T c = dc.c, N = dc.N, M = dc.M, ln_eps = dc.ln_eps;
+  ctx.note("c", full_digits(c));
+  ctx.note("N", full_digits(N));
+  ctx.note("M", full_digits(M));
+  ctx.note("L", std::to_string(dc.L));
+  Vec<T> v = Vec<T>::Zero(dc.L);
+  T S(0), y2(0), y1(0);
+  v(0) = N * c;
+  for (int q = 0; q < dc.k; ++q) {
+    const T y = dc.y[size_t(q)];
+    v(1 + q) = y / M;
+    S += y;
+    y2 += y * y;
+    y1 += raw::abs_of(y);
+  }
+  v(1 + dc.k) = -N * c - S / M;
+  const Vec<T> u = ln(v, ln_eps);
+  const T scale = raw::sqrt_of(T(T(2) / T(dc.L))) * M * N;
+  const T rem = raw::layernorm_division_first_order_remainder(S, y2, c, N, M, T(dc.L), ln_eps);
+  const T g = raw::gamma_bound<T>(2.0 * dc.L + 16);
+  for (int q = 0; q < dc.k; ++q) {
+    const T y = dc.y[size_t(q)];
+    if (y == 0) continue;
+    const T exact = y / raw::abs_of(c);
+    const T rel = (scale * u(1 + q) - exact) / exact;
+    const T first = -S / (T(2) * N * c * M);
+    const T tol =
+        rem +
+        g * (T(4) * M * N / T(dc.L) + T(4) * y1 / raw::abs_of(c) + T(8) * raw::abs_of(exact)) /
+            raw::abs_of(exact);
+    ctx.check_le<T>("|relative error + S/(2NcM)|", raw::abs_of(T(rel - first)), tol);
+  }
+}
+
+// ------------------------------------------------------------------ hard attention (C.4.1)
+// One head with the pattern encoding of raw_operator.hpp (k_i = e_i, q_i = Natt 1_K(i)), values
+// v_k: for token i with a = |K(i)| targets and b = i + 1 - a others, the output is exactly
+//   mean_K v + sum_{others} e^-Natt (v_j - mean_K v) / (a + b e^-Natt)
+// and the deviation from mean_K v is at most 2 b e^-Natt max|v| (hard_attention_bound).
+// Checks both: the identity to rounding (gamma_(2T+8) max|v|, first-order count), and the bound.
+template <class T>
+using attention_fn = std::function<Mat<T>(const raw::attention_head<T>&, const Mat<T>&)>;
+
+template <class T>
+void hard_attention_identity(case_context& ctx, const attention_fn<T>& attend) {
+  const int Tn = *rc::gen::inRange(1, 8);
+  const int Natt_int = *rc::gen::inRange(2, 40);
+  const T Natt = Natt_int;
+  raw::raw_layout lay;
+  lay.data_rows = 2;
+  lay.tokens = Tn;
+  raw::timestep_map K(static_cast<size_t>(Tn));
+  for (int i = 0; i < Tn; ++i) {
+    const int a = *rc::gen::inRange(1, i + 2);
+    std::vector<int> all;
+    for (int k = 0; k <= i; ++k) all.push_back(k);
+    for (int j = 0; j < a; ++j) {
+      const int pick = *rc::gen::inRange(0, int(all.size()));
+      K[size_t(i)].push_back(all[size_t(pick)]);
+      all.erase(all.begin() + pick);
+    }
+  }
+  ctx.note("T", std::to_string(Tn));
+  ctx.note("Natt", std::to_string(Natt_int));
+  raw::raw_knobs<T> kn{Natt, T(0), T(1), T(1), T(1), T(1)};
+  Mat<T> data(2, Tn);
+  for (int i = 0; i < Tn; ++i) data(0, i) = gen_unit_value(), data(1, i) = gen_unit_value();
+  const Mat<T> h = raw::embed_state(lay, data, kn);
+  raw::attention_head<T> hd = raw::pattern_head<T>(lay, K, Natt);
+  hd.Wv(0, 0) = T(1);
+  hd.Wv(1, 1) = T(1);
+  const Mat<T> out = attend(hd, h);
+  const T e = raw::exp_value(T(-Natt));
+  const T g = raw::gamma_bound<T>(2.0 * Tn + 8);
+  for (int i = 0; i < Tn; ++i) {
+    const auto& Ki = K[size_t(i)];
+    const T a = T(static_cast<long>(Ki.size())), b = T(static_cast<long>(i + 1 - Ki.size()));
+    T vmax(0);
+    for (int r = 0; r < 2; ++r) {
+      T mean(0);
+      for (auto k : Ki) mean += data(r, k);
+      mean /= a;
+      T dev(0);
+      for (int k = 0; k <= i; ++k) {
+        vmax = std::max(vmax, raw::abs_of(T(data(r, k))));
+        if (std::find(Ki.begin(), Ki.end(), k) == Ki.end())
+          dev += e * (data(r, k) - mean) / (a + b * e);
+      }
+      const T got = out(r, i) - mean;
+      ctx.check_le<T>("softmax output = mean_K v + exact deviation", raw::abs_of(T(got - dev)),
+                      T(g * T(4)));
+      ctx.check_le<T>(
+          "|softmax output - mean_K v| <= 2 b e^-Natt max|v|", raw::abs_of(got),
+          T(raw::hard_attention_bound(Natt, long(i + 1 - long(Ki.size())), T(1)) + g * T(4)));
+    }
+  }
+}
+
+// -------------------------------------------------------------- RAW layer realised (C.4.3)
+// A random RAW op (or two independent parallel ops, Lemma 7) on random data; knobs balanced for
+// the precision; the realised decoder layer against raw_exact on the data rows, within
+// raw_layer_bound (layer_bounds.hpp: hard attention + LayerNorm bypass + GeLU bypass + GeLU
+// product (AkyurekBounds.v:gelu_tanh_product_quartic / Leibniz) + rounding).
+template <class T>
+using layer_fn = std::function<raw::decoder_layer_weights<T>(
+    const raw::raw_layout&, const raw::layer_spec<T>&, const raw::raw_knobs<T>&)>;
+
+inline raw::index_list gen_distinct_rows(int count, std::vector<int>& pool) {
+  raw::index_list out;
+  for (int j = 0; j < count; ++j) {
+    const int pick = *rc::gen::inRange(0, int(pool.size()));
+    out.push_back(pool[size_t(pick)]);
+    pool.erase(pool.begin() + pick);
+  }
+  return out;
+}
+
+template <class T>
+raw::raw_op<T> gen_raw_op(std::vector<int>& pool, raw::Index Tn) {
+  raw::raw_op<T> op;
+  op.kind = *rc::gen::element(raw::raw_kind::add, raw::raw_kind::hadamard);
+  const int nt = *rc::gen::inRange(1, 3),
+            ns = *rc::gen::inRange(op.kind == raw::raw_kind::add ? 0 : 1, 3),
+            nr = *rc::gen::inRange(1, 3), nw = *rc::gen::inRange(1, 3);
+  op.s = gen_distinct_rows(ns, pool);
+  op.r = gen_distinct_rows(nr, pool);
+  op.w = gen_distinct_rows(nw, pool);
+  auto rand_mat = [](int r, int c) {
+    Mat<T> m(r, c);
+    for (int i = 0; i < r; ++i)
+      for (int j = 0; j < c; ++j) m(i, j) = std::ldexp(double(*rc::gen::inRange(-4, 5)), -2);
+    return m;
+  };
+  op.W = rand_mat(nt, ns);
+  op.Wa = rand_mat(nt, nr);
+  op.Wo = rand_mat(nw, nt);
+  op.b0 = Vec<T>(rand_mat(nw, 1).col(0));
+  op.K.resize(size_t(Tn));
+  for (raw::Index i = 0; i < Tn; ++i) {
+    const int a = *rc::gen::inRange(1, int(i) + 2);
+    std::vector<raw::Index> all;
+    for (raw::Index k = 0; k <= i; ++k) all.push_back(k);
+    for (int j = 0; j < a; ++j) {
+      const int pick = *rc::gen::inRange(0, int(all.size()));
+      op.K[size_t(i)].push_back(all[size_t(pick)]);
+      all.erase(all.begin() + pick);
+    }
+  }
+  return op;
+}
+
+template <class T>
+void raw_layer_within_bound(case_context& ctx, const layer_fn<T>& build) {
+  const int D = *rc::gen::inRange(8, 14);
+  const raw::Index Tn = *rc::gen::inRange(1, 6);
+  const int nops = *rc::gen::inRange(1, 3);
+  std::vector<int> pool;
+  for (int r = 0; r < D; ++r) pool.push_back(r);
+  raw::layer_spec<T> spec;
+  spec.label = "random RAW";
+  for (int o = 0; o < nops; ++o) spec.ops.push_back(gen_raw_op<T>(pool, Tn));
+  const gelu_form form = gen_form();
+  Mat<T> data(D, Tn);
+  for (int i = 0; i < Tn; ++i)
+    for (int r = 0; r < D; ++r) data(r, i) = gen_unit_value();
+  raw::raw_layout lay = raw::layout_for<T>(D, Tn, std::vector<raw::layer_spec<T>>{spec});
+  const auto kn = raw::balanced_knobs<T>(T(4), lay.H(), Tn, form);
+  ctx.note("D", std::to_string(D));
+  ctx.note("T", std::to_string(Tn));
+  ctx.note("ops", std::to_string(nops));
+  ctx.note("form", raw::to_string(form));
+  for (const auto& op : spec.ops)
+    ctx.note("op", std::string(op.kind == raw::raw_kind::add ? "+" : "(.)") + " |s|=" +
+                       std::to_string(op.s.size()) + " |r|=" + std::to_string(op.r.size()) +
+                       " |w|=" + std::to_string(op.w.size()));
+  const Mat<T> h = raw::embed_state(lay, data, kn);
+  const Mat<T> realised = raw::decoder_layer_forward(build(lay, spec, kn), h);
+  const Mat<T> exact = raw::raw_exact(data, spec.ops);
+  const T err = max_abs(Mat<T>(realised.topRows(D) - exact));
+  ctx.check_le<T>("|realised RAW layer - exact RAW| (data rows)", err,
+                  raw::raw_layer_bound(lay, spec.ops, kn, h));
+}
+
+// div realised (C.6 with the corrections of raw_operator.hpp) against div_exact.
+template <class T>
+void div_layer_within_bound(case_context& ctx, const layer_fn<T>& build) {
+  const int k = *rc::gen::inRange(1, 5);
+  const int D = 2 * k + 1 + *rc::gen::inRange(0, 4);
+  const raw::Index Tn = *rc::gen::inRange(1, 5);
+  const gelu_form form = gen_form();
+  raw::layer_spec<T> spec;
+  spec.label = "div";
+  spec.div = raw::div_op{raw::rows(0, k), k, raw::rows(k + 1, 2 * k + 1)};
+  Mat<T> data(D, Tn);
+  for (int i = 0; i < Tn; ++i) {
+    for (int r = 0; r < D; ++r) data(r, i) = gen_unit_value();
+    data(k, i) =
+        *rc::gen::element(-1.0, 1.0) * (*rc::gen::inRange(64, 512) / 64.0);  // |c| in [1, 8]
+  }
+  raw::raw_layout lay = raw::layout_for<T>(D, Tn, std::vector<raw::layer_spec<T>>{spec});
+  const auto kn = raw::balanced_knobs<T>(T(4), lay.H(), Tn, form);
+  ctx.note("k", std::to_string(k));
+  ctx.note("T", std::to_string(Tn));
+  ctx.note("form", raw::to_string(form));
+  const Mat<T> h = raw::embed_state(lay, data, kn);
+  const Mat<T> realised = raw::decoder_layer_forward(build(lay, spec, kn), h);
+  const Mat<T> exact = raw::div_exact(data, *spec.div);
+  const T err = max_abs(Mat<T>(realised.topRows(D) - exact));
+  ctx.check_le<T>("|realised div layer - exact div| (data rows)", err,
+                  raw::div_layer_bound(lay, *spec.div, kn, h));
+}
+
+// ---------------------------------------------------------------------- the chains
+
+struct chain_case {
+  int d, n;
+  std::vector<double> X, y, w0;
+  double alpha, lambda;
+};
+
+// low_precision (below 200 bits): draw better-conditioned chains (lambda >= 1, |x| <= 1), the
+// ones whose propagated bound stays finite at ~eps^(1/2) per layer: the worst-case propagation
+// through n Sherman-Morrison updates with A^-1 up to 8 and |x| up to 2 exceeds |c| = 1 + x^T A^-1 x
+// at 128 bits (measured: d = 2, n = 3, x = -2, lambda = 1/8).
+inline chain_case gen_chain_case(int d_max, int n_max, bool low_precision = false) {
+  chain_case cc;
+  const double xscale = low_precision ? 1.0 : 2.0;
+  cc.d = *rc::gen::inRange(1, d_max + 1);
+  cc.n = *rc::gen::inRange(1, n_max + 1);
+  for (int j = 0; j < cc.d * (cc.n + 1); ++j) cc.X.push_back(gen_unit_value() * xscale);
+  for (int j = 0; j < cc.n; ++j) cc.y.push_back(gen_unit_value() * xscale);
+  for (int j = 0; j < cc.d; ++j) cc.w0.push_back(gen_unit_value());
+  cc.alpha = std::ldexp(1.0, *rc::gen::inRange(-6, -1));
+  cc.lambda = std::ldexp(1.0, *rc::gen::inRange(low_precision ? 0 : -3, 2));
+  return cc;
+}
+
+template <class T>
+Mat<T> chain_X(const chain_case& cc) {
+  Mat<T> X(cc.d, cc.n + 1);
+  for (int i = 0; i <= cc.n; ++i)
+    for (int r = 0; r < cc.d; ++r) X(r, i) = cc.X[size_t(i * cc.d + r)];
+  return X;
+}
+template <class T>
+Mat<T> chain_y(const chain_case& cc) {
+  Mat<T> y(1, cc.n);
+  for (int i = 0; i < cc.n; ++i) y(0, i) = cc.y[size_t(i)];
+  return y;
+}
+
+inline void note_chain(case_context& ctx, const chain_case& cc) {
+  ctx.note("d", std::to_string(cc.d));
+  ctx.note("n", std::to_string(cc.n));
+  ctx.note("alpha", std::to_string(cc.alpha));
+  ctx.note("lambda", std::to_string(cc.lambda));
+  std::string xs;
+  for (double v : cc.X) xs += std::to_string(v) + " ";
+  ctx.note("X (column-major)", xs);
+  std::string ys;
+  for (double v : cc.y) ys += std::to_string(v) + " ";
+  ctx.note("y", ys);
+}
+
+// Theorem 1 in exact semantics: after stage k the chain holds w_k (the k-th SGD iterate with the
+// corrected ridge step) at token 2k and predicts w_k^T x_{k+1} there. Tolerance: both sides do
+// the same operations in different orders; step j commits <= gamma_(d+6) (|w| + 2 alpha (|x|
+// (|w||x| + |y|) + lambda |w|)) per entry (Higham (3.5)) and later steps amplify it by at most
+// rho_j = 1 + 2 alpha (|x_j|_1 |x_j|_inf + lambda) each (the step's Jacobian in the max norm);
+// doubled for the two computations, plus gamma_d |w| |x| for the prediction.
+template <class T>
+using chain_builder_fn1 = std::function<std::vector<raw::layer_spec<T>>(
+    raw::Index, raw::Index, const Vec<T>&, const T&, const T&)>;
+
+template <class T>
+void theorem1_exact_chain(case_context& ctx, const chain_builder_fn1<T>& chain) {
+  const chain_case cc = gen_chain_case(4, 4);
+  note_chain(ctx, cc);
+  const Mat<T> X = chain_X<T>(cc), y = chain_y<T>(cc);
+  Vec<T> w0(cc.d);
+  for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];
+  const T alpha = cc.alpha, lambda = cc.lambda;
+  const raw::sgd_rows R{cc.d};
+  const auto L = chain(cc.d, cc.n, w0, alpha, lambda);
+  const auto ws = raw::sgd_pass<T>(X, y, w0, alpha, lambda);
+  Mat<T> h = raw::chain_input<T>(R.D(), X, y);
+  const T g = raw::gamma_bound<T>(double(cc.d) + 6);
+  T acc(0);
+  for (int k = 1; k <= cc.n; ++k) {
+    for (int l = 0; l < 8; ++l) h = raw::layer_exact(h, L[size_t(8 * (k - 1) + l)]);
+    const Vec<T> x = X.col(k - 1);
+    const T wn = ws[size_t(k - 1)].cwiseAbs().maxCoeff(), xn = x.cwiseAbs().maxCoeff(),
+            x1 = x.cwiseAbs().sum();
+    const T local =
+        g * (wn + T(2) * alpha * (xn * (wn * x1 + raw::abs_of(T(y(0, k - 1)))) + lambda * wn));
+    acc = acc * (T(1) + T(2) * alpha * (x1 * xn + lambda)) + local;
+    const Vec<T> wk = ws[size_t(k)];
+    const T pred = wk.dot(X.col(k));
+    const T tol =
+        T(2) * acc * X.col(k).cwiseAbs().sum() + T(2) * g * wk.cwiseAbs().dot(X.col(k).cwiseAbs());
+    const Mat<T> w_chain = h.block(R.w0(), 2 * k, cc.d, 1);
+    ctx.compare<T>("w_k at token 2k vs SGD iterate", w_chain, Mat<T>(wk), T(T(2) * acc));
+    ctx.check_le<T>("prediction at token 2k vs w_k^T x_(k+1)",
+                    raw::abs_of(T(h(R.pred(), 2 * k) - pred)), tol);
+  }
+}
+
+// Theorem 2 in exact semantics: after stage k, token 2k holds w_k = A_k^-1 b_k and predicts
+// w_k^T x_(k+1), equal to the ridge prediction on the first k examples. Tolerance as in
+// references.iterated_sherman_morrison_equals_ridge (Cholesky forward error with kappa, k
+// rank-one updates each gamma_(2d+3) kappa, products gamma_(k+d)), times |x_(k+1)|_1.
+template <class T>
+using chain_builder_fn2 =
+    std::function<std::vector<raw::layer_spec<T>>(raw::Index, raw::Index, const T&)>;
+
+template <class T>
+void theorem2_exact_chain(case_context& ctx, const chain_builder_fn2<T>& chain) {
+  const chain_case cc = gen_chain_case(4, 4);
+  note_chain(ctx, cc);
+  const Mat<T> X = chain_X<T>(cc), y = chain_y<T>(cc);
+  const T lambda = cc.lambda;
+  const raw::sm_rows R{cc.d};
+  const auto L = chain(cc.d, cc.n, lambda);
+  Mat<T> h = raw::chain_input<T>(R.D(), X, y);
+  for (int k = 1; k <= cc.n; ++k) {
+    for (int l = 0; l < 10; ++l) h = raw::layer_exact(h, L[size_t(10 * (k - 1) + l)]);
+    const Mat<T> Xk = X.leftCols(k), yk = y.leftCols(k);
+    const Mat<T> W_ridge = ridge_closed_form<T>(Xk, yk, lambda);
+    const Mat<T> A = matmul_nt(Xk, Xk) + lambda * Mat<T>::Identity(cc.d, cc.d);
+    const T kappa = spd_condition_number(A);
+    const T Ainv = T(1) / symmetric_eigenvalues(A)(0);
+    const T XY = raw::sqrt_of(T(Xk.squaredNorm())) * raw::sqrt_of(T(yk.squaredNorm()));
+    const T scale = std::max(raw::sqrt_of(T(W_ridge.squaredNorm())), T(XY * Ainv));
+    const T bound =
+        T(2) * scale *
+        (cholesky_solve_relative_bound<T>(double(cc.d), kappa) +
+         T(k) * higham_gamma<T>(2.0 * cc.d + 3) * kappa + T(2) * higham_gamma<T>(double(k + cc.d)));
+    const Mat<T> w_chain = h.block(R.q0(), 2 * k, cc.d, 1);
+    ctx.compare<T>("w_k at token 2k vs ridge", w_chain, Mat<T>(W_ridge.transpose()), bound);
+    const T pred = (W_ridge * X.col(k))(0);
+    ctx.check_le<T>("prediction at token 2k vs ridge prediction",
+                    raw::abs_of(T(h(R.pred(), 2 * k) - pred)),
+                    T(bound * X.col(k).cwiseAbs().sum() +
+                      higham_gamma<T>(double(cc.d)) * raw::abs_of(pred) * T(4)));
+  }
+}
+
+// A chain realised through decoder layers: every layer's local error |f^(h^) - f(h^)| within
+// its one-layer bound, and the final data rows within the propagated bound E_L of the exact
+// chain (layer_bounds.hpp). Knobs balanced for the precision and the chain's largest value.
+template <class T>
+void realised_chain_within_bounds(case_context& ctx, const std::vector<raw::layer_spec<T>>& L,
+                                  raw::Index D, const Mat<T>& data, gelu_form form,
+                                  const layer_fn<T>& build) {
+  const raw::Index Tn = data.cols();
+  const Mat<T> ex = raw::run_exact(L, data);
+  T X = max_abs(data);
+  {
+    Mat<T> h = data;
+    for (const auto& l : L) {
+      h = raw::layer_exact(h, l);
+      X = std::max(X, max_abs(h));
+    }
+  }
+  X += T(1);
+  const raw::raw_layout lay = raw::layout_for<T>(D, Tn, L);
+  const auto kn = raw::balanced_knobs<T>(X, lay.H(), Tn, form);
+  std::vector<raw::decoder_layer_weights<T>> W;
+  for (const auto& l : L) W.push_back(build(lay, l, kn));
+  const auto cr = raw::run_chain_with_bounds(lay, L, W, kn, data);
+  for (size_t l = 0; l < L.size(); ++l)
+    ctx.check_le<T>(
+        "layer " + std::to_string(l) + " (" + L[l].label + "): local error within one-layer bound",
+        cr.local_errors[l], cr.local_bounds[l]);
+  const T err = max_abs(Mat<T>(cr.realised.topRows(D) - ex));
+  ctx.note("final error", full_digits(err));
+  ctx.check_le<T>("realised chain vs exact chain (data rows) within the propagated bound", err,
+                  cr.propagated_bound);
 }
 
 }  // namespace iclproof::akyurek_checks

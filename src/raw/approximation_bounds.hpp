@@ -18,20 +18,23 @@
 namespace iclproof::raw {
 
 // eps^k = 2^(k (1 - p)) in T (k may be fractional): the knobs balance error terms in eps.
-template <class T> T eps_power(double k) {
-  using std::log;
+template <class T>
+T eps_power(double k) {
   using boost::multiprecision::log;
+  using std::log;
   return exp_value(T(T(k) * T(1 - scalar_traits<T>::bits()) * log(T(2))));
 }
 
-template <class T> T abs_of(const T& x) {
-  using std::abs;
+template <class T>
+T abs_of(const T& x) {
   using boost::multiprecision::abs;
+  using std::abs;
   return abs(x);
 }
 
 // ---------------------------------------------------------------- GeLU multiplication (Lemma 4)
-template <class T> T gelu_product(gelu_form form, const T& x, const T& y, const T& s) {
+template <class T>
+T gelu_product(gelu_form form, const T& x, const T& y, const T& s) {
   const T c = s * s * sqrt_of(T(pi_value<T>() / T(2)));
   return c * (gelu(form, T((x + y) / s)) - gelu(form, T(x / s)) - gelu(form, T(y / s)));
 }
@@ -42,9 +45,13 @@ template <class T> T gelu_product(gelu_form form, const T& x, const T& y, const 
 // valid while |x|, |y| <= s / 10 (gelu_product_box_ok).
 // The constant of the Coq statement (the true leading coefficient is ~0.59; the proof's route,
 // 9 sqrt(pi/2) * 0.086, gives 0.97 <= 1).
-template <class T> T gelu_tanh_quartic_constant() { return T(1); }
+template <class T>
+T gelu_tanh_quartic_constant() {
+  return T(1);
+}
 // Box of the Coq theorem: |x|/s, |y|/s <= 1/10.
-template <class T> bool gelu_product_box_ok(const T& x, const T& y, const T& s) {
+template <class T>
+bool gelu_product_box_ok(const T& x, const T& y, const T& s) {
   return abs_of(x) * T(10) <= s && abs_of(y) * T(10) <= s;
 }
 
@@ -56,21 +63,25 @@ template <class T> bool gelu_product_box_ok(const T& x, const T& y, const T& s) 
 //   |gelu_product - x y| <= |(x+y)^4 - x^4 - y^4| / (12 s^2) + ((x+y)^6 + x^6 + y^6) / (80 s^4)
 // valid while |x + y|, |x|, |y| <= 2 s. (Derivation here; CONSTRUCTIONS.md section 5 gives the
 // leading term -x y (2x^2 + 3xy + 2y^2) / (6 s^2), which equals the first term's signed form.)
-template <class T> T gelu_erf_product_bound(const T& x, const T& y, const T& s) {
+template <class T>
+T gelu_erf_product_bound(const T& x, const T& y, const T& s) {
   const T z = x + y;
   const T s2 = s * s;
   const T q = abs_of(T(z * z * z * z - x * x * x * x - y * y * y * y)) / (T(12) * s2);
-  const T r = (z * z * z * z * z * z + x * x * x * x * x * x + y * y * y * y * y * y) / (T(80) * s2 * s2);
+  const T r =
+      (z * z * z * z * z * z + x * x * x * x * x * x + y * y * y * y * y * y) / (T(80) * s2 * s2);
   return q + r;
 }
 
-template <class T> T gelu_tanh_product_bound(const T& x, const T& y, const T& s) {
+template <class T>
+T gelu_tanh_product_bound(const T& x, const T& y, const T& s) {
   const T x2 = x * x, y2 = y * y;
   return gelu_tanh_quartic_constant<T>() * (x2 * x2 + y2 * y2) / (s * s);
 }
 
 // Throws std::domain_error outside the box where the bound is proved.
-template <class T> T gelu_product_bound(gelu_form form, const T& x, const T& y, const T& s) {
+template <class T>
+T gelu_product_bound(gelu_form form, const T& x, const T& y, const T& s) {
   if (form == gelu_form::tanh) {
     if (!gelu_product_box_ok(x, y, s))
       throw std::domain_error("GeLU product bound: need |x|, |y| <= s/10 (AkyurekBounds.v box)");
@@ -87,7 +98,8 @@ template <class T> T gelu_product_bound(gelu_form form, const T& x, const T& y, 
 // 3 more; every rounding is relative to a quantity of modulus <= 2 (|x| + |y|)/s. Times
 // s^2 sqrt(pi/2) <= 1.26 s^2: |fl - exact| <= gamma_16 * 2 * 1.26 * s (|x| + |y|) * 3
 // (first-order, Higham eq. (3.8) style counting).
-template <class T> T gelu_product_rounding(const T& x, const T& y, const T& s) {
+template <class T>
+T gelu_product_rounding(const T& x, const T& y, const T& s) {
   const T u = eps<T>() / T(2);
   const T gamma16 = T(16) * u / (T(1) - T(16) * u);
   return gamma16 * T(8) * s * (abs_of(x) + abs_of(y));
@@ -96,7 +108,8 @@ template <class T> T gelu_product_rounding(const T& x, const T& y, const T& s) {
 // Balanced down-scale s for inputs of modulus <= X: the O(X^4 / s^2) approximation error and
 // the O(eps s X) rounding error meet at s = X eps^(-1/3) (then both are O(X^2 eps^(2/3))).
 // Never below 10 X, so the tanh box |x|, |y| <= s/10 holds.
-template <class T> T balanced_gelu_downscale(const T& X) {
+template <class T>
+T balanced_gelu_downscale(const T& X) {
   const T s = X * eps_power<T>(-1.0 / 3.0);
   return s < T(10) * X ? T(10) * X : s;
 }
@@ -106,10 +119,10 @@ template <class T> T balanced_gelu_downscale(const T& X) {
 // Gordon 1941): |g(Nb + z) - Nb - z| <= exp(-t^2/2) / sqrt(2 pi), t = Nb + z > 0.
 // tanh form: g(t) - t = -t / (1 + exp(2u)), u = sqrt(2/pi)(t + 0.044715 t^3), so for t > 0
 // |g(t) - t| <= t exp(-2u)  (proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential).
-template <class T> T gelu_bypass_bound(gelu_form form, const T& t) {
+template <class T>
+T gelu_bypass_bound(gelu_form form, const T& t) {
   if (!(t > T(0))) throw std::domain_error("GeLU bypass bound: needs Nb + z > 0");
-  if (form == gelu_form::erf)
-    return exp_value(T(-t * t / T(2))) / sqrt_of(T(T(2) * pi_value<T>()));
+  if (form == gelu_form::erf) return exp_value(T(-t * t / T(2))) / sqrt_of(T(T(2) * pi_value<T>()));
   const T u = sqrt_of(T(T(2) / pi_value<T>())) * (t + gelu_tanh_cubic<T>() * t * t * t);
   return t * exp_value(T(-T(2) * u));
 }
@@ -120,9 +133,9 @@ template <class T> T gelu_bypass_bound(gelu_form form, const T& t) {
 // length L, S = sum y, LayerNorm eps e:
 //   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(N c M) + (S^2 + |y|^2)/(2 N^2 c^2 M^2)
 //                                                 + e L/(2 N^2 c^2)).
-template <class T> T layernorm_division_denominator(const T& S, const T& y2, const T& c,
-                                                    const T& N, const T& M, const T& L,
-                                                    const T& ln_eps) {
+template <class T>
+T layernorm_division_denominator(const T& S, const T& y2, const T& c, const T& N, const T& M,
+                                 const T& L, const T& ln_eps) {
   const T Nc = N * c;
   return sqrt_of(T(T(1) + S / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
                    ln_eps * L / (T(2) * Nc * Nc)));
@@ -132,9 +145,9 @@ template <class T> T layernorm_division_denominator(const T& S, const T& y2, con
 // 1/sqrt(1 + delta) = 1 - delta/2 + R, |R| <= (3/8) delta^2 / (1 - |delta|)^(5/2) for
 // |delta| < 1 (Taylor with Lagrange remainder). So the relative error of the division is
 // -S/(2NcM) + rho, |rho| <= q/2 + (3/8) delta^2 / (1 - |delta|)^(5/2).
-template <class T> T layernorm_division_first_order_remainder(const T& S, const T& y2, const T& c,
-                                                              const T& N, const T& M, const T& L,
-                                                              const T& ln_eps) {
+template <class T>
+T layernorm_division_first_order_remainder(const T& S, const T& y2, const T& c, const T& N,
+                                           const T& M, const T& L, const T& ln_eps) {
   const T Nc = N * c;
   const T q = (S * S + y2) / (T(2) * Nc * Nc * M * M) + ln_eps * L / (T(2) * Nc * Nc);
   const T delta = S / (Nc * M) + q;
@@ -148,7 +161,8 @@ template <class T> T layernorm_division_first_order_remainder(const T& S, const 
 // Logits Natt on the a >= 1 targets K(i), 0 on the b others: each target weight is
 // 1/(a + b e^-Natt), each other e^-Natt/(a + b e^-Natt); against the uniform average over K(i)
 // the output moves by at most 2 b e^-Natt / a * max |v| <= 2 b e^-Natt max |v|.
-template <class T> T hard_attention_bound(const T& Natt, long others, const T& max_value) {
+template <class T>
+T hard_attention_bound(const T& Natt, long others, const T& max_value) {
   return T(2) * T(others) * exp_value(T(-Natt)) * max_value;
 }
 

@@ -28,13 +28,15 @@
 
 namespace iclproof::raw {
 
-template <class T> struct attention_head {
+template <class T>
+struct attention_head {
   Mat<T> Wq;  // p x H
   Mat<T> Wk;  // p x H
   Mat<T> Wv;  // H x H (the value output has the hidden width; W^F mixes the heads)
 };
 
-template <class T> struct decoder_layer_weights {
+template <class T>
+struct decoder_layer_weights {
   std::vector<attention_head<T>> heads;
   Mat<T> WF;               // H x (m H)
   bool null_slot = false;  // prepend an imaginary key (logit 0, value 0)
@@ -48,19 +50,38 @@ template <class T> struct decoder_layer_weights {
   gelu_form activation = gelu_form::erf;
 };
 
-// y = A x, skipping exact zeros of A (cost: one multiply-add per non-zero).
-template <class T> Vec<T> sparse_matvec(const Mat<T>& A, const Vec<T>& x) {
-  Vec<T> y = Vec<T>::Zero(A.rows());
-  for (Eigen::Index j = 0; j < A.cols(); ++j) {
-    if (x(j) == 0) continue;
-    for (Eigen::Index i = 0; i < A.rows(); ++i)
-      if (A(i, j) != 0) y(i) += A(i, j) * x(j);
+// The non-zeros of a dense weight matrix, listed once per layer application, so that a
+// product costs one multiply-add per non-zero (an MPFR multiply by zero costs a full multiply).
+template <class T>
+struct sparse_weights {
+  Eigen::Index rows = 0, cols = 0;
+  std::vector<Eigen::Index> r, c;
+  std::vector<const T*> v;
+  explicit sparse_weights(const Mat<T>& A) : rows(A.rows()), cols(A.cols()) {
+    for (Eigen::Index j = 0; j < A.cols(); ++j)
+      for (Eigen::Index i = 0; i < A.rows(); ++i)
+        if (A(i, j) != 0) {
+          r.push_back(i);
+          c.push_back(j);
+          v.push_back(&A(i, j));
+        }
   }
-  return y;
+  Vec<T> apply(const Vec<T>& x) const {
+    Vec<T> y = Vec<T>::Zero(rows);
+    for (size_t k = 0; k < r.size(); ++k) y(r[k]) += *v[k] * x(c[k]);
+    return y;
+  }
+};
+
+// y = A x, skipping exact zeros of A.
+template <class T>
+Vec<T> sparse_matvec(const Mat<T>& A, const Vec<T>& x) {
+  return sparse_weights<T>(A).apply(x);
 }
 
 // Throws std::invalid_argument (one line) on inconsistent shapes.
-template <class T> void validate(const decoder_layer_weights<T>& w, Eigen::Index H) {
+template <class T>
+void validate(const decoder_layer_weights<T>& w, Eigen::Index H) {
   auto need = [](bool ok, const std::string& what) {
     if (!ok) throw std::invalid_argument("decoder layer: " + what);
   };
@@ -71,23 +92,26 @@ template <class T> void validate(const decoder_layer_weights<T>& w, Eigen::Index
     need(h.Wv.rows() == H && h.Wv.cols() == H, "W^V must be H x H");
   }
   need(w.WF.rows() == H && w.WF.cols() == m * H, "W^F must be H x (m H)");
-  need(w.ln_gain.size() == H && w.ln_bias.size() == H, "LayerNorm gain and bias must have H entries");
-  need(w.W_in.cols() == H && w.b_in.size() == w.W_in.rows(), "W_in must be F x H with b_in of size F");
+  need(w.ln_gain.size() == H && w.ln_bias.size() == H,
+       "LayerNorm gain and bias must have H entries");
+  need(w.W_in.cols() == H && w.b_in.size() == w.W_in.rows(),
+       "W_in must be F x H with b_in of size F");
   need(w.W_out.rows() == H && w.W_out.cols() == w.W_in.rows() && w.b_out.size() == H,
        "W_out must be H x F with b_out of size H");
   need(!(w.ln_eps < T(0)), "LayerNorm eps must be >= 0");
 }
 
 // Causal softmax attention of one head for every token; returns H x T.
-template <class T> Mat<T> attention_head_forward(const attention_head<T>& head, const Mat<T>& Hs,
-                                                 bool null_slot) {
+template <class T>
+Mat<T> attention_head_forward(const attention_head<T>& head, const Mat<T>& Hs, bool null_slot) {
   const Eigen::Index Tn = Hs.cols();
   Mat<T> Q(head.Wq.rows(), Tn), K(head.Wk.rows(), Tn), V(Hs.rows(), Tn);
+  const sparse_weights<T> sq(head.Wq), sk(head.Wk), sv(head.Wv);
   for (Eigen::Index k = 0; k < Tn; ++k) {
     const Vec<T> h = Hs.col(k);
-    Q.col(k) = sparse_matvec(head.Wq, h);
-    K.col(k) = sparse_matvec(head.Wk, h);
-    V.col(k) = sparse_matvec(head.Wv, h);
+    Q.col(k) = sq.apply(h);
+    K.col(k) = sk.apply(h);
+    V.col(k) = sv.apply(h);
   }
   Mat<T> out = Mat<T>::Zero(Hs.rows(), Tn);
   for (Eigen::Index i = 0; i < Tn; ++i) {
@@ -113,8 +137,8 @@ template <class T> Mat<T> attention_head_forward(const attention_head<T>& head, 
 }
 
 // LayerNorm of one vector: (x - mean) / sqrt(var + eps) * gain + bias, two-pass variance.
-template <class T> Vec<T> layer_norm(const Vec<T>& x, const Vec<T>& gain, const Vec<T>& bias,
-                                     const T& eps) {
+template <class T>
+Vec<T> layer_norm(const Vec<T>& x, const Vec<T>& gain, const Vec<T>& bias, const T& eps) {
   const T L = T(x.size());
   T mean(0);
   for (Eigen::Index j = 0; j < x.size(); ++j) mean += x(j);
@@ -128,27 +152,31 @@ template <class T> Vec<T> layer_norm(const Vec<T>& x, const Vec<T>& gain, const 
   return y;
 }
 
-template <class T> Mat<T> decoder_layer_forward(const decoder_layer_weights<T>& w, const Mat<T>& Hs) {
+template <class T>
+Mat<T> decoder_layer_forward(const decoder_layer_weights<T>& w, const Mat<T>& Hs) {
   const Eigen::Index H = Hs.rows(), Tn = Hs.cols();
   validate(w, H);
   Mat<T> X = Hs;  // x = a + h
   for (size_t j = 0; j < w.heads.size(); ++j) {
     const Mat<T> b = attention_head_forward(w.heads[j], Hs, w.null_slot);
     const Mat<T> WFj = w.WF.middleCols(static_cast<Eigen::Index>(j) * H, H);
-    for (Eigen::Index i = 0; i < Tn; ++i) X.col(i) += sparse_matvec(WFj, Vec<T>(b.col(i)));
+    const sparse_weights<T> sf(WFj);
+    for (Eigen::Index i = 0; i < Tn; ++i) X.col(i) += sf.apply(Vec<T>(b.col(i)));
   }
   Mat<T> out = X;
+  const sparse_weights<T> s_in(w.W_in), s_out(w.W_out);
   for (Eigen::Index i = 0; i < Tn; ++i) {
     const Vec<T> ln = layer_norm<T>(X.col(i), w.ln_gain, w.ln_bias, w.ln_eps);
-    Vec<T> pre = sparse_matvec(w.W_in, ln);
-    for (Eigen::Index f = 0; f < pre.size(); ++f) pre(f) = gelu(w.activation, T(pre(f) + w.b_in(f)));
-    out.col(i) += sparse_matvec(w.W_out, pre) + w.b_out;
+    Vec<T> pre = s_in.apply(ln);
+    for (Eigen::Index f = 0; f < pre.size(); ++f)
+      pre(f) = gelu(w.activation, T(pre(f) + w.b_in(f)));
+    out.col(i) += s_out.apply(pre) + w.b_out;
   }
   return out;
 }
 
-template <class T> Mat<T> decoder_stack_forward(const std::vector<decoder_layer_weights<T>>& layers,
-                                                Mat<T> Hs) {
+template <class T>
+Mat<T> decoder_stack_forward(const std::vector<decoder_layer_weights<T>>& layers, Mat<T> Hs) {
   for (const auto& l : layers) Hs = decoder_layer_forward(l, Hs);
   return Hs;
 }
@@ -156,8 +184,8 @@ template <class T> Mat<T> decoder_stack_forward(const std::vector<decoder_layer_
 // The input embedding of the paper (Section 2.3 and C.4.1): x~_i = [0, x_i], y~_i = [y_i, 0_d]
 // interleaved as x_1, y_1, x_2, y_2, ..., x_n (X is d x n, y is 1 x (n - 1): the last x is the
 // query), padded by W_e = [[I_{d+1}, 0], [0, 0]] to H rows, plus the position embedding P (H x T).
-template <class T> Mat<T> interleaved_input(const Mat<T>& X, const Mat<T>& y, Eigen::Index H,
-                                            const Mat<T>& P) {
+template <class T>
+Mat<T> interleaved_input(const Mat<T>& X, const Mat<T>& y, Eigen::Index H, const Mat<T>& P) {
   const Eigen::Index d = X.rows(), n = X.cols();
   if (y.rows() != 1 || y.cols() != n - 1)
     throw std::invalid_argument("interleaved input: y must be 1 x (n - 1) for n inputs x");

@@ -37,28 +37,38 @@ inline mpfr_real exp_of(const mpfr_real& x) {
 }
 }  // namespace detail
 
-template <class T> T sqrt_of(const T& x) {
-  using std::sqrt;
+template <class T>
+T sqrt_of(const T& x) {
   using boost::multiprecision::sqrt;
+  using std::sqrt;
   return sqrt(x);
 }
 
 // The tanh form's cubic coefficient (paper eq. (36)), exact as a decimal: 44715 / 10^6.
-template <class T> T gelu_tanh_cubic() { return T(44715) / T(1000000); }
+template <class T>
+T gelu_tanh_cubic() {
+  return T(44715) / T(1000000);
+}
 
-template <class T> T gelu_erf(const T& z) {
+template <class T>
+T gelu_erf(const T& z) {
   return z * detail::erfc_of(T(-z / sqrt_of(T(2)))) / T(2);
 }
 
-template <class T> T gelu_tanh(const T& z) {
+template <class T>
+T gelu_tanh(const T& z) {
   const T u = sqrt_of(T(T(2) / pi_value<T>())) * (z + gelu_tanh_cubic<T>() * z * z * z);
   return z / (T(1) + detail::exp_of(T(-T(2) * u)));
 }
 
-template <class T> T gelu(gelu_form form, const T& z) {
+template <class T>
+T gelu(gelu_form form, const T& z) {
   return form == gelu_form::erf ? gelu_erf(z) : gelu_tanh(z);
 }
 
-template <class T> T exp_value(const T& x) { return detail::exp_of(x); }
+template <class T>
+T exp_value(const T& x) {
+  return detail::exp_of(x);
+}
 
 }  // namespace iclproof::raw

@@ -68,7 +68,8 @@ inline timestep_map attend_from(Index T, Index target, Index source) {
 
 enum class raw_kind { add, hadamard };
 
-template <class T> struct raw_op {
+template <class T>
+struct raw_op {
   raw_kind kind = raw_kind::add;
   index_list s, r, w;
   Mat<T> W;   // |t| x |s|
@@ -85,11 +86,19 @@ struct div_op {
   index_list w;
 };
 
-template <class T> struct layer_spec {
+template <class T>
+struct layer_spec {
   std::string label;
   std::vector<raw_op<T>> ops;  // RAW ops applied in parallel (Lemma 7), or
   std::optional<div_op> div;   // one div (C.6)
 };
+
+template <class T>
+layer_spec<T> named_layer(std::string label) {
+  layer_spec<T> l;
+  l.label = std::move(label);
+  return l;
+}
 
 struct raw_layout {
   Index data_rows = 0, tokens = 0, op_scratch = 0, div_scratch = 0;
@@ -101,7 +110,8 @@ struct raw_layout {
   Index H() const { return div_scratch0() + div_scratch; }
 };
 
-template <class T> struct raw_knobs {
+template <class T>
+struct raw_knobs {
   T attention_scale;  // Natt: logit gap of hard attention
   T gelu_bypass;      // Nb: offset that makes GeLU linear
   T mul_downscale;    // s: GeLU multiplication down-scale
@@ -111,48 +121,54 @@ template <class T> struct raw_knobs {
   gelu_form form = gelu_form::erf;
 };
 
-// Knobs as a function of the working precision, for data of modulus <= X on a hidden state
-// of height H and T tokens: each knob balances its approximation error against the
-// cancellation it causes (see each line). At 512 bits: s ~ 2^170 X, Nln ~ 2^170; in double
-// s ~ 2^17 X: the same construction is then only accurate to ~eps^(2/3).
-template <class T> raw_knobs<T> balanced_knobs(const T& X, Index H, Index T_tokens,
-                                               gelu_form form = gelu_form::erf) {
-  using std::log;
+// Knobs as a function of the working precision, for hidden values of modulus <= X on a hidden
+// state of height H and T tokens. The errors to balance (raw_layer_bound):
+//   GeLU product X^4 / s^2, LayerNorm bypass X^3 H / Nln^2, and the rounding of the bypass's
+//   mean recovery amplified by the product, eps s Nln X: all meet at s ~ X eps^(-1/4),
+//   Nln ~ sqrt(H) X eps^(-1/4), giving ~ eps^(1/2) X^2 (512 bits: ~1e-77; double: ~1e-8).
+//   Division: S/(N c M) and |x_rest|^2/(N c)^2 against eps M N: N = sqrt(H) X eps^(-1/4),
+//   M = eps^(-1/4).
+//   GeLU bypass: exp(-(Nb - Z)^2 / 2) <= eps for arguments |z| <= Z = 8 X.
+//   Hard attention: 2 T e^-Natt times the largest value a head reads (up to Nln, N c) <= eps.
+template <class T>
+raw_knobs<T> balanced_knobs(const T& X, Index H, Index T_tokens, gelu_form form = gelu_form::erf) {
   using boost::multiprecision::log;
+  using std::log;
   raw_knobs<T> k;
   const T log_inv_eps = -log(eps<T>());
-  // GeLU product: X^4/s^2 vs eps s X  ->  s = X eps^(-1/3).
-  k.mul_downscale = balanced_gelu_downscale<T>(X);
-  // LayerNorm pads: |x|^2/Nln^2 * X vs eps Nln  ->  Nln = sqrt(H) X eps^(-1/3).
-  k.ln_pad = sqrt_of(T(H)) * X * eps_power<T>(-1.0 / 3.0);
-  // Division: S/(N c M) vs eps N M, and |x_rest|^2/N^2: N = M = sqrt(H) X eps^(-1/4).
-  k.div_N = sqrt_of(T(H)) * X * eps_power<T>(-0.25);
-  k.div_M = eps_power<T>(-0.25);
-  // GeLU bypass: exp(-(Nb - Z)^2/2) <= eps for |z| <= Z, Z a generous multiple of the data.
-  k.gelu_bypass = T(64) * X * T(H) + sqrt_of(T(T(2) * log_inv_eps)) + T(4);
-  // Hard attention: 2 T e^-Natt times the largest value (up to Nln or N c) below eps.
-  k.attention_scale = log_inv_eps + log(T(T_tokens) * T(2)) + log(T(k.ln_pad + k.div_N * X + T(1))) +
-                      log(T(H)) + T(4);
+  const T quarter = eps_power<T>(-0.25);
+  k.mul_downscale = X * quarter < T(10) * X ? T(10) * X : T(X * quarter);
+  k.ln_pad = sqrt_of(T(H)) * X * quarter;
+  k.div_N = sqrt_of(T(H)) * X * quarter;
+  k.div_M = quarter;
+  k.gelu_bypass = T(8) * X + sqrt_of(T(T(2) * log_inv_eps)) + T(4);
+  k.attention_scale = log_inv_eps + log(T(T(2) * T(T_tokens))) +
+                      log(T(k.ln_pad + k.div_N * T(8) * X + X + T(1))) + T(4);
   k.form = form;
   return k;
 }
 
 // ------------------------------------------------------------------ exact semantics
 
-template <class T> Vec<T> gather(const Vec<T>& h, const index_list& idx) {
+template <class T>
+Vec<T> gather(const Vec<T>& h, const index_list& idx) {
   Vec<T> v(static_cast<Index>(idx.size()));
   for (size_t j = 0; j < idx.size(); ++j) v(static_cast<Index>(j)) = h(idx[j]);
   return v;
 }
 
-template <class T> void check_op_shapes(const raw_op<T>& op, Index T_tokens) {
+template <class T>
+void check_op_shapes(const raw_op<T>& op, Index T_tokens) {
   auto need = [](bool ok, const std::string& what) {
     if (!ok) throw std::invalid_argument("RAW op: " + what);
   };
   const Index t = op.t_size();
-  need(op.Wo.rows() == static_cast<Index>(op.w.size()), "Wo must be |w| x |t|");
+  need(op.Wo.rows() == static_cast<Index>(op.w.size()),
+       "Wo must be |w| x |t| (Wo is " + std::to_string(op.Wo.rows()) + " x " +
+           std::to_string(op.Wo.cols()) + ", |w| = " + std::to_string(op.w.size()) + ")");
   need(op.W.rows() == t && op.W.cols() == static_cast<Index>(op.s.size()), "W must be |t| x |s|");
-  need(op.Wa.rows() == t && op.Wa.cols() == static_cast<Index>(op.r.size()), "Wa must be |t| x |r|");
+  need(op.Wa.rows() == t && op.Wa.cols() == static_cast<Index>(op.r.size()),
+       "Wa must be |t| x |r|");
   need(op.b0.size() == static_cast<Index>(op.w.size()), "b0 must have |w| entries");
   need(static_cast<Index>(op.K.size()) == T_tokens, "K must list every timestep");
   for (Index i = 0; i < T_tokens; ++i) {
@@ -162,7 +178,8 @@ template <class T> void check_op_shapes(const raw_op<T>& op, Index T_tokens) {
 }
 
 // Lemma 7's independence: (r_i u s_i u w_i) n w_j = {} for i != j.
-template <class T> void check_independent(const std::vector<raw_op<T>>& ops) {
+template <class T>
+void check_independent(const std::vector<raw_op<T>>& ops) {
   for (size_t i = 0; i < ops.size(); ++i)
     for (size_t j = 0; j < ops.size(); ++j) {
       if (i == j) continue;
@@ -174,7 +191,8 @@ template <class T> void check_independent(const std::vector<raw_op<T>>& ops) {
     }
 }
 
-template <class T> Mat<T> raw_exact(const Mat<T>& h, const std::vector<raw_op<T>>& ops) {
+template <class T>
+Mat<T> raw_exact(const Mat<T>& h, const std::vector<raw_op<T>>& ops) {
   check_independent(ops);
   Mat<T> out = h;
   for (const auto& op : ops) {
@@ -189,7 +207,8 @@ template <class T> Mat<T> raw_exact(const Mat<T>& h, const std::vector<raw_op<T>
       }
       const Vec<T> cur = op.s.empty() ? Vec<T>(Vec<T>::Zero(op.t_size()))
                                       : Vec<T>(op.W * gather<T>(h.col(i), op.s));
-      const Vec<T> inner = op.kind == raw_kind::add ? Vec<T>(read + cur) : Vec<T>(read.cwiseProduct(cur));
+      const Vec<T> inner =
+          op.kind == raw_kind::add ? Vec<T>(read + cur) : Vec<T>(read.cwiseProduct(cur));
       const Vec<T> res = op.Wo * inner + op.b0;
       for (size_t m = 0; m < op.w.size(); ++m) out(op.w[m], i) = res(static_cast<Index>(m));
     }
@@ -202,7 +221,8 @@ inline void check_div(const div_op& dv) {
     throw std::invalid_argument("div: y rows and w rows must have the same non-zero size");
 }
 
-template <class T> Mat<T> div_exact(const Mat<T>& h, const div_op& dv) {
+template <class T>
+Mat<T> div_exact(const Mat<T>& h, const div_op& dv) {
   check_div(dv);
   Mat<T> out = h;
   for (Index i = 0; i < h.cols(); ++i) {
@@ -212,14 +232,16 @@ template <class T> Mat<T> div_exact(const Mat<T>& h, const div_op& dv) {
   return out;
 }
 
-template <class T> Mat<T> layer_exact(const Mat<T>& h, const layer_spec<T>& L) {
+template <class T>
+Mat<T> layer_exact(const Mat<T>& h, const layer_spec<T>& L) {
   return L.div ? div_exact(h, *L.div) : raw_exact(h, L.ops);
 }
 
 // The primitives of Lemma 2 as RAW ops (Appendix C.3), 0-based half-open row ranges.
 // mov: copy rows `from` of token `source` into rows `to` of token `target`.
-template <class T> raw_op<T> mov_op(const index_list& from, const index_list& to, Index T_tokens,
-                                    Index target, Index source) {
+template <class T>
+raw_op<T> mov_op(const index_list& from, const index_list& to, Index T_tokens, Index target,
+                 Index source) {
   raw_op<T> op;
   op.kind = raw_kind::add;
   const Index n = static_cast<Index>(from.size());
@@ -238,14 +260,15 @@ template <class T> raw_op<T> mov_op(const index_list& from, const index_list& to
 }
 
 // aff: w <- W1 h[a] + W2 h[b] + bias (current token).
-template <class T> raw_op<T> aff_op(const index_list& a, const Mat<T>& W1, const index_list& b,
-                                    const Mat<T>& W2, const Vec<T>& bias, const index_list& w,
-                                    Index T_tokens) {
+template <class T>
+raw_op<T> aff_op(const index_list& a, const Mat<T>& W1, const index_list& b, const Mat<T>& W2,
+                 const Vec<T>& bias, const index_list& w, Index T_tokens) {
   raw_op<T> op;
   op.kind = raw_kind::add;
   const Index n = static_cast<Index>(w.size());
   op.s = a;
   op.r = b;
+  op.w = w;
   op.W = a.empty() ? Mat<T>(Mat<T>::Zero(n, 0)) : W1;
   op.Wa = b.empty() ? Mat<T>(Mat<T>::Zero(n, 0)) : W2;
   op.Wo = Mat<T>::Identity(n, n);
@@ -255,8 +278,8 @@ template <class T> raw_op<T> aff_op(const index_list& a, const Mat<T>& W1, const
 }
 
 // dot: w (one row) <- h[a]^T h[b] (current token): RAW((.), W = I, Wa = I, Wo = 1^T).
-template <class T> raw_op<T> dot_op(const index_list& a, const index_list& b, Index w_row,
-                                    Index T_tokens) {
+template <class T>
+raw_op<T> dot_op(const index_list& a, const index_list& b, Index w_row, Index T_tokens) {
   raw_op<T> op;
   op.kind = raw_kind::hadamard;
   const Index n = static_cast<Index>(a.size());
@@ -274,8 +297,9 @@ template <class T> raw_op<T> dot_op(const index_list& a, const index_list& b, In
 // mul (C.5): rows A (p x q, row-major) times rows B (q x r, row-major) into rows C (p x r,
 // row-major), as p r parallel dots in one layer. A dot whose output row is also an input
 // row would break Lemma 7's independence: C must be disjoint from A and B.
-template <class T> std::vector<raw_op<T>> mul_ops(Index p, Index q, Index r, Index A0, Index B0,
-                                                  Index C0, Index T_tokens) {
+template <class T>
+std::vector<raw_op<T>> mul_ops(Index p, Index q, Index r, Index A0, Index B0, Index C0,
+                               Index T_tokens) {
   std::vector<raw_op<T>> ops;
   for (Index i = 0; i < p; ++i)
     for (Index j = 0; j < r; ++j) {
@@ -291,8 +315,8 @@ template <class T> std::vector<raw_op<T>> mul_ops(Index p, Index q, Index r, Ind
 
 // --------------------------------------------------------------------- realisation
 
-
-template <class T> class mlp_builder {
+template <class T>
+class mlp_builder {
  public:
   mlp_builder(const raw_layout& lay, const T& Kl) : lay_(lay), Kl_(Kl) {}
   // A unit with pre-activation scale * sum_j coef_j x^_j + bias, x^ recovered from the
@@ -341,8 +365,8 @@ template <class T> class mlp_builder {
   std::vector<out_entry> outs_;
 };
 
-template <class T> attention_head<T> pattern_head(const raw_layout& lay, const timestep_map& K,
-                                                  const T& Natt) {
+template <class T>
+attention_head<T> pattern_head(const raw_layout& lay, const timestep_map& K, const T& Natt) {
   const Index H = lay.H(), Tn = lay.tokens;
   attention_head<T> hd;
   hd.Wq = Mat<T>::Zero(Tn, H);
@@ -355,7 +379,8 @@ template <class T> attention_head<T> pattern_head(const raw_layout& lay, const t
   return hd;
 }
 
-template <class T> decoder_layer_weights<T> empty_layer(const raw_layout& lay, const raw_knobs<T>& kn) {
+template <class T>
+decoder_layer_weights<T> empty_layer(const raw_layout& lay, const raw_knobs<T>& kn) {
   const Index H = lay.H();
   decoder_layer_weights<T> w;
   w.ln_gain = Vec<T>::Ones(H);
@@ -366,23 +391,26 @@ template <class T> decoder_layer_weights<T> empty_layer(const raw_layout& lay, c
   return w;
 }
 
-template <class T> void finish_heads(decoder_layer_weights<T>& w, Index H) {
+template <class T>
+void finish_heads(decoder_layer_weights<T>& w, Index H) {
   const Index m = static_cast<Index>(w.heads.size());
   w.WF = Mat<T>::Zero(H, m * H);
   for (Index j = 0; j < m; ++j) w.WF.middleCols(j * H, H) = Mat<T>::Identity(H, H);
 }
 
 // Self-attention head cancelling the div scratch (left dirty by an earlier div layer).
-template <class T> attention_head<T> cleaning_head(const raw_layout& lay, const T& Natt) {
+template <class T>
+attention_head<T> cleaning_head(const raw_layout& lay, const T& Natt) {
   attention_head<T> hd = pattern_head<T>(lay, attend_self(lay.tokens), Natt);
-  for (Index j = 0; j < lay.div_scratch; ++j) hd.Wv(lay.div_scratch0() + j, lay.div_scratch0() + j) = T(-1);
+  for (Index j = 0; j < lay.div_scratch; ++j)
+    hd.Wv(lay.div_scratch0() + j, lay.div_scratch0() + j) = T(-1);
   return hd;
 }
 
 // One decoder layer realising the parallel RAW ops.
-template <class T> decoder_layer_weights<T> build_raw_layer(const raw_layout& lay,
-                                                            const std::vector<raw_op<T>>& ops,
-                                                            const raw_knobs<T>& kn) {
+template <class T>
+decoder_layer_weights<T> build_raw_layer(const raw_layout& lay, const std::vector<raw_op<T>>& ops,
+                                         const raw_knobs<T>& kn) {
   check_independent(ops);
   decoder_layer_weights<T> w = empty_layer(lay, kn);
   const Index H = lay.H();
@@ -391,17 +419,26 @@ template <class T> decoder_layer_weights<T> build_raw_layer(const raw_layout& la
   const T Nb = kn.gelu_bypass, s = kn.mul_downscale;
   const T prod_scale = s * s * sqrt_of(T(pi_value<T>() / T(2)));
   Index t_next = lay.op_scratch0();
+  std::map<timestep_map, size_t> head_of;
   for (const auto& op : ops) {
     check_op_shapes(op, lay.tokens);
     const Index nt = op.t_size();
-    if (t_next + nt > lay.div_scratch0()) throw std::invalid_argument("RAW layer: op scratch too small");
+    if (t_next + nt > lay.div_scratch0())
+      throw std::invalid_argument("RAW layer: op scratch too small");
     index_list t = rows(t_next, t_next + nt);
     t_next += nt;
     if (!op.r.empty()) {
-      attention_head<T> hd = pattern_head<T>(lay, op.K, kn.attention_scale);
+      // Ops with the same timestep map share one head (Lemma 7: K constant per head); their
+      // scratch rows are disjoint, so their value maps add.
+      auto it = head_of.find(op.K);
+      if (it == head_of.end()) {
+        w.heads.push_back(pattern_head<T>(lay, op.K, kn.attention_scale));
+        it = head_of.emplace(op.K, w.heads.size() - 1).first;
+      }
+      attention_head<T>& hd = w.heads[it->second];
       for (Index n = 0; n < nt; ++n)
-        for (size_t q = 0; q < op.r.size(); ++q) hd.Wv(t[static_cast<size_t>(n)], op.r[q]) = op.Wa(n, static_cast<Index>(q));
-      w.heads.push_back(hd);
+        for (size_t q = 0; q < op.r.size(); ++q)
+          hd.Wv(t[static_cast<size_t>(n)], op.r[q]) = op.Wa(n, static_cast<Index>(q));
     }
     // Reset the scratch: x_t + (g(Nb - x^_t) - Nb) ~ 0.
     for (Index n = 0; n < nt; ++n) {
@@ -418,7 +455,8 @@ template <class T> decoder_layer_weights<T> build_raw_layer(const raw_layout& la
           const T wo = op.Wo(static_cast<Index>(m), n);
           if (wo == 0) continue;
           coef[t[static_cast<size_t>(n)]] += wo;
-          for (size_t q = 0; q < op.s.size(); ++q) coef[op.s[q]] += wo * op.W(n, static_cast<Index>(q));
+          for (size_t q = 0; q < op.s.size(); ++q)
+            coef[op.s[q]] += wo * op.W(n, static_cast<Index>(q));
         }
       }
       const Index u = mlp.unit(coef, T(1), T(Nb + op.b0(static_cast<Index>(m))));
@@ -427,7 +465,8 @@ template <class T> decoder_layer_weights<T> build_raw_layer(const raw_layout& la
     }
     if (op.kind == raw_kind::hadamard) {
       for (Index n = 0; n < nt; ++n) {
-        std::map<Index, T> A{{t[static_cast<size_t>(n)], T(1)}}, B, AB{{t[static_cast<size_t>(n)], T(1)}};
+        std::map<Index, T> A{{t[static_cast<size_t>(n)], T(1)}}, B,
+            AB{{t[static_cast<size_t>(n)], T(1)}};
         for (size_t q = 0; q < op.s.size(); ++q) {
           B[op.s[q]] += op.W(n, static_cast<Index>(q));
           AB[op.s[q]] += op.W(n, static_cast<Index>(q));
@@ -452,8 +491,9 @@ template <class T> decoder_layer_weights<T> build_raw_layer(const raw_layout& la
 }
 
 // One decoder layer realising div (C.6, Lemma 8) with the LayerNorm.
-template <class T> decoder_layer_weights<T> build_div_layer(const raw_layout& lay, const div_op& dv,
-                                                            const raw_knobs<T>& kn) {
+template <class T>
+decoder_layer_weights<T> build_div_layer(const raw_layout& lay, const div_op& dv,
+                                         const raw_knobs<T>& kn) {
   check_div(dv);
   const Index k = static_cast<Index>(dv.y_rows.size());
   if (k + 2 > lay.div_scratch) throw std::invalid_argument("div layer: div scratch too small");
@@ -466,6 +506,8 @@ template <class T> decoder_layer_weights<T> build_div_layer(const raw_layout& la
   hd.Wv(lay.pad_plus(), lay.pad_plus()) = T(-1);
   hd.Wv(lay.pad_minus(), lay.pad_minus()) = T(-1);
   for (Index j = 0; j < lay.div_scratch; ++j) hd.Wv(P + j, P + j) = T(-1);
+  // div overwrites w: cancel the old content there too (the paper's second head, C.4.3).
+  for (Index q : dv.w) hd.Wv(q, q) = T(-1);
   hd.Wv(P, dv.c_row) += N;
   hd.Wv(Q, dv.c_row) += -N;
   for (Index q = 0; q < k; ++q) {
@@ -492,13 +534,15 @@ template <class T> decoder_layer_weights<T> build_div_layer(const raw_layout& la
   return w;
 }
 
-template <class T> decoder_layer_weights<T> build_layer(const raw_layout& lay, const layer_spec<T>& L,
-                                                        const raw_knobs<T>& kn) {
+template <class T>
+decoder_layer_weights<T> build_layer(const raw_layout& lay, const layer_spec<T>& L,
+                                     const raw_knobs<T>& kn) {
   return L.div ? build_div_layer(lay, *L.div, kn) : build_raw_layer(lay, L.ops, kn);
 }
 
 // The embedded hidden state for data rows D (D x T): one-hot positions and the pads.
-template <class T> Mat<T> embed_state(const raw_layout& lay, const Mat<T>& data, const raw_knobs<T>& kn) {
+template <class T>
+Mat<T> embed_state(const raw_layout& lay, const Mat<T>& data, const raw_knobs<T>& kn) {
   if (data.rows() != lay.data_rows || data.cols() != lay.tokens)
     throw std::invalid_argument("RAW embedding: data must be D x T");
   Mat<T> h = Mat<T>::Zero(lay.H(), lay.tokens);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -103,7 +104,16 @@ rendered_plot render_plot(const plot_figure& fig, const std::string& run_dir) {
   gp << "set key below left Left reverse samplen 3 spacing 1.2 maxrows 6\n";
   if (fig.log_x) gp << "set logscale x\n";
   if (fig.log_y) gp << "set logscale y\n";
-  gp << "set format y '%g'\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n";
+  std::size_t most_points = 0;
+  for (const auto& line : fig.lines) most_points = std::max(most_points, line.points.size());
+  const bool dense = most_points > 40;  // curves (training), not a handful of measurements
+  gp << "set format y '%g'\n";
+  // A little room around sparse points so markers are not cut by the border; dense curves and
+  // log axes use the data range itself (offsets would push the axis to odd values like -500).
+  if (dense) gp << "set autoscale xfix\n";
+  gp << fmt::format("set offsets {}, {}, {}, {}\n", dense || fig.log_x ? "0" : "graph 0.03",
+                    dense || fig.log_x ? "0" : "graph 0.03", fig.log_y ? "0" : "graph 0.05",
+                    fig.log_y ? "0" : "graph 0.05");
 
   std::vector<std::string> plot_items;
   int colour = 0;
@@ -122,7 +132,8 @@ rendered_plot render_plot(const plot_figure& fig, const std::string& run_dir) {
     std::string style;
     switch (line.style) {
       case line_style::measured:
-        style = fmt::format("with linespoints lw 2 pt 7 ps 0.9 lc rgb '{}'",
+        style = fmt::format("{} lw 2 lc rgb '{}'",
+                            n > 40 ? "with lines" : "with linespoints pt 7 ps 0.9",
                             palette[colour++ % palette.size()]);
         break;
       case line_style::bound:

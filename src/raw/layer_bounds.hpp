@@ -1,0 +1,364 @@
+// Error bounds of the realised RAW / div layers against their exact semantics, and their
+// propagation through a chain. All in the max norm over the data rows [0, D) and all tokens.
+//
+// One layer, realised f^ against exact f on the SAME input h (raw_layer_bound, div_layer_bound):
+// the sum of
+//   hard attention   2 (T-1) e^-Natt max|read| (approximation_bounds.hpp: hard_attention_bound)
+//   LayerNorm bypass x^ = x / sqrt(1 + delta'), 0 <= delta' <= delta = (|x|^2 + eps_ln L)/(2
+//   Nln^2),
+//                    and the pads' deviation p from +-Nln adds 2p/Nln to delta and p per unit
+//                    coefficient; |1 - (1+delta)^(-1/2)| <= |delta| / (2 (1-|delta|)^(3/2)) (MVT)
+//   GeLU bypass      gelu_bypass_bound at t = Nb - max|z|
+//   (AkyurekBounds.v:gelu_tanh_bypass_exponential
+//                    for the tanh form; Mills ratio for erf)
+//   GeLU product     gelu_product_bound_abs (AkyurekBounds.v:gelu_tanh_product_quartic for tanh;
+//                    the Leibniz bound for erf), at the perturbed factors
+//   input residue    what earlier layers left in the op scratch (counts fully)
+//   rounding         first-order model: every term is computed by at most n = 2H + 32 rounded
+//                    operations (LayerNorm sums over H, one W_in row, GeLU, W_out row, residual)
+//                    on quantities whose moduli are listed; gamma_n of their sum (Higham (3.8)).
+// A chain (chain_error_bound): E_0 = 0, E_{l+1} = B_l(h^_l) + Lip_l(h^_l, E_l), where B_l is the
+// one-layer bound at the realised input h^_l and Lip_l bounds |f_l(h) - f_l(h')| over the data
+// rows for |h - h'| <= E_l there (RAW +: row sums of |Wo| (|Wa| + |W|); RAW (.): the product
+// rule with the quadratic term; div: |y/c - y'/c'| <= (|dy| + |y'/c'| |dc|)/(|c'| - |dc|)).
+#pragma once
+
+#include "raw/raw_operator.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace iclproof::raw {
+
+template <class T>
+T gamma_bound(double n) {
+  const T u = eps<T>() / T(2);
+  const T nu = T(n) * u;
+  if (!(nu < T(1) / T(2))) throw std::domain_error("rounding bound void: n u >= 1/2");
+  return nu / (T(1) - nu);
+}
+
+// |1 - (1 + delta)^(-1/2)| for |delta| <= d < 1.
+template <class T>
+T inv_sqrt_deviation(const T& d) {
+  if (!(d < T(1) / T(2))) throw std::domain_error("LayerNorm deviation >= 1/2: knobs too small");
+  const T om = T(1) - d;
+  return d / (T(2) * om * sqrt_of(om));
+}
+
+// Monotone form of the GeLU-product bounds for |x| <= X, |y| <= Y.
+template <class T>
+T gelu_product_bound_abs(gelu_form form, const T& X, const T& Y, const T& s) {
+  if (form == gelu_form::tanh) {
+    if (!gelu_product_box_ok(X, Y, s))
+      throw std::domain_error("GeLU product outside the proved box");
+    return gelu_tanh_product_bound(X, Y, s);
+  }
+  if (!(X + Y <= T(2) * s)) throw std::domain_error("GeLU product outside the Leibniz range");
+  const T Z = X + Y, s2 = s * s;
+  const T q = (Z * Z * Z * Z - X * X * X * X - Y * Y * Y * Y) / (T(12) * s2);
+  const T r =
+      (Z * Z * Z * Z * Z * Z + X * X * X * X * X * X + Y * Y * Y * Y * Y * Y) / (T(80) * s2 * s2);
+  return q + r;
+}
+
+template <class T>
+T max_abs_rows(const Mat<T>& h, Index from, Index to) {
+  T m(0);
+  for (Index i = 0; i < h.cols(); ++i)
+    for (Index r = from; r < to; ++r) m = std::max(m, abs_of(T(h(r, i))));
+  return m;
+}
+
+// Largest deviation of the pads from +-Nln.
+template <class T>
+T pad_deviation(const raw_layout& lay, const Mat<T>& h, const T& Nln) {
+  T p(0);
+  for (Index i = 0; i < h.cols(); ++i) {
+    p = std::max(p, abs_of(T(h(lay.pad_plus(), i) - Nln)));
+    p = std::max(p, abs_of(T(h(lay.pad_minus(), i) + Nln)));
+  }
+  return p;
+}
+
+// Norm of the LayerNorm input of a RAW layer without the pads and the op reads: the div
+// scratch is cancelled by the cleaning head up to the hard-attention error.
+template <class T>
+T norm_without_pads(const raw_layout& lay, const Mat<T>& h, Index i, const T& Natt) {
+  T s2(0);
+  for (Index r = 0; r < h.rows(); ++r) {
+    if (r == lay.pad_plus() || r == lay.pad_minus()) continue;
+    T v = abs_of(T(h(r, i)));
+    if (r >= lay.div_scratch0())
+      v = hard_attention_bound(Natt, long(lay.tokens - 1), v) +
+          gamma_bound<T>(2.0 * double(lay.tokens) + 8) * v;
+    s2 += v * v;
+  }
+  return sqrt_of(s2);
+}
+
+template <class T>
+T row_abs_sum(const Mat<T>& A, Index r) {
+  T s(0);
+  for (Index j = 0; j < A.cols(); ++j) s += abs_of(T(A(r, j)));
+  return s;
+}
+
+// The exact uniform read of an op at token i: Wa mean_{k in K(i)} h_k[r].
+template <class T>
+Vec<T> exact_read(const raw_op<T>& op, const Mat<T>& h, Index i) {
+  if (op.r.empty()) return Vec<T>::Zero(op.t_size());
+  Vec<T> acc = Vec<T>::Zero(static_cast<Index>(op.r.size()));
+  for (Index k : op.K[static_cast<size_t>(i)]) acc += gather<T>(h.col(k), op.r);
+  return op.Wa * acc / T(static_cast<Index>(op.K[static_cast<size_t>(i)].size()));
+}
+
+template <class T>
+T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, const raw_knobs<T>& kn,
+                  const Mat<T>& h) {
+  const Index H = lay.H(), Tn = lay.tokens;
+  // Rounding (first order, Higham (3.8) counting): the LayerNorm's mean of H entries is off by
+  // <= gamma_H (2 Nln + H xmax)/H, its 1/sqrt(var) is relatively off by gamma_(H+8); a unit's
+  // W_in row has <= nc + 2 terms of modulus <= |coef| (xmax + 2 Nln). So a recovered linear
+  // combination sum coef x^ is off by <= gH csum xmax + gu csum (xmax + 3 Nln); GeLU, W_out and
+  // the residual add gu relative to Nb + |z| (bypass) or to the product units' values.
+  const T gH = gamma_bound<T>(double(H) + 8);
+  const T p = pad_deviation(lay, h, kn.ln_pad);
+  const T rho_t = max_abs_rows(h, lay.op_scratch0(), lay.div_scratch0());
+  const T s = kn.mul_downscale, Nb = kn.gelu_bypass, Nln = kn.ln_pad;
+  const T prod_scale = s * s * sqrt_of(T(pi_value<T>() / T(2)));
+  // Per-op largest value any token reads, and its attention error.
+  std::vector<T> e_att(ops.size());
+  for (size_t o = 0; o < ops.size(); ++o) {
+    T mv(0);
+    for (Index k = 0; k < Tn; ++k) {
+      if (ops[o].r.empty()) break;
+      const Vec<T> v = ops[o].Wa * gather<T>(h.col(k), ops[o].r);
+      for (Index j = 0; j < v.size(); ++j) mv = std::max(mv, abs_of(T(v(j))));
+    }
+    e_att[o] = hard_attention_bound(kn.attention_scale, long(Tn - 1), mv) +
+               gamma_bound<T>(2.0 * double(Tn) + 8) * mv;
+  }
+  T worst(0);
+  for (Index i = 0; i < Tn; ++i) {
+    std::vector<Vec<T>> reads(ops.size());
+    T xnorm = norm_without_pads(lay, h, i, kn.attention_scale);
+    for (size_t o = 0; o < ops.size(); ++o) {
+      reads[o] = exact_read(ops[o], h, i);
+      xnorm += reads[o].norm() + sqrt_of(T(ops[o].t_size())) * (e_att[o] + rho_t);
+    }
+    T xmax = max_abs_rows(Mat<T>(h.col(i)), 0, lay.data_rows);
+    for (size_t o = 0; o < ops.size(); ++o)
+      for (Index j = 0; j < reads[o].size(); ++j)
+        xmax = std::max(xmax, T(abs_of(T(reads[o](j))) + e_att[o] + rho_t));
+    const T delta = (xnorm * xnorm + kn.ln_eps * T(H)) / (T(2) * Nln * Nln) + T(2) * p / Nln;
+    const T rx = inv_sqrt_deviation(delta);
+    for (size_t o = 0; o < ops.size(); ++o) {
+      const raw_op<T>& op = ops[o];
+      const Index nt = op.t_size();
+      // |x_t| and |W x_s| per component.
+      Vec<T> At(nt), Bs(nt), Ws(nt), Xs(nt);
+      for (Index n = 0; n < nt; ++n) {
+        At(n) = abs_of(T(reads[o](n))) + e_att[o] + rho_t;
+        T b(0), ws(0), xs(0);
+        for (size_t q = 0; q < op.s.size(); ++q) {
+          b += op.W(n, Index(q)) * h(op.s[q], i);
+          ws += abs_of(T(op.W(n, Index(q))));
+          xs += abs_of(T(op.W(n, Index(q)))) * abs_of(T(h(op.s[q], i)));
+        }
+        Bs(n) = abs_of(b);
+        Ws(n) = ws;
+        Xs(n) = xs;
+      }
+      for (size_t m = 0; m < op.w.size(); ++m) {
+        const T xw = abs_of(T(h(op.w[m], i)));
+        T err(0);
+        const Index nc = op.t_size() * (1 + static_cast<Index>(op.s.size())) + 3;
+        const T g = gamma_bound<T>(double(nc) + 16);
+        if (op.kind == raw_kind::add) {
+          T cx = xw, csum(1);  // sum |coef| |x| and sum |coef| (the -1 on w)
+          T wo_sum(0);
+          for (Index n = 0; n < nt; ++n) {
+            const T wo = abs_of(T(op.Wo(Index(m), n)));
+            cx += wo * (At(n) + Xs(n));
+            csum += wo * (T(1) + Ws(n));
+            wo_sum += wo;
+          }
+          const T zmax = (T(1) + rx) * cx + abs_of(T(op.b0(Index(m)))) + p * csum;
+          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + wo_sum * (rho_t + e_att[o]) + rx * cx +
+                p * csum + gH * csum * xmax +
+                g * (csum * (xmax + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
+        } else {
+          const T zmax = (T(1) + rx) * xw + abs_of(T(op.b0(Index(m)))) + p;
+          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + rx * xw + p + gH * xw +
+                g * ((xw + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
+          for (Index n = 0; n < nt; ++n) {
+            const T wo = abs_of(T(op.Wo(Index(m), n)));
+            if (wo == 0) continue;
+            const T Astar = abs_of(T(reads[o](n))), Bstar = Bs(n);
+            const T dA = rx * At(n) + rho_t + e_att[o] + p;
+            const T dB = rx * Xs(n) + p * Ws(n);
+            const T prod_err = Astar * dB + Bstar * dA + dA * dB;
+            const T approx = gelu_product_bound_abs(kn.form, T(Astar + dA), T(Bstar + dB), s);
+            const T coefsum = T(1) + Ws(n);
+            const T round = prod_scale / s *
+                            (T(3) * coefsum * (gH * xmax + g * (xmax + T(3) * Nln)) +
+                             g * T(6) * (At(n) + Xs(n)));
+            err += wo * (prod_err + approx + round);
+          }
+        }
+        worst = std::max(worst, err);
+      }
+    }
+  }
+  return worst;
+}
+
+template <class T>
+T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& kn,
+                  const Mat<T>& h) {
+  const Index H = lay.H(), Tn = lay.tokens;
+  const Index k = static_cast<Index>(dv.y_rows.size());
+  const T g = gamma_bound<T>(2.0 * double(H) + 32);
+  const T N = kn.div_N, M = kn.div_M, Nb = kn.gelu_bypass;
+  const Index P = lay.div_scratch0();
+  // Largest value the self head moves: pads, old div scratch, and the assembled entries.
+  T vmax = max_abs_rows(h, lay.pad_plus(), lay.pad_minus() + 1) +
+           max_abs_rows(h, P, P + lay.div_scratch);
+  T worst(0);
+  for (Index i = 0; i < Tn; ++i) {
+    const T c = abs_of(T(h(dv.c_row, i)));
+    T S(0), y2(0), ymax(0);
+    for (Index q = 0; q < k; ++q) {
+      const T y = h(dv.y_rows[size_t(q)], i);
+      S += y;
+      y2 += y * y;
+      ymax = std::max(ymax, abs_of(y));
+    }
+    vmax = std::max(vmax, T(N * c + abs_of(S) / M + ymax / M));
+  }
+  T wmax(0);
+  for (Index q : dv.w) wmax = std::max(wmax, max_abs_rows(h, q, q + 1));
+  vmax = std::max(vmax, wmax);
+  const T e_att = hard_attention_bound(kn.attention_scale, long(Tn - 1), vmax) +
+                  gamma_bound<T>(2.0 * double(Tn) + 8) * vmax;
+  for (Index i = 0; i < Tn; ++i) {
+    const T c = abs_of(T(h(dv.c_row, i)));
+    if (!(c > T(0))) throw std::domain_error("div bound: |c| = 0");
+    T S(0), y2(0);
+    for (Index q = 0; q < k; ++q) {
+      const T y = h(dv.y_rows[size_t(q)], i);
+      S += y;
+      y2 += y * y;
+    }
+    // The rest of the LayerNorm input: data, positions, op scratch, pad and old-scratch residues.
+    T rest2(0);
+    for (Index r = 0; r < P; ++r) {
+      const bool pad = r == lay.pad_plus() || r == lay.pad_minus();
+      const T v = pad ? e_att : T(abs_of(T(h(r, i))));
+      rest2 += v * v;
+    }
+    rest2 += T(lay.div_scratch - k - 2) * e_att * e_att;
+    const T Nc = N * c;
+    const T delta = abs_of(S) / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
+                    (rest2 + kn.ln_eps * T(H)) / (T(2) * Nc * Nc) + T(4) * e_att / Nc;
+    const T rel = inv_sqrt_deviation(delta);
+    for (Index q = 0; q < k; ++q) {
+      const T z = abs_of(T(h(dv.y_rows[size_t(q)], i))) / c;
+      const T zmax = (T(1) + rel) * z + M * e_att / c;
+      const T err = rel * z + T(2) * M * e_att / c + gelu_bypass_bound(kn.form, T(Nb - zmax)) +
+                    // the old content of w, cancelled by the self head up to hard attention
+                    hard_attention_bound(kn.attention_scale, long(Tn - 1), wmax) +
+                    gamma_bound<T>(2.0 * double(Tn) + 8) * wmax +
+                    g * (T(8) * M * N + T(4) * zmax + T(2) * Nb);
+      worst = std::max(worst, err);
+    }
+  }
+  return worst;
+}
+
+template <class T>
+T layer_bound(const raw_layout& lay, const layer_spec<T>& L, const raw_knobs<T>& kn,
+              const Mat<T>& h) {
+  return L.div ? div_layer_bound(lay, *L.div, kn, h) : raw_layer_bound(lay, L.ops, kn, h);
+}
+
+// Propagation of a data-row error E through the exact layer at (a state near) h.
+template <class T>
+T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
+  T out = E;
+  if (L.div) {
+    for (Index i = 0; i < h.cols(); ++i) {
+      const T c = abs_of(T(h(L.div->c_row, i)));
+      if (!(c > E)) throw std::domain_error("div propagation: |c| <= E");
+      for (Index y : L.div->y_rows) {
+        const T z = abs_of(T(h(y, i))) / c;
+        out = std::max(out, T((E + z * E) / (c - E)));
+      }
+    }
+    return out;
+  }
+  for (const auto& op : L.ops) {
+    for (Index i = 0; i < h.cols(); ++i) {
+      const Vec<T> read = exact_read(op, h, i);
+      for (size_t m = 0; m < op.w.size(); ++m) {
+        T e(0);
+        for (Index n = 0; n < op.t_size(); ++n) {
+          const T wo = abs_of(T(op.Wo(Index(m), n)));
+          if (wo == 0) continue;
+          const T wa = op.r.empty() ? T(0) : row_abs_sum(op.Wa, n);
+          const T ws = op.s.empty() ? T(0) : row_abs_sum(op.W, n);
+          if (op.kind == raw_kind::add) {
+            e += wo * (wa + ws) * E;
+          } else {
+            T b(0);
+            for (size_t q = 0; q < op.s.size(); ++q) b += op.W(n, Index(q)) * h(op.s[q], i);
+            const T dA = wa * E, dB = ws * E;
+            e += wo * (abs_of(T(read(n))) * dB + abs_of(b) * dA + dA * dB);
+          }
+        }
+        out = std::max(out, e);
+      }
+    }
+  }
+  return out;
+}
+
+template <class T>
+struct chain_run {
+  Mat<T> realised;             // final hidden state of the realised chain
+  Mat<T> exact;                // final data rows of the exact chain
+  T propagated_bound = T(0);   // E_L
+  T worst_local_ratio = T(0);  // max over layers of local error / local bound
+  std::vector<T> local_errors, local_bounds;
+};
+
+// Runs the realised chain and the exact chain from the same data; checks nothing, returns the
+// numbers (the properties compare). local error of layer l = |f^_l(h^_l) - f_l(h^_l)| on the
+// data rows.
+template <class T>
+chain_run<T> run_chain_with_bounds(const raw_layout& lay, const std::vector<layer_spec<T>>& L,
+                                   const std::vector<decoder_layer_weights<T>>& W,
+                                   const raw_knobs<T>& kn, const Mat<T>& data) {
+  chain_run<T> cr;
+  Mat<T> h = embed_state(lay, data, kn);
+  Mat<T> ex = data;
+  T E(0);
+  for (size_t l = 0; l < L.size(); ++l) {
+    const T B = layer_bound(lay, L[l], kn, h);
+    const Mat<T> next = decoder_layer_forward(W[l], h);
+    const Mat<T> local = layer_exact(Mat<T>(h.topRows(lay.data_rows)), L[l]);
+    const T le = max_abs(Mat<T>(next.topRows(lay.data_rows) - local));
+    cr.local_errors.push_back(le);
+    cr.local_bounds.push_back(B);
+    E = B + layer_lipschitz(L[l], Mat<T>(h.topRows(lay.data_rows)), E);
+    ex = layer_exact(ex, L[l]);
+    h = next;
+  }
+  cr.realised = h;
+  cr.exact = ex;
+  cr.propagated_bound = E;
+  return cr;
+}
+
+}  // namespace iclproof::raw
