@@ -58,19 +58,23 @@ std::vector<int> parse_bits_list(const std::string& text) {
 
 report_subcommand::report_subcommand(CLI::App& app) {
   cmd_ = app.add_subcommand(
-      "report", "Run properties and write a report folder (report.json, report.md, report.html, plots)");
+      "report",
+      "Run properties and write a report folder (report.json, report.md, report.html, plots)");
   cmd_->add_option("--out", out_dir_,
                    "Report folder (default reports/runs/<date>_seed<S>, relative to the current "
                    "directory)");
-  cmd_->add_option("--property", opt_.property_glob, "Glob over property names")->capture_default_str();
+  cmd_->add_option("--property", opt_.property_glob, "Glob over property names")
+      ->capture_default_str();
   cmd_->add_option("--cases", opt_.cases, "Random cases per property")
-      ->check(CLI::Range(1, 1000000))->capture_default_str();
-  precision_opt_ = cmd_->add_option(
-      "--precision", precision_,
-      fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
-                  max_precision_bits, default_precision_bits));
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  precision_opt_ =
+      cmd_->add_option("--precision", precision_,
+                       fmt::format("MPFR precision in bits [{}, {}] (default {})",
+                                   min_precision_bits, max_precision_bits, default_precision_bits));
   cmd_->add_option("--scalar", scalar_name_, "mpfr | double | long-double")
-      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))->capture_default_str();
+      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
+      ->capture_default_str();
   cmd_->add_option("--seed", opt_.seed, "Run seed")->capture_default_str();
   cmd_->add_option("--proof-audit", opt_.proof_audit_path,
                    "audit.json of the Coq build: report whether each cited theorem checked")
@@ -81,8 +85,10 @@ report_subcommand::report_subcommand(CLI::App& app) {
   cmd_->add_option("--sweep-bits", sweep_bits_text_,
                    "Precisions (bits, comma-separated) of the error-vs-precision plot")
       ->capture_default_str();
-  cmd_->add_option("--sweep-cases", opt_.sweep_cases, "Cases per property and precision in the sweep")
-      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  cmd_->add_option("--sweep-cases", opt_.sweep_cases,
+                   "Cases per property and precision in the sweep")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   cmd_->add_flag("--no-sweep", no_sweep_, "Skip the error-vs-precision sweep");
   cmd_->add_flag("--no-plots", no_plots_, "Do not run gnuplot (plot data stays in report.json)");
 }
@@ -109,7 +115,8 @@ int report_subcommand::run() {
   const report_progress progress = [&](const std::string& phase, int index, int total,
                                        const std::string& name, int done, int cases) {
     if (cases > 0)
-      line.show(fmt::format("  {} [{}/{}] {}  {}/{} cases", phase, index, total, name, done, cases));
+      line.show(
+          fmt::format("  {} [{}/{}] {}  {}/{} cases", phase, index, total, name, done, cases));
     else
       line.show(fmt::format("  {} [{}/{}] {}", phase, index, total, name));
   };
@@ -128,7 +135,7 @@ int report_subcommand::run() {
   for (const auto& e : report.properties) {
     const auto& r = e.result;
     const std::string verdict_text = r.outcome != verdict::pass ? to_string(r.outcome)
-                                     : e.gate_pass ? "PASS"
+                                     : e.gate_pass              ? "PASS"
                                                    : "FAIL (proof " + e.proof_status + ")";
     fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", r.info.name, width, r.cases,
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",

@@ -14,7 +14,8 @@
 //       .paper_value = "2N",
 //       .corrected_value = "N",
 //       .evidence = {"akyurek.layernorm_bypass_returns_x_and_n"},
-//       .measure = [] { ...compute at the run's MPFR precision...; return finding_measurement{...}; },
+//       .measure = [] { ...compute at the run's MPFR precision...; return finding_measurement{...};
+//       },
 //   }};
 //
 // The report shows every finding in its errata table, with this run's verdict of each evidence

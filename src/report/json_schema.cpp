@@ -22,10 +22,28 @@ class validator {
       return;
     }
     if (!schema.is_object()) throw std::invalid_argument("schema at " + path + " is not an object");
-    static const std::set<std::string> known = {
-        "$schema", "$id", "$defs", "$ref", "$comment", "title", "description", "type", "enum",
-        "const", "properties", "required", "additionalProperties", "items", "minItems",
-        "minimum", "maximum", "minLength", "pattern", "anyOf", "examples", "default"};
+    static const std::set<std::string> known = {"$schema",
+                                                "$id",
+                                                "$defs",
+                                                "$ref",
+                                                "$comment",
+                                                "title",
+                                                "description",
+                                                "type",
+                                                "enum",
+                                                "const",
+                                                "properties",
+                                                "required",
+                                                "additionalProperties",
+                                                "items",
+                                                "minItems",
+                                                "minimum",
+                                                "maximum",
+                                                "minLength",
+                                                "pattern",
+                                                "anyOf",
+                                                "examples",
+                                                "default"};
     for (const auto& [key, value] : schema.items())
       if (!known.count(key))
         throw std::invalid_argument("schema keyword '" + key + "' is outside the supported subset");
@@ -98,7 +116,9 @@ class validator {
     if (t == "number") return inst.is_number();
     if (t == "integer")
       return inst.is_number_integer() ||
-             (inst.is_number_float() && inst.get<double>() == static_cast<double>(static_cast<long long>(inst.get<double>())));
+             (inst.is_number_float() &&
+              inst.get<double>() ==
+                  static_cast<double>(static_cast<long long>(inst.get<double>())));
     throw std::invalid_argument("unknown type '" + t + "' in schema");
   }
   static bool type_matches(const json& inst, const json& type) {
@@ -130,7 +150,8 @@ class validator {
 
 }  // namespace
 
-std::vector<std::string> validate_json(const nlohmann::json& instance, const nlohmann::json& schema) {
+std::vector<std::string> validate_json(const nlohmann::json& instance,
+                                       const nlohmann::json& schema) {
   validator v(schema);
   v.check(instance, schema, "");
   return v.problems;

@@ -14,7 +14,8 @@ namespace iclproof {
 
 // Problems found, each "path: message" (JSON pointer path); empty means valid.
 // Throws std::invalid_argument if the schema uses a keyword outside the subset.
-std::vector<std::string> validate_json(const nlohmann::json& instance, const nlohmann::json& schema);
+std::vector<std::string> validate_json(const nlohmann::json& instance,
+                                       const nlohmann::json& schema);
 
 // reports/report.schema.json, embedded at build time.
 const nlohmann::json& report_schema();

@@ -15,8 +15,9 @@
 //         fig.title = "GeLU multiplication: error vs scale s";
 //         fig.x_label = "log10 s";
 //         fig.y_label = "log10 |error|";
-//         fig.lines.push_back({"measured, double (53 bits)", iclproof::line_style::measured, pts53});
-//         fig.lines.push_back({"measured, mpfr (" + std::to_string(req.precision_bits) + " bits)",
+//         fig.lines.push_back({"measured, double (53 bits)", iclproof::line_style::measured,
+//         pts53}); fig.lines.push_back({"measured, mpfr (" + std::to_string(req.precision_bits) + "
+//         bits)",
 //                              iclproof::line_style::measured, pts_hi});
 //         fig.lines.push_back({"proven bound", iclproof::line_style::bound, bound_pts});
 //         return std::vector<iclproof::plot_figure>{fig};

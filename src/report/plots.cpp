@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -13,7 +14,6 @@
 #include <memory>
 #include <regex>
 #include <sstream>
-#include <sys/stat.h>
 
 namespace iclproof {
 
@@ -22,9 +22,12 @@ namespace {
 std::string gp_quote(const std::string& s) {  // gnuplot single-quoted string: ' doubles
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'') out += "''";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '\'')
+      out += "''";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -32,8 +35,10 @@ std::string gp_quote(const std::string& s) {  // gnuplot single-quoted string: '
 std::string sh_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -143,14 +148,16 @@ rendered_plot render_plot(const plot_figure& fig, const std::string& run_dir) {
         style = "with lines lw 1.5 dt 3 lc rgb '#555555'";
         break;
     }
-    plot_items.push_back(fmt::format("$line{} using 1:2 {} title {}", i, style, gp_quote(line.label)));
+    plot_items.push_back(
+        fmt::format("$line{} using 1:2 {} title {}", i, style, gp_quote(line.label)));
   }
   if (plot_items.empty()) {
     r.error = "no finite data points to draw";
     return r;
   }
   gp << "plot ";
-  for (std::size_t i = 0; i < plot_items.size(); ++i) gp << (i ? ", \\\n     " : "") << plot_items[i];
+  for (std::size_t i = 0; i < plot_items.size(); ++i)
+    gp << (i ? ", \\\n     " : "") << plot_items[i];
   gp << "\n";
 
   const std::string script = plots_dir + "/" + stem + ".gp";
@@ -163,7 +170,8 @@ rendered_plot render_plot(const plot_figure& fig, const std::string& run_dir) {
     }
   }
   std::string output;
-  const int status = run_collect("cd " + sh_quote(plots_dir) + " && gnuplot " + sh_quote(stem + ".gp"), output);
+  const int status =
+      run_collect("cd " + sh_quote(plots_dir) + " && gnuplot " + sh_quote(stem + ".gp"), output);
   const std::string svg_path = plots_dir + "/" + stem + ".svg";
   std::string svg = read_file(svg_path);
   if (status != 0 || svg.find("</svg>") == std::string::npos) {

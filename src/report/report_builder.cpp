@@ -23,9 +23,12 @@ namespace {
 
 std::string scalar_option_name(scalar_kind k) {
   switch (k) {
-    case scalar_kind::mpfr: return "mpfr";
-    case scalar_kind::double_precision: return "double";
-    case scalar_kind::long_double_precision: return "long-double";
+    case scalar_kind::mpfr:
+      return "mpfr";
+    case scalar_kind::double_precision:
+      return "double";
+    case scalar_kind::long_double_precision:
+      return "long-double";
   }
   return "?";
 }
@@ -70,9 +73,9 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-std::vector<plot_figure> sweep_figures(const std::string& family, const run_report& r,
-                                       const std::vector<std::string>& swept,
-                                       const std::vector<std::pair<std::string, std::string>>& excluded) {
+std::vector<plot_figure> sweep_figures(
+    const std::string& family, const run_report& r, const std::vector<std::string>& swept,
+    const std::vector<std::pair<std::string, std::string>>& excluded) {
   const std::string short_title =
       describe_family(family).title.substr(0, describe_family(family).title.find(':'));
   plot_figure abs_fig, eps_fig;
@@ -151,7 +154,8 @@ std::vector<plot_figure> training_figures(const std::string& weights_path) {
   try {
     j = json::parse(in);
   } catch (const json::exception& e) {
-    throw std::runtime_error("weights file " + weights_path + " is not valid JSON (" + e.what() + ")");
+    throw std::runtime_error("weights file " + weights_path + " is not valid JSON (" + e.what() +
+                             ")");
   }
   // src/trainer/WEIGHTS_FORMAT.md: "loss_curve": {"steps": [...], "loss": [...]} (same length).
   // Also accepted (other producers): an array under loss_curve / train_loss / eval_loss / losses,
@@ -160,8 +164,7 @@ std::vector<plot_figure> training_figures(const std::string& weights_path) {
   const auto bad = [&](const std::string& what) {
     return std::runtime_error("weights file " + weights_path + ": " + what);
   };
-  const std::vector<std::string> curve_keys = {"loss_curve", "train_loss", "eval_loss",
-                                               "losses"};
+  const std::vector<std::string> curve_keys = {"loss_curve", "train_loss", "eval_loss", "losses"};
   std::vector<std::pair<std::string, const json*>> curves;
   for (const json* scope : {&j, j.contains("training") ? &j["training"] : nullptr}) {
     if (!scope || !scope->is_object()) continue;
@@ -273,7 +276,9 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     cfg.seed = opt.seed;
     if (progress) {
       progress("run", i + 1, total, prop->info.name, 0, opt.cases);
-      cfg.on_case = [&](int done) { progress("run", i + 1, total, prop->info.name, done, opt.cases); };
+      cfg.on_case = [&](int done) {
+        progress("run", i + 1, total, prop->info.name, done, opt.cases);
+      };
     }
     property_result res = run_property(*prop, cfg);
     r.timings.emplace_back("run " + prop->info.name, res.seconds);
@@ -285,8 +290,10 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   std::vector<std::pair<std::string, std::string>> excluded;
   for (const property* prop : selected) {
     const std::string why = precision_sweep_exclusion_reason(prop->info.name);
-    if (why.empty()) swept.push_back(prop);
-    else excluded.emplace_back(prop->info.name, why);
+    if (why.empty())
+      swept.push_back(prop);
+    else
+      excluded.emplace_back(prop->info.name, why);
   }
   if (!opt.sweep_bits.empty() && !swept.empty()) {
     for (int bits : opt.sweep_bits) {
@@ -300,7 +307,8 @@ run_report generate_report(const report_options& opt, const report_progress& pro
         cfg.seed = opt.seed;
         cfg.shrink = false;  // a failure here is reported, not minimised (the main run does that)
         if (progress) {
-          progress(phase, i + 1, static_cast<int>(swept.size()), prop->info.name, 0, opt.sweep_cases);
+          progress(phase, i + 1, static_cast<int>(swept.size()), prop->info.name, 0,
+                   opt.sweep_cases);
           cfg.on_case = [&](int done) {
             progress(phase, i + 1, static_cast<int>(swept.size()), prop->info.name, done,
                      opt.sweep_cases);
@@ -348,7 +356,8 @@ run_report generate_report(const report_options& opt, const report_progress& pro
         }
       if (v == "not run") {
         const auto& all = all_properties();
-        if (std::none_of(all.begin(), all.end(), [&](const property& q) { return q.info.name == ev; }))
+        if (std::none_of(all.begin(), all.end(),
+                         [&](const property& q) { return q.info.name == ev; }))
           v = "not a property (unit test; not run by the report)";
       }
       fe.evidence_verdicts.emplace_back(ev, v);

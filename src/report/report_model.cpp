@@ -2,10 +2,10 @@
 
 #include "core/eigen_scalar.hpp"
 
-#include <boost/version.hpp>
 #include <fmt/format.h>
 #include <gmp.h>
 #include <mpfr.h>
+#include <boost/version.hpp>
 
 #include <algorithm>
 #include <array>
@@ -123,13 +123,14 @@ std::vector<std::pair<std::string, std::string>> collect_tool_versions(const pro
   v.emplace_back("gmp", gmp_version);
   v.emplace_back("fmt", fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100,
                                     FMT_VERSION % 100));
-  v.emplace_back("nlohmann_json", fmt::format("{}.{}.{}", NLOHMANN_JSON_VERSION_MAJOR,
-                                              NLOHMANN_JSON_VERSION_MINOR,
-                                              NLOHMANN_JSON_VERSION_PATCH));
+  v.emplace_back("nlohmann_json",
+                 fmt::format("{}.{}.{}", NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
+                             NLOHMANN_JSON_VERSION_PATCH));
   // Coq: the audit's own record if it carries one (it is what checked the proofs), else the
   // coqc on PATH ("8.16.1 4.13.1": Coq then OCaml).
   std::string coq = audit.coq_version;
-  if (const auto at = coq.find("version "); at != std::string::npos) {  // "The Coq ..., version 8.16.1"
+  if (const auto at = coq.find("version ");
+      at != std::string::npos) {  // "The Coq ..., version 8.16.1"
     coq = coq.substr(at + 8);
     coq = coq.substr(0, coq.find(' '));
   }
@@ -142,7 +143,8 @@ std::vector<std::pair<std::string, std::string>> collect_tool_versions(const pro
   if (mathcomp.empty())
     mathcomp = first_line_of("dpkg-query -W -f='${Version}' libcoq-mathcomp-ssreflect");
   if (mathcomp.empty())
-    mathcomp = first_line_of("opam list --installed --short --columns=version coq-mathcomp-ssreflect");
+    mathcomp =
+        first_line_of("opam list --installed --short --columns=version coq-mathcomp-ssreflect");
   v.emplace_back("mathcomp", or_unavailable(mathcomp));
   v.emplace_back("gnuplot", or_unavailable(first_line_of("gnuplot --version")));
   return v;
@@ -237,9 +239,12 @@ std::string value_kind(double log2_value) {
 }
 std::string line_style_name(line_style s) {
   switch (s) {
-    case line_style::measured: return "measured";
-    case line_style::bound: return "bound";
-    case line_style::reference: return "reference";
+    case line_style::measured:
+      return "measured";
+    case line_style::bound:
+      return "bound";
+    case line_style::reference:
+      return "reference";
   }
   return "measured";
 }
@@ -272,39 +277,44 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
   for (const auto& e : r.properties) {
     const auto& res = e.result;
     const double log2_max_err = res.max_log2_err_in_eps + res.log2_eps;
-    json theorem = {{"citation", e.citation.text}, {"kind", e.citation.is_theorem ? "coq" : "paper"}};
+    json theorem = {{"citation", e.citation.text},
+                    {"kind", e.citation.is_theorem ? "coq" : "paper"}};
     if (e.citation.is_theorem) {
       theorem["file"] = e.citation.file;
       theorem["name"] = e.citation.name;
     }
-    json j = {
-        {"name", res.info.name},
-        {"family", res.info.family()},
-        {"claim", res.info.claim},
-        {"theorem", theorem},
-        {"proof", {{"status", e.proof_status}, {"checked_in_this_run", e.proof_checked},
-                   {"assumptions", e.assumptions}}},
-        {"scalar", res.scalar},
-        {"precision_bits", res.precision_bits},
-        {"log2_eps", res.log2_eps},
-        {"cases", res.cases},
-        {"checks", res.checks},
-        {"seed", res.seed},
-        {"max_error", {{"log2", number_or_null(log2_max_err)},
-                       {"kind", res.checks > 0 ? value_kind(log2_max_err) : "none"},
-                       {"text", res.checks > 0 ? format_pow2(log2_max_err) : "n/a"},
-                       {"log2_in_eps", number_or_null(res.max_log2_err_in_eps)}}},
-        {"worst_check", {{"log2_error", number_or_null(res.worst_log2_err)},
-                         {"error_kind", res.checks > 0 ? value_kind(res.worst_log2_err) : "none"},
-                         {"log2_tolerance", number_or_null(res.worst_log2_bound)},
-                         {"error_text", format_pow2(res.worst_log2_err)},
-                         {"tolerance_text", format_pow2(res.worst_log2_bound)}}},
-        {"margin_log10", number_or_null(res.margin_log10)},
-        {"margin_text", margin_text(res)},
-        {"verdict", res.outcome == verdict::pass ? "pass"
-                    : res.outcome == verdict::gave_up ? "gave-up" : "fail"},
-        {"gate", e.gate_pass ? "pass" : "fail"},
-        {"reproduce", res.reproduce}};
+    json j = {{"name", res.info.name},
+              {"family", res.info.family()},
+              {"claim", res.info.claim},
+              {"theorem", theorem},
+              {"proof",
+               {{"status", e.proof_status},
+                {"checked_in_this_run", e.proof_checked},
+                {"assumptions", e.assumptions}}},
+              {"scalar", res.scalar},
+              {"precision_bits", res.precision_bits},
+              {"log2_eps", res.log2_eps},
+              {"cases", res.cases},
+              {"checks", res.checks},
+              {"seed", res.seed},
+              {"max_error",
+               {{"log2", number_or_null(log2_max_err)},
+                {"kind", res.checks > 0 ? value_kind(log2_max_err) : "none"},
+                {"text", res.checks > 0 ? format_pow2(log2_max_err) : "n/a"},
+                {"log2_in_eps", number_or_null(res.max_log2_err_in_eps)}}},
+              {"worst_check",
+               {{"log2_error", number_or_null(res.worst_log2_err)},
+                {"error_kind", res.checks > 0 ? value_kind(res.worst_log2_err) : "none"},
+                {"log2_tolerance", number_or_null(res.worst_log2_bound)},
+                {"error_text", format_pow2(res.worst_log2_err)},
+                {"tolerance_text", format_pow2(res.worst_log2_bound)}}},
+              {"margin_log10", number_or_null(res.margin_log10)},
+              {"margin_text", margin_text(res)},
+              {"verdict", res.outcome == verdict::pass      ? "pass"
+                          : res.outcome == verdict::gave_up ? "gave-up"
+                                                            : "fail"},
+              {"gate", e.gate_pass ? "pass" : "fail"},
+              {"reproduce", res.reproduce}};
     if (res.outcome != verdict::pass) {
       j["failure"] = {{"description", res.failure}, {"counterexample", res.counterexample}};
     } else {
@@ -324,7 +334,8 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
   json findings = json::array();
   for (const auto& f : r.findings) {
     json ev = json::array();
-    for (const auto& [name, v] : f.evidence_verdicts) ev.push_back({{"property", name}, {"verdict", v}});
+    for (const auto& [name, v] : f.evidence_verdicts)
+      ev.push_back({{"property", name}, {"verdict", v}});
     json m = nullptr;
     if (f.measurement)
       m = {{"quantity", f.measurement->quantity},
@@ -341,8 +352,8 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                         {"corrected_value", f.info.corrected_value},
                         {"evidence", ev},
                         {"measurement", m},
-                        {"measurement_error", f.measurement_error.empty()
-                                                  ? json(nullptr) : json(f.measurement_error)},
+                        {"measurement_error",
+                         f.measurement_error.empty() ? json(nullptr) : json(f.measurement_error)},
                         {"status", f.status}});
   }
   json plots = json::array();
@@ -352,36 +363,35 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
     proofs_cited += e.citation.is_theorem;
     proofs_checked += e.citation.is_theorem && e.proof_checked;
   }
-  return {
-      {"schema", "iclproof-report"},
-      {"schema_version", report_schema_version},
-      {"generated_at", r.generated_at},
-      {"run",
-       {{"scalar", p.scalar},
-        {"requested_precision_bits", p.requested_precision_bits},
-        {"precision_bits", p.precision_bits},
-        {"log2_eps", 1 - p.precision_bits},
-        {"cases", p.cases},
-        {"seed", p.seed},
-        {"property_glob", p.property_glob},
-        {"proof_audit", p.proof_audit_path.empty() ? json(nullptr) : json(p.proof_audit_path)},
-        {"weights", p.weights_path.empty() ? json(nullptr) : json(p.weights_path)},
-        {"sweep_bits", p.sweep_bits},
-        {"sweep_cases", p.sweep_cases},
-        {"command", report_command_line(p)}}},
-      {"tools", tools},
-      {"summary",
-       {{"properties", r.properties.size()},
-        {"passed", r.passed()},
-        {"failed", r.failed()},
-        {"proofs_cited", proofs_cited},
-        {"proofs_checked", proofs_checked},
-        {"verdict", r.failed() == 0 && !r.properties.empty() ? "pass" : "fail"}}},
-      {"properties", props},
-      {"precision_sweep", sweep},
-      {"findings", findings},
-      {"plots", plots},
-      {"notes", r.notes}};
+  return {{"schema", "iclproof-report"},
+          {"schema_version", report_schema_version},
+          {"generated_at", r.generated_at},
+          {"run",
+           {{"scalar", p.scalar},
+            {"requested_precision_bits", p.requested_precision_bits},
+            {"precision_bits", p.precision_bits},
+            {"log2_eps", 1 - p.precision_bits},
+            {"cases", p.cases},
+            {"seed", p.seed},
+            {"property_glob", p.property_glob},
+            {"proof_audit", p.proof_audit_path.empty() ? json(nullptr) : json(p.proof_audit_path)},
+            {"weights", p.weights_path.empty() ? json(nullptr) : json(p.weights_path)},
+            {"sweep_bits", p.sweep_bits},
+            {"sweep_cases", p.sweep_cases},
+            {"command", report_command_line(p)}}},
+          {"tools", tools},
+          {"summary",
+           {{"properties", r.properties.size()},
+            {"passed", r.passed()},
+            {"failed", r.failed()},
+            {"proofs_cited", proofs_cited},
+            {"proofs_checked", proofs_checked},
+            {"verdict", r.failed() == 0 && !r.properties.empty() ? "pass" : "fail"}}},
+          {"properties", props},
+          {"precision_sweep", sweep},
+          {"findings", findings},
+          {"plots", plots},
+          {"notes", r.notes}};
 }
 
 }  // namespace iclproof

@@ -66,9 +66,9 @@ struct property_entry {
 struct sweep_point {
   std::string property;
   int requested_bits = 0;
-  int bits = 0;                // bits the values carried
-  double log2_max_error = 0;   // -inf: exact (zero error); NaN: error was NaN
-  double log2_tolerance = 0;   // tolerance at the worst check
+  int bits = 0;               // bits the values carried
+  double log2_max_error = 0;  // -inf: exact (zero error); NaN: error was NaN
+  double log2_tolerance = 0;  // tolerance at the worst check
   std::string verdict;
 };
 

@@ -52,7 +52,8 @@ std::string headline(const run_report& r) {
                       ? fmt::format("All {} properties hold.", r.properties.size())
                       : fmt::format("{} of {} properties FAILED.", r.failed(), r.properties.size());
   if (r.params.proof_audit_path.empty())
-    s += fmt::format(" {} cite a Coq theorem; proofs were not consulted (no --proof-audit).", cited);
+    s +=
+        fmt::format(" {} cite a Coq theorem; proofs were not consulted (no --proof-audit).", cited);
   else
     s += fmt::format(" {} of {} cited Coq theorems checked in this run.", checked, cited);
   return s;
@@ -87,7 +88,8 @@ const char* how_to_read =
     "it claims to implement. *Error* and *tolerance* are shown at the check with the smallest "
     "margin; the tolerance is a formula in eps = 2^(1-p), the sizes and the data's scale, "
     "derived from a cited rounding-error analysis. *Max error / eps* is the largest error over "
-    "all checks and cases in units of eps. *Margin* is log10(tolerance / error) at that check: +3 means three decimal "
+    "all checks and cases in units of eps. *Margin* is log10(tolerance / error) at that check: +3 "
+    "means three decimal "
     "orders to spare, \"exact\" means zero error. A property passes when every check satisfies "
     "error <= tolerance (NaN fails).";
 
@@ -96,9 +98,12 @@ const char* how_to_read =
 std::string md_cell(std::string s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += "<br>";
+    else
+      out += c;
   }
   return out;
 }
@@ -138,8 +143,8 @@ std::string report_to_markdown(const run_report& r) {
   md << "|---|---|---|---|---|\n";
   for (const auto& e : r.properties)
     md << "| `" << e.result.info.name << "` | " << md_cell(e.result.info.claim) << " | `"
-       << md_cell(e.citation.text) << "` | " << md_cell(proof_text(e)) << " | **"
-       << verdict_text(e) << "** |\n";
+       << md_cell(e.citation.text) << "` | " << md_cell(proof_text(e)) << " | **" << verdict_text(e)
+       << "** |\n";
   md << "\n" << how_to_read << "\n\n";
 
   const auto fams = by_family(r);
@@ -156,8 +161,8 @@ std::string report_to_markdown(const run_report& r) {
         const auto& res = e->result;
         md << "| `" << res.info.name << "` | " << res.cases << " | " << worst_error_text(res)
            << " | " << format_pow2(res.worst_log2_bound) << " | " << err_in_eps_text(res) << " | "
-           << margin_text(res) << " | " << res.seed << " | "
-           << fmt::format("{:.2f}", res.seconds) << " |\n";
+           << margin_text(res) << " | " << res.seed << " | " << fmt::format("{:.2f}", res.seconds)
+           << " |\n";
       }
       md << "\n";
       for (const auto* e : it->second) {
@@ -192,10 +197,9 @@ std::string report_to_markdown(const run_report& r) {
         ev += "measured " + f.measurement->quantity + " = " + f.measurement->measured;
       if (!f.measurement_error.empty()) ev += "measurement failed: " + f.measurement_error;
       if (ev.empty()) ev = "none registered yet";
-      md << "| **" << md_cell(f.info.title) << "**<br>" << md_cell(f.info.corrected_claim)
-         << " | " << md_cell(f.info.source) << " | `" << md_cell(f.info.paper_value) << "` | `"
-         << md_cell(f.info.corrected_value) << "` | " << md_cell(ev) << " | " << f.status
-         << " |\n";
+      md << "| **" << md_cell(f.info.title) << "**<br>" << md_cell(f.info.corrected_claim) << " | "
+         << md_cell(f.info.source) << " | `" << md_cell(f.info.paper_value) << "` | `"
+         << md_cell(f.info.corrected_value) << "` | " << md_cell(ev) << " | " << f.status << " |\n";
     }
     md << "\n";
   }
@@ -228,11 +232,20 @@ std::string esc(const std::string& s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -352,8 +365,8 @@ std::string report_to_html(const run_report& r) {
   for (const auto& e : r.properties) {
     h << "<tr><td class=\"name\"><a href=\"#prop-" << esc(e.result.info.name) << "\"><code>"
       << esc_name(e.result.info.name) << "</code></a></td><td>" << esc(e.result.info.claim)
-      << "</td><td><code>" << esc_name(e.citation.text) << "</code></td><td>"
-      << esc(proof_text(e)) << "</td>" << verdict_cell(e) << "</tr>\n";
+      << "</td><td><code>" << esc_name(e.citation.text) << "</code></td><td>" << esc(proof_text(e))
+      << "</td>" << verdict_cell(e) << "</tr>\n";
   }
   h << "</tbody></table>\n<p>" << emphasis(esc(how_to_read)) << "</p>\n";
 
@@ -366,7 +379,8 @@ std::string report_to_html(const run_report& r) {
     auto it = fams.find(fam);
     if (it != fams.end()) {
       h << "<table>\n<thead><tr><th>Property</th><th class=\"num\">Cases</th>"
-           "<th class=\"num\">Error<br>(worst check)</th><th class=\"num\">Tolerance<br>(worst check)</th>"
+           "<th class=\"num\">Error<br>(worst check)</th><th class=\"num\">Tolerance<br>(worst "
+           "check)</th>"
            "<th class=\"num\">Max error<br>/ eps</th><th class=\"num\">Margin<br>(log10)</th>"
            "<th class=\"num\">Property seed</th><th class=\"num\">Time (s)</th><th>Verdict</th>"
            "</tr></thead>\n<tbody>\n";
@@ -375,10 +389,10 @@ std::string report_to_html(const run_report& r) {
         h << "<tr id=\"prop-" << esc(res.info.name) << "\"><td class=\"name\"><code>"
           << esc_name(res.info.name) << "</code></td><td class=\"num\">" << res.cases
           << "</td><td class=\"num\">" << worst_error_text(res) << "</td><td class=\"num\">"
-          << format_pow2(res.worst_log2_bound) << "</td><td class=\"num\">"
-          << err_in_eps_text(res) << "</td><td class=\"num\">" << margin_text(res)
-          << "</td><td class=\"num\">" << res.seed << "</td><td class=\"num\">"
-          << fmt::format("{:.2f}", res.seconds) << "</td>" << verdict_cell(*e) << "</tr>\n";
+          << format_pow2(res.worst_log2_bound) << "</td><td class=\"num\">" << err_in_eps_text(res)
+          << "</td><td class=\"num\">" << margin_text(res) << "</td><td class=\"num\">" << res.seed
+          << "</td><td class=\"num\">" << fmt::format("{:.2f}", res.seconds) << "</td>"
+          << verdict_cell(*e) << "</tr>\n";
       }
       h << "</tbody></table>\n";
       for (const auto* e : it->second) {
@@ -426,8 +440,7 @@ std::string report_to_html(const run_report& r) {
         any = true;
       }
       if (!f.measurement_error.empty()) {
-        h << "<span class=\"v-fail\">measurement failed: " << esc(f.measurement_error)
-          << "</span>";
+        h << "<span class=\"v-fail\">measurement failed: " << esc(f.measurement_error) << "</span>";
         any = true;
       }
       if (!any) h << "<span class=\"s-not-exercised\">none registered yet</span>";

@@ -54,7 +54,10 @@ const finding_registrar contradicted_finding{{
     .paper_value = "1",
     .corrected_value = "2",
     .evidence = {sm_property},
-    .measure = [] { return finding_measurement{"x", "1", false, ""}; },
+    .measure =
+        [] {
+          return finding_measurement{"x", "1", false, ""};
+        },
 }};
 const finding_registrar confirmed_finding{{
     .id = "references.report_test_confirmed",
@@ -71,18 +74,20 @@ const finding_registrar confirmed_finding{{
 const plot_source_registrar test_plot{{
     .id = "references.report_test_knob",
     .family = "references",
-    .produce = [](const plot_request& req) {
-      plot_figure fig;
-      fig.id = "references.report_test_knob";
-      fig.title = "error vs knob";
-      fig.x_label = "log10 s";
-      fig.y_label = "log10 error";
-      fig.lines.push_back({"measured", line_style::measured, {{1, -2}, {2, -4}}});
-      fig.lines.push_back({"bound", line_style::bound,
-                           {{1, -1}, {2, -3}, {3, std::numeric_limits<double>::infinity()}}});
-      fig.caption = "precision " + std::to_string(req.precision_bits);
-      return std::vector<plot_figure>{fig};
-    },
+    .produce =
+        [](const plot_request& req) {
+          plot_figure fig;
+          fig.id = "references.report_test_knob";
+          fig.title = "error vs knob";
+          fig.x_label = "log10 s";
+          fig.y_label = "log10 error";
+          fig.lines.push_back({"measured", line_style::measured, {{1, -2}, {2, -4}}});
+          fig.lines.push_back({"bound",
+                               line_style::bound,
+                               {{1, -1}, {2, -3}, {3, std::numeric_limits<double>::infinity()}}});
+          fig.caption = "precision " + std::to_string(req.precision_bits);
+          return std::vector<plot_figure>{fig};
+        },
 }};
 
 }  // namespace
@@ -106,7 +111,8 @@ TEST_CASE("schema validator: the subset it supports", "[report]") {
   CHECK(validate_json(json::parse(R"({"a": 1, "b": null, "c": ["x"]})"), schema).size() == 1);
   CHECK(validate_json(json::parse(R"({"a": 1, "b": null, "c": ["x", "q"]})"), schema).size() == 1);
   // A keyword it does not implement is an error, not a silent pass.
-  CHECK_THROWS_AS(validate_json(json(1), json::parse(R"({"multipleOf": 2})")), std::invalid_argument);
+  CHECK_THROWS_AS(validate_json(json(1), json::parse(R"({"multipleOf": 2})")),
+                  std::invalid_argument);
 }
 
 TEST_CASE("report.json validates against reports/report.schema.json", "[report]") {
@@ -238,7 +244,8 @@ TEST_CASE("precision sweep exclusions leave approximate constructions out", "[re
 
 TEST_CASE("training curves: the accepted shapes, and malformed files", "[report]") {
   const std::string path = temp_path("weights.json");
-  write_file(path, R"({"training": {"loss_curve": [[0, 1.0], [10, 0.5], {"step": 20, "loss": 0.25}]},
+  write_file(path,
+             R"({"training": {"loss_curve": [[0, 1.0], [10, 0.5], {"step": 20, "loss": 0.25}]},
                        "eval_loss": [0.9, 0.8]})");
   const auto figs = training_figures(path);
   REQUIRE(figs.size() == 1);
