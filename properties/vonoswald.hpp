@@ -1,0 +1,524 @@
+// Checks of von Oswald et al. (2023): Proposition 1, its unmasked deviation, K-layer and
+// recurrent GD stacks, GD++ (CONSTRUCTIONS.md sections 1-2; proofs/VonOswald.v). Each check is
+// a template on the scalar and takes the weight constructions as functions, so
+// tests/unit/vonoswald_test.cpp can feed it deliberately broken ones (mutation tests). The layer
+// under test is always the generic lsa_layer (lsa/lsa_layer.hpp).
+//
+// How the tolerances are made (no tuned constants):
+//  * Both sides of every comparison are straight-line programs of +, -, x (and division by the
+//    exact integer N) on the same inputs (X, Y, Xq, Yq0, W0, eta, gamma) that compute the SAME
+//    polynomial in exact arithmetic (the cited theorem). By Higham, ASNA 2nd ed., Lemma 3.1 and
+//    section 3.1 (running the computation in absolute values), a program whose longest chain of
+//    rounded operations has n operations computes |fl(p) - p| <= gamma_n shadow(p), shadow(p)
+//    = the program run on |inputs| with every - turned into +. A shadow computed in floating
+//    point is >= (1 - gamma_n) times the exact one, so 2 gamma_n times the computed shadow
+//    bounds the error (gamma_n <= 1/2). The two sides differ by at most
+//        2 gamma_n (max shadow_layer + max shadow_reference).
+//  * Rounding depth of one layer (lsa_head_update): W_V C and W_K C (inner D = d + o), their
+//    product sum_i v_i k_i^T (inner n_keys), P times it (D), W_Q E (D) and the product of the
+//    two (D); eta/N in P adds 1, the heads sum and the residual add 1 each:
+//        n_layer = n_keys + 3 D + 4.
+//    The one-step GD reference y_t - DeltaW x_t, DeltaW = -eta (W0 X - Y) X^T / N, has depth
+//    d + 1 + N + 2 + d + 1 <= n_layer. K layers: n = K n_layer (depths add along the chain).
+//  * The shadows are formulas in |X|, |Y|, |W0|, |eta| computed here, separately from the code
+//    under test: for the Prop. 1 head, y-part shadow |Y_t| + |eta|/N (|W0| |X| + |Y|) |X|^T |X_t|
+//    (the same for the GD reference).
+#pragma once
+
+#include "core/precision.hpp"
+#include "harness/property.hpp"
+#include "harness/tolerance.hpp"
+#include "lsa/vonoswald_weights.hpp"
+#include "references/references.hpp"
+#include "tasks/rapidcheck_gen.hpp"
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace iclproof::vonoswald_checks {
+
+// The constructions under test (the real ones: real_constructions<T>()).
+template <class T>
+struct constructions {
+  std::function<lsa_layer<T>(Eigen::Index d, Eigen::Index o, Eigen::Index N, const T& eta,
+                             const Mat<T>& W0)>
+      prop1;
+  std::function<lsa_stack<T>(Eigen::Index d, Eigen::Index o, Eigen::Index N,
+                             const std::vector<T>& eta)>
+      gd_stack;
+  std::function<lsa_layer<T>(Eigen::Index d, Eigen::Index o, Eigen::Index N, const T& gamma,
+                             const T& eta, const Mat<T>& W0)>
+      gdpp;
+  std::function<lsa_stack<T>(Eigen::Index d, Eigen::Index o, Eigen::Index N,
+                             const std::vector<T>& gamma, const std::vector<T>& eta)>
+      gdpp_stack;
+};
+
+template <class T>
+constructions<T> real_constructions() {
+  return {&prop1_weights<T>, &gd_stack_weights<T>, &gdpp_weights<T>, &gdpp_stack_weights<T>};
+}
+
+template <class T>
+Mat<T> abs_of(const Mat<T>& m) {
+  Mat<T> r(m.rows(), m.cols());
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      using boost::multiprecision::abs;
+      using std::abs;
+      r(i, j) = abs(m(i, j));
+    }
+  return r;
+}
+
+template <class T>
+T abs_of(const T& x) {
+  using boost::multiprecision::abs;
+  using std::abs;
+  return abs(x);
+}
+
+// n_layer of the header comment.
+inline double layer_depth(Eigen::Index n_keys, Eigen::Index D) {
+  return static_cast<double>(n_keys) + 3.0 * static_cast<double>(D) + 4.0;
+}
+
+// 2 gamma_n (shadow_a + shadow_b) (header comment).
+template <class T>
+T rounding_bound(double depth, const T& shadow_a, const T& shadow_b) {
+  return T(2) * higham_gamma<T>(depth) * (shadow_a + shadow_b);
+}
+
+// Records err / (eps * scale) in the case notes: at 256 bits the errors sit near 2^-256 times
+// the data's scale, i.e. this number is O(1) to O(n).
+template <class T>
+void note_error_in_eps(case_context& ctx, const std::string& label, const Mat<T>& a,
+                       const Mat<T>& b, const T& scale) {
+  const T err = max_abs(Mat<T>(a - b));
+  const T rel = scale > T(0) ? T(err / (eps<T>() * scale)) : T(0);
+  ctx.note(label + ": max error / (eps * shadow scale)", short_digits(rel, 4));
+}
+
+// A comparison of construction against reference within the rounding bound; a zero bound (all
+// shadows zero) is checked as the exact equality it claims.
+template <class T>
+void compare_within(case_context& ctx, const std::string& label, const Mat<T>& computed,
+                    const Mat<T>& reference, const T& bound) {
+  if (bound == T(0) && computed.rows() == reference.rows() && computed.cols() == reference.cols())
+    ctx.require(label + " (exact: every shadow is zero)", computed == reference,
+                "computed =\n" + case_context::matrix_full_digits(computed) + "reference =\n" +
+                    case_context::matrix_full_digits(reference));
+  else
+    ctx.compare<T>(label, computed, reference, bound);
+}
+
+// The largest eigenvalue of X X^T / N in double (only to scale step sizes; the scaled step
+// sizes are exact doubles, so every precision sees the same weights).
+inline double lambda_max_double(const Mat<double>& X) {
+  const Mat<double> H = matmul_nt(X, X) / static_cast<double>(X.cols());
+  const double l = symmetric_eigenvalues(H)(H.rows() - 1);
+  return l > 0 ? l : 1.0;
+}
+
+// A random regression case: d in 1..8, o in 1..3, N in 1..24 (both N < d and N > d occur; the
+// regime is drawn explicitly), Q in 1..3 queries, random W0 (o x d, not only 0), random
+// initial query y-parts Yq0, eta = s / lambda_max(H) with s drawn in [1/16, 2].
+template <class T>
+struct lsa_case {
+  task_spec spec;
+  Mat<T> X, Y, Xq, Yq0, W0;
+  T eta;
+  double eta_double = 0;
+  double lmax = 1;
+};
+
+template <class T>
+lsa_case<T> gen_lsa_case(case_context& ctx, int d_max = 8, int N_max = 24) {
+  task_ranges r;
+  r.d_max = d_max;
+  r.o_max = 3;
+  r.N_max = N_max;
+  r.max_noise = 0.5;
+  r.queries = *rc::gen::inRange(1, 4);
+  lsa_case<T> c;
+  c.spec = *gen_task_spec(r);
+  const bool fewer_examples_than_dims = c.spec.d >= 2 && *rc::gen::arbitrary<bool>();
+  c.spec.N = fewer_examples_than_dims ? *rc::gen::inRange(1, c.spec.d)
+                                      : *rc::gen::inRange(c.spec.d + 1, N_max + c.spec.d + 1);
+  const auto w_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  const int s16 = *rc::gen::inRange(1, 33);  // s = s16 / 16
+  ctx.note_value("task", c.spec);
+  ctx.note("regime", fewer_examples_than_dims ? "N < d" : "N > d");
+  const auto td = make_task_double(c.spec);
+  c.lmax = lambda_max_double(td.X);
+  c.eta_double = (s16 / 16.0) / c.lmax;
+  ctx.note("eta", std::to_string(c.eta_double) + " (= " + std::to_string(s16) +
+                      "/16 / lambda_max(H)); W0 seed " + std::to_string(w_seed));
+  data_rng rng(w_seed);
+  c.X = from_double<T>(td.X);
+  c.Y = from_double<T>(td.Y);
+  c.Xq = from_double<T>(td.Xq);
+  c.W0 = from_double<T>(rng.normal_matrix(c.spec.o, c.spec.d));
+  c.Yq0 = from_double<T>(rng.normal_matrix(c.spec.o, c.spec.queries));
+  c.eta = T(c.eta_double);
+  return c;
+}
+
+// Prop. 1 y-part shadow for tokens Xt, Yt and keys (Xk, Yk):
+//   |Yt| + |eta|/N (|W0| |Xk| + |Yk|) |Xk|^T |Xt|.
+template <class T>
+Mat<T> prop1_y_shadow(const Mat<T>& Xk, const Mat<T>& Yk, const Mat<T>& Xt, const Mat<T>& Yt,
+                      const Mat<T>& W0, const T& eta, Eigen::Index N) {
+  const Mat<T> R = matmul(abs_of(W0), abs_of(Xk)) + abs_of(Yk);
+  const Mat<T> RX = matmul_nt(R, abs_of(Xk));
+  return abs_of(Yt) + matmul(RX, abs_of(Xt)) * T(abs_of(eta) / T(N));
+}
+
+// DeltaW = -eta grad L(W0) (references/gradient_descent.hpp).
+template <class T>
+Mat<T> gd_delta(const Mat<T>& X, const Mat<T>& Y, const T& eta, const Mat<T>& W0) {
+  return -eta * least_squares_gradient<T>(W0, X, Y);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Proposition 1 (proofs/VonOswald.v:prop1_lsa_gd_step): every token, queries included, of the
+// masked Prop. 1 layer equals (x_j; y_j - DeltaW x_j). The x-parts are multiplied by exact zero
+// blocks of P W_V, so they stay bit-identical (checked without tolerance).
+template <class T>
+void prop1_every_token_is_gd_updated(case_context& ctx, const constructions<T>& make) {
+  const auto c = gen_lsa_case<T>(ctx);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N;
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, c.Yq0);
+  const Mat<T> out = lsa_layer_forward<T>(make.prop1(d, o, N, c.eta, c.W0), E, N);
+  ctx.require("output shape", out.rows() == E.rows() && out.cols() == E.cols(), "shape changed");
+  const Mat<T> dW = gd_delta<T>(c.X, c.Y, c.eta, c.W0);
+  const Mat<T> Xt = E.topRows(d), Yt = E.bottomRows(o);
+  const Mat<T> ref_y = Yt - matmul(dW, Xt);
+  const Mat<T> shadow = prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N);
+  const T scale = max_abs(shadow);
+  const T bound = rounding_bound<T>(layer_depth(N, d + o), scale, scale);
+  note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
+  ctx.require("x-parts of every token unchanged (exact)", out.topRows(d) == Xt,
+              "the x-parts moved");
+  compare_within<T>(ctx, "y-parts of every token (context and queries) vs y - DeltaW x",
+                    Mat<T>(out.bottomRows(o)), ref_y, bound);
+}
+
+// Tolerance-free Prop. 1: small-integer X, Y, W0, Xq, Yq0 (|entries| <= 4), N a power of two and
+// eta = 2^-k: every intermediate of both programs is a dyadic rational of at most ~30
+// significant bits, so both are computed exactly in every precision (double included) and must
+// agree bit for bit (proofs/VonOswald.v:prop1_lsa_gd_step).
+template <class T>
+void prop1_exact_on_dyadic_data(case_context& ctx, const constructions<T>& make) {
+  const int d = *rc::gen::inRange(1, 7), o = *rc::gen::inRange(1, 4);
+  const int N = 1 << *rc::gen::inRange(0, 5), Q = *rc::gen::inRange(1, 4);
+  const int k = *rc::gen::inRange(0, 6);
+  const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  ctx.note("d, o, N, Q, eta = 2^-k, seed",
+           std::to_string(d) + ", " + std::to_string(o) + ", " + std::to_string(N) + ", " +
+               std::to_string(Q) + ", 2^-" + std::to_string(k) + ", " + std::to_string(seed));
+  data_rng rng(seed);
+  const auto ints = [&](int r, int cols) {
+    Mat<double> m(r, cols);
+    for (int j = 0; j < cols; ++j)
+      for (int i = 0; i < r; ++i) m(i, j) = std::floor(rng.uniform(-4.0, 5.0));
+    return from_double<T>(m);
+  };
+  const Mat<T> X = ints(d, N), Y = ints(o, N), Xq = ints(d, Q), Yq0 = ints(o, Q), W0 = ints(o, d);
+  const T eta = T(std::ldexp(1.0, -k));
+  const Mat<T> E = regression_tokens<T>(X, Y, Xq, Yq0);
+  const Mat<T> out = lsa_layer_forward<T>(make.prop1(d, o, N, eta, W0), E, N);
+  const Mat<T> dW = gd_delta<T>(X, Y, eta, W0);
+  Mat<T> ref = E;
+  ref.bottomRows(o) = E.bottomRows(o) - matmul(dW, Mat<T>(E.topRows(d)));
+  ctx.require("every token equals the GD-updated token exactly", out == ref,
+              "layer =\n" + case_context::matrix_full_digits(out) + "GD step =\n" +
+                  case_context::matrix_full_digits(ref));
+}
+
+// Read-out (proofs/VonOswald.v:prop1_readout): with y_q0 = -W0 x_q, the prediction -(new y_q)
+// equals (W0 + DeltaW) x_q, the GD-updated model W1 = gd_step(W0) applied to the queries.
+// Shadow of both: |W0| |Xq| + |eta|/N (|W0| |X| + |Y|) |X|^T |Xq|; depth: the layer's plus the
+// d + 1 of y_q0 = -W0 x_q.
+template <class T>
+void prop1_readout_predicts_updated_model(case_context& ctx, const constructions<T>& make) {
+  const auto c = gen_lsa_case<T>(ctx);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N;
+  const Mat<T> Yq0 = prop1_query_init<T>(c.W0, c.Xq);
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Yq0);
+  const Mat<T> out = lsa_layer_forward<T>(make.prop1(d, o, N, c.eta, c.W0), E, N);
+  const Mat<T> prediction = lsa_query_prediction<T>(out, d, N);
+  const Mat<T> W1 = gd_step<T>(c.W0, c.X, c.Y, c.eta);
+  const Mat<T> ref = matmul(W1, c.Xq);
+  const Mat<T> absYq0 = matmul(abs_of(c.W0), abs_of(c.Xq));
+  const Mat<T> shadow = prop1_y_shadow<T>(c.X, c.Y, c.Xq, absYq0, c.W0, c.eta, N);
+  const T scale = max_abs(shadow);
+  const T bound = rounding_bound<T>(layer_depth(N, d + o) + d + 1, scale, scale);
+  note_error_in_eps<T>(ctx, "prediction", prediction, ref, scale);
+  compare_within<T>(ctx, "prediction -(y_q after the layer) vs (W0 + DeltaW) x_q", prediction, ref,
+                    bound);
+}
+
+// Unmasked (proofs/VonOswald.v:prop1_unmasked_deviation): with the queries among the keys and
+// values every token's y-part gains exactly (eta/N) (W0 Xq - Yq0) Xq^T x_j (summed over the Q
+// queries). Reference: GD-updated token + that term; shadow of both: the Prop. 1 shadow over all
+// N + Q keys; depth n_layer with n_keys = N + Q (the reference's N + 2d + 5 and Q + 2d + 4 chains
+// plus one add fit in it).
+template <class T>
+void unmasked_layer_deviation(case_context& ctx, const constructions<T>& make) {
+  const auto c = gen_lsa_case<T>(ctx);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, c.Yq0);
+  lsa_layer<T> layer = make.prop1(d, o, N, c.eta, c.W0);
+  layer.mask = lsa_mask::all_keys;
+  const Mat<T> out = lsa_layer_forward<T>(layer, E, N);
+  const Mat<T> Xt = E.topRows(d), Yt = E.bottomRows(o);
+  const Mat<T> dW = gd_delta<T>(c.X, c.Y, c.eta, c.W0);
+  const Mat<T> dev =
+      matmul(Mat<T>(matmul_nt(Mat<T>(matmul(c.W0, c.Xq) - c.Yq0), c.Xq)), Xt) * T(c.eta / T(N));
+  const Mat<T> ref_y = Yt - matmul(dW, Xt) + dev;
+  const Mat<T> shadow = prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N);
+  const T scale = max_abs(shadow);
+  const T bound = rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+  note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
+  ctx.require("x-parts unchanged (exact)", out.topRows(d) == Xt, "the x-parts moved");
+  compare_within<T>(ctx, "unmasked y-parts vs y - DeltaW x + (eta/N)(W0 Xq - Yq0) Xq^T x",
+                    Mat<T>(out.bottomRows(o)), ref_y, bound);
+  // The deviation is really there when W0 Xq != Yq0: the masked GD token is NOT the output.
+  // (Only a statement about this draw; shown when the term exceeds the bound by 2^10.)
+  if (max_abs(dev) > T(1024) * bound)
+    ctx.require("the unmasked output differs from the masked GD token",
+                max_abs(Mat<T>(out.bottomRows(o) - (Yt - matmul(dW, Xt)))) > bound,
+                "no deviation although (eta/N)(W0 Xq - Yq0) Xq^T x is large");
+}
+
+// Unmasked and exact (proofs/VonOswald.v:prop1_unmasked_exact): when W0 Xq = Yq0 holds exactly
+// the unmasked layer is the GD step again. Xq and W0 are small dyadics (entries k/8, |k| <= 16),
+// so W0 Xq is computed exactly and Yq0 := W0 Xq is an exact equality (checked), in every
+// precision. Tolerance as in prop1_every_token_is_gd_updated with n_keys = N + Q.
+template <class T>
+void unmasked_layer_exact_when_readout_consistent(case_context& ctx, const constructions<T>& make) {
+  auto c = gen_lsa_case<T>(ctx);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
+  const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  data_rng rng(seed);
+  const auto dyadic = [&](Eigen::Index r, Eigen::Index cols) {
+    Mat<double> m(r, cols);
+    for (Eigen::Index j = 0; j < cols; ++j)
+      for (Eigen::Index i = 0; i < r; ++i) m(i, j) = std::floor(rng.uniform(-16.0, 17.0)) / 8.0;
+    return from_double<T>(m);
+  };
+  c.Xq = dyadic(d, Q);
+  c.W0 = dyadic(o, d);
+  c.Yq0 = matmul(c.W0, c.Xq);
+  ctx.require(
+      "W0 Xq = Yq0 exactly (precondition)",
+      Mat<double>(to_double(c.W0)) * Mat<double>(to_double(c.Xq)) == Mat<double>(to_double(c.Yq0)),
+      "W0 Xq is not exact");
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, c.Yq0);
+  lsa_layer<T> layer = make.prop1(d, o, N, c.eta, c.W0);
+  layer.mask = lsa_mask::all_keys;
+  const Mat<T> out = lsa_layer_forward<T>(layer, E, N);
+  const Mat<T> Xt = E.topRows(d), Yt = E.bottomRows(o);
+  const Mat<T> ref_y = Yt - matmul(gd_delta<T>(c.X, c.Y, c.eta, c.W0), Xt);
+  const Mat<T> shadow = prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N);
+  const T scale = max_abs(shadow);
+  const T bound = rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+  note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
+  compare_within<T>(ctx, "unmasked y-parts vs the GD-updated tokens (W0 Xq = Yq0)",
+                    Mat<T>(out.bottomRows(o)), ref_y, bound);
+}
+
+// ---------------------------------------------------------------------------------------------
+// K-layer GD stack (proofs/VonOswald.v:lsa_stack_gd_steps): K masked Prop. 1 layers with W0 = 0
+// from [[X, Xq], [Y, 0]] hold [[X, Xq], [Y - W_k X, -W_k Xq]] after layer k, W_k = k GD steps
+// from 0 (gd_iterates). Checked for the stack of K layers (gd_stack_weights) and for the
+// recurrent stack (the Prop. 1 layer applied K times), every layer.
+// Shadows (header): layer S_{k+1} = S_k + |eta|/N S_k^ctx |X|^T |X_all|, S_0 = |[Y, 0]|; the
+// reference |[Y, 0]| + What_k |X_all| with What_{k+1} = What_k + |eta|/N (What_k |X| + |Y|) |X|^T
+// is the same matrix (induction), so both shadows are S_k. Depth k n_layer (n_keys = N).
+// eta = s / lambda_max(H), s <= 2 (convergent range), K in 1..8.
+template <class T>
+void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) {
+  auto c = gen_lsa_case<T>(ctx, 6, 16);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
+  const int K = *rc::gen::inRange(1, 9);
+  ctx.note("layers K", std::to_string(K));
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
+  const auto stacked = lsa_stack_forward<T>(make.gd_stack(d, o, N, std::vector<T>(K, c.eta)), E, N);
+  const auto recurrent =
+      lsa_recurrent_forward<T>(make.prop1(d, o, N, c.eta, Mat<T>(Mat<T>::Zero(o, d))), E, N, K);
+  ctx.require("one token matrix per layer",
+              stacked.size() == static_cast<std::size_t>(K + 1) &&
+                  recurrent.size() == static_cast<std::size_t>(K + 1),
+              "got " + std::to_string(stacked.size()) + " and " + std::to_string(recurrent.size()));
+  const auto W = gd_iterates<T>(Mat<T>(Mat<T>::Zero(o, d)), c.X, c.Y, c.eta, K);
+  const Mat<T> X_all = E.topRows(d), absX = abs_of(c.X), absX_all = abs_of(X_all);
+  Mat<T> Yext = E.bottomRows(o);
+  Mat<T> S = abs_of(Yext);
+  const T eta_n = T(abs_of(c.eta) / T(N));
+  for (int k = 1; k <= K; ++k) {
+    S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
+    const Mat<T> ref_y = Yext - matmul(W[k], X_all);
+    const T scale = max_abs(S);
+    const T bound = rounding_bound<T>(k * layer_depth(N, d + o), scale, scale);
+    const std::string at = "layer " + std::to_string(k);
+    compare_within<T>(ctx, at + " (stack): y-parts vs [Y - W_k X, -W_k Xq]",
+                      Mat<T>(stacked[k].bottomRows(o)), ref_y, bound);
+    compare_within<T>(ctx, at + " (recurrent): y-parts vs [Y - W_k X, -W_k Xq]",
+                      Mat<T>(recurrent[k].bottomRows(o)), ref_y, bound);
+    ctx.require(at + ": x-parts unchanged (exact)",
+                stacked[k].topRows(d) == X_all && recurrent[k].topRows(d) == X_all,
+                "the x-parts moved");
+    if (k == K)
+      note_error_in_eps<T>(ctx, "layer K y-parts", Mat<T>(stacked[k].bottomRows(o)), ref_y, scale);
+  }
+}
+
+// The K-layer stack's prediction in closed form (proofs/VonOswald.v:lsa_stack_neumann):
+// -(y_q after K layers) = W^(K) Xq, W^(K) = eta (Y X^T / N) sum_{k<K} (I - eta H)^k
+// (gd_neumann_closed_form; independent of the token recursion).
+// Shadow of the closed form: |eta|/N |Y| |X|^T sum_{k<K} (I + |eta| |X||X|^T/N)^k |Xq|; depth
+// N + 3 (H, I - eta H) + K (d + 1) (powers, sum) + N + 1 (Y X^T/N) + 2 d + 1, below
+// K n_layer + N + 2 d + 5. The stack's shadow is S_K's query columns (above).
+template <class T>
+void gd_stack_prediction_is_neumann_form(case_context& ctx, const constructions<T>& make) {
+  auto c = gen_lsa_case<T>(ctx, 6, 16);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
+  const int K = *rc::gen::inRange(1, 9);
+  ctx.note("layers K", std::to_string(K));
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
+  const auto Es = lsa_stack_forward<T>(make.gd_stack(d, o, N, std::vector<T>(K, c.eta)), E, N);
+  const Mat<T> prediction = lsa_query_prediction<T>(Es.back(), d, N);
+  const Mat<T> ref = matmul(gd_neumann_closed_form<T>(c.X, c.Y, c.eta, K), c.Xq);
+  const Mat<T> absX = abs_of(c.X), absX_all = abs_of(Mat<T>(E.topRows(d)));
+  const T eta_n = T(abs_of(c.eta) / T(N));
+  Mat<T> S = abs_of(Mat<T>(E.bottomRows(o)));
+  for (int k = 1; k <= K; ++k)
+    S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
+  const Mat<T> Mabs = Mat<T>::Identity(d, d) + matmul_nt(absX, absX) * eta_n;
+  Mat<T> power = Mat<T>::Identity(d, d), sum = Mat<T>::Zero(d, d);
+  for (int k = 0; k < K; ++k) {
+    sum += power;
+    power = matmul(power, Mabs);
+  }
+  const Mat<T> neumann_shadow =
+      matmul(Mat<T>(matmul(Mat<T>(matmul_nt(abs_of(c.Y), absX)), sum)), abs_of(c.Xq)) * eta_n;
+  const T s_stack = max_abs(Mat<T>(S.rightCols(Q))), s_ref = max_abs(neumann_shadow);
+  const T bound = rounding_bound<T>(K * layer_depth(N, d + o) + static_cast<double>(N + 2 * d + 5),
+                                    s_stack, s_ref);
+  note_error_in_eps<T>(ctx, "prediction", prediction, ref, T(s_stack + s_ref));
+  compare_within<T>(ctx, "stack prediction vs the Neumann closed form", prediction, ref, bound);
+}
+
+// ---------------------------------------------------------------------------------------------
+// GD++ layer (proofs/VonOswald.v:gdpp_layer_identity): every token x_j <- (I - gamma X X^T) x_j,
+// y_j <- y_j - DeltaW x_j (from the layer's input), random W0. gamma = g / lambda_max(X X^T),
+// g in [0, 1/2]. Shadows: x-part |X_t| + |gamma| |X||X|^T |X_t| for both sides (the reference
+// computes X_t - gamma X (X^T X_t)... as (I - gamma X X^T) X_t, depth N + d + 3); y-part as
+// Prop. 1. Depth n_layer.
+template <class T>
+void gdpp_layer_identity(case_context& ctx, const constructions<T>& make) {
+  const auto c = gen_lsa_case<T>(ctx);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N;
+  const int g16 = *rc::gen::inRange(0, 9);  // gamma = g16/16 / lambda_max(X X^T)
+  const T gamma = T((g16 / 16.0) / (c.lmax * static_cast<double>(N)));
+  ctx.note("gamma", std::to_string(g16) + "/16 / lambda_max(X X^T)");
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, c.Yq0);
+  const Mat<T> out = lsa_layer_forward<T>(make.gdpp(d, o, N, gamma, c.eta, c.W0), E, N);
+  const Mat<T> Xt = E.topRows(d), Yt = E.bottomRows(o);
+  const Mat<T> XXt = matmul_nt(c.X, c.X);
+  const Mat<T> ref_x = matmul(Mat<T>(Mat<T>::Identity(d, d) - XXt * gamma), Xt);
+  const Mat<T> ref_y = Yt - matmul(gd_delta<T>(c.X, c.Y, c.eta, c.W0), Xt);
+  const Mat<T> absX = abs_of(c.X);
+  const Mat<T> x_shadow =
+      abs_of(Xt) + matmul(Mat<T>(matmul_nt(absX, absX)), abs_of(Xt)) * abs_of(gamma);
+  const Mat<T> y_shadow = prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N);
+  const double n = layer_depth(N, d + o);
+  const T sx = max_abs(x_shadow), sy = max_abs(y_shadow);
+  note_error_in_eps<T>(ctx, "x-parts", Mat<T>(out.topRows(d)), ref_x, sx);
+  note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, sy);
+  compare_within<T>(ctx, "x-parts vs (I - gamma X X^T) x", Mat<T>(out.topRows(d)), ref_x,
+                    rounding_bound<T>(n, sx, sx));
+  compare_within<T>(ctx, "y-parts vs y - DeltaW x", Mat<T>(out.bottomRows(o)), ref_y,
+                    rounding_bound<T>(n, sy, sy));
+}
+
+// GD++ stack (proofs/VonOswald.v:gdpp_preconditioned_gd): layers (gamma_l, eta_l), W0 = 0, from
+// [[X, Xq], [Y, 0]], hold [[S_l X, S_l Xq], [Y - W_l X, -W_l Xq]] after layer l, where
+// S_0 = I, S_{l+1} = (I - gamma_l X_l X_l^T) S_l, X_l = S_l X, and W_l = preconditioned GD with
+// S_l^2 (gdpp_preconditioned_iterates). Per-layer (gamma_l, eta_l) drawn independently, and the
+// recurrent stack (one GD++ layer applied L times, constant gamma, eta).
+// Shadows: layer Xh' = Xh + |gamma| Xh_ctx Xh_ctx^T Xh, Yh' = Yh + |eta|/N Yh_ctx Xh_ctx^T Xh;
+// reference Sh' = (I + |gamma| (Sh|X|)(Sh|X|)^T) Sh, Wh' = Wh + |eta|/N (Wh|X| + |Y|)|X|^T Sh Sh,
+// tokens Sh |X_all| and |[Y, 0]| + Wh |X_all|. Depth: each reference step adds at most
+// N + 2 d + 5 to S_l and W_l, the tokens d + 1 more; the layer n_layer: (l + 1) n_layer bounds
+// both after layer l.
+template <class T>
+void gdpp_stack_is_preconditioned_gd(case_context& ctx, const constructions<T>& make) {
+  auto c = gen_lsa_case<T>(ctx, 6, 16);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
+  const int L = *rc::gen::inRange(1, 6);
+  const bool recurrent = *rc::gen::arbitrary<bool>();
+  const double lxx = c.lmax * static_cast<double>(N);  // lambda_max(X X^T)
+  std::vector<T> gamma, eta;
+  std::string params;
+  for (int l = 0; l < L; ++l) {
+    if (recurrent && l > 0) {
+      gamma.push_back(gamma[0]);
+      eta.push_back(eta[0]);
+      continue;
+    }
+    const int g16 = *rc::gen::inRange(0, 9), e16 = *rc::gen::inRange(1, 17);
+    gamma.push_back(T((g16 / 16.0) / lxx));
+    eta.push_back(T((e16 / 16.0) / c.lmax));
+    params += "(" + std::to_string(g16) + "/16, " + std::to_string(e16) + "/16) ";
+  }
+  ctx.note("layers L, recurrent", std::to_string(L) + (recurrent ? ", yes" : ", no"));
+  ctx.note("(gamma lambda_max(XX^T), eta lambda_max(H)) per layer", params);
+  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
+  const auto Es =
+      recurrent ? lsa_recurrent_forward<T>(
+                      make.gdpp(d, o, N, gamma[0], eta[0], Mat<T>(Mat<T>::Zero(o, d))), E, N, L)
+                : lsa_stack_forward<T>(make.gdpp_stack(d, o, N, gamma, eta), E, N);
+  ctx.require("one token matrix per layer", Es.size() == static_cast<std::size_t>(L + 1),
+              "got " + std::to_string(Es.size()));
+  const auto W = gdpp_preconditioned_iterates<T>(c.X, c.Y, eta, gamma);
+  const Mat<T> X_all = E.topRows(d), Yext = E.bottomRows(o);
+  const Mat<T> absX = abs_of(c.X), absY = abs_of(c.Y), absX_all = abs_of(X_all);
+  const Mat<T> I = Mat<T>::Identity(d, d);
+  Mat<T> S = I, Sh = I, Wh = Mat<T>::Zero(o, d);
+  Mat<T> Xh = absX_all, Yh = abs_of(Yext);
+  for (int l = 0; l < L; ++l) {
+    // Shadows of the layer (from layer l's input).
+    const Mat<T> Xc = Xh.leftCols(N), Yc = Yh.leftCols(N);
+    const Mat<T> XcXh = matmul(Mat<T>(matmul_nt(Xc, Xc)), Xh);
+    const Mat<T> YcXh = matmul(Mat<T>(matmul_nt(Yc, Xc)), Xh);
+    Xh = Xh + XcXh * abs_of(gamma[l]);
+    Yh = Yh + YcXh * T(abs_of(eta[l]) / T(N));
+    // The reference's S and shadows.
+    const Mat<T> Xl = matmul(S, c.X), Xlh = matmul(Sh, absX);
+    const Mat<T> Wh_next = Wh + matmul(Mat<T>(matmul_nt(Mat<T>(matmul(Wh, absX) + absY), absX)),
+                                       Mat<T>(matmul(Sh, Sh))) *
+                                    T(abs_of(eta[l]) / T(N));
+    S = matmul(Mat<T>(I - matmul_nt(Xl, Xl) * gamma[l]), S);
+    Sh = matmul(Mat<T>(I + matmul_nt(Xlh, Xlh) * abs_of(gamma[l])), Sh);
+    Wh = Wh_next;
+    const Mat<T> ref_x = matmul(S, X_all), ref_y = Yext - matmul(W[l + 1], X_all);
+    const Mat<T> ref_xh = matmul(Sh, absX_all), ref_yh = abs_of(Yext) + matmul(Wh, absX_all);
+    const double n = (l + 2) * layer_depth(N, d + o);
+    const std::string at = "layer " + std::to_string(l + 1);
+    compare_within<T>(ctx, at + ": x-parts vs S_l [X, Xq]", Mat<T>(Es[l + 1].topRows(d)), ref_x,
+                      rounding_bound<T>(n, max_abs(Xh), max_abs(ref_xh)));
+    compare_within<T>(ctx, at + ": y-parts vs [Y - W_l X, -W_l Xq] (PGD with S_l^2)",
+                      Mat<T>(Es[l + 1].bottomRows(o)), ref_y,
+                      rounding_bound<T>(n, max_abs(Yh), max_abs(ref_yh)));
+    if (l + 1 == L)
+      note_error_in_eps<T>(ctx, "layer L y-parts", Mat<T>(Es[l + 1].bottomRows(o)), ref_y,
+                           T(max_abs(Yh) + max_abs(ref_yh)));
+  }
+}
+
+}  // namespace iclproof::vonoswald_checks

@@ -1,0 +1,156 @@
+// Speed of the generic LSA layer (issue 3): one Prop. 1 layer forward, d = 10, o = 1, one query,
+// for N in {10, 40, 160, 640}, at 256 bits and in double. The layer forms the D x D matrix
+// sum_i v_i k_i^T once (O(N D^2)); the fitted exponent of N (log-log least squares over the four
+// points, CPU time) is printed at the end and should be about 1 (an N x N attention matrix would
+// give 2).
+//
+// And the foundation's LSA-size workload (d = 10, N = 40, one layer forward, 256 bits) against
+// the floor: the same number of multiply-adds done as raw MPFR calls on preallocated mpfr_t.
+// Multiply-adds of one head on D x M tokens with n_keys keys (lsa_head_update), D = d + o:
+//   W_V C, W_K C, (W_V C)(W_K C)^T: 3 D^2 n_keys;  P A: D^3;  W_Q E and (P A)(W_Q E): 2 D^2 M.
+// The ratio time(layer) / time(floor) is printed at the end (aim <= 2).
+#include "core/precision.hpp"
+#include "lsa/vonoswald_weights.hpp"
+#include "tasks/regression_task.hpp"
+
+#include <benchmark/benchmark.h>
+#include <mpfr.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+using namespace iclproof;
+constexpr int d = 10, o = 1, Q = 1;
+
+double layer_mul_adds(int N) {
+  const double D = d + o, M = N + Q;
+  return 3 * D * D * N + D * D * D + 2 * D * D * M;
+}
+
+template <class T>
+void lsa_layer_forward_bench(benchmark::State& state) {
+  if constexpr (std::is_same_v<T, mpfr_real>) set_mpfr_precision(256);
+  const int N = static_cast<int>(state.range(0));
+  data_rng rng(1);
+  const Mat<T> X = from_double<T>(rng.normal_matrix(d, N));
+  const Mat<T> Y = from_double<T>(rng.normal_matrix(o, N));
+  const Mat<T> Xq = from_double<T>(rng.normal_matrix(d, Q));
+  const Mat<T> W0 = from_double<T>(rng.normal_matrix(o, d));
+  const Mat<T> E = regression_tokens<T>(X, Y, Xq, prop1_query_init<T>(W0, Xq));
+  const lsa_layer<T> layer = prop1_weights<T>(d, o, N, T(0.1), W0);
+  for (auto _ : state) {
+    Mat<T> out = lsa_layer_forward<T>(layer, E, N);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["N"] = N;
+  state.counters["bits"] = precision_of(E(0, 0));
+  state.counters["ns_per_mul_add"] =
+      benchmark::Counter(layer_mul_adds(N), benchmark::Counter::kIsIterationInvariantRate |
+                                                benchmark::Counter::kInvert);
+}
+void lsa_layer_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real>(s); }
+void lsa_layer_double(benchmark::State& s) { lsa_layer_forward_bench<double>(s); }
+
+// The floor for N = 40: layer_mul_adds(40) mpfr_mul + mpfr_add on preallocated mpfr_t at the bit
+// count Boost really uses for "256" (257 bits), dot products of length D like the kernels.
+void raw_mpfr_floor_n40(benchmark::State& state) {
+  set_mpfr_precision(256);
+  const mpfr_prec_t prec = mpfr_get_prec(mpfr_real(1).backend().data());
+  constexpr int N = 40, D = d + o, K = D * (N + Q);
+  std::vector<__mpfr_struct> a(K), b(K);
+  data_rng rng(2);
+  for (int i = 0; i < K; ++i) {
+    mpfr_init2(&a[i], prec);
+    mpfr_init2(&b[i], prec);
+    mpfr_set_d(&a[i], rng.normal(), MPFR_RNDN);
+    mpfr_set_d(&b[i], rng.normal() * 1e-3, MPFR_RNDN);
+  }
+  mpfr_t acc, prod;
+  mpfr_init2(acc, prec);
+  mpfr_init2(prod, prec);
+  const long n = static_cast<long>(layer_mul_adds(N));
+  for (auto _ : state) {
+    mpfr_set_zero(acc, 1);
+    for (long k = 0, i = 0, j = 7, t = 0; k < n; ++k) {
+      mpfr_mul(prod, &a[i], &b[j], MPFR_RNDN);
+      mpfr_add(acc, acc, prod, MPFR_RNDN);
+      if (++i == K) i = 0;
+      if (++j == K) j = 0;
+      if (++t == D) {
+        t = 0;
+        benchmark::DoNotOptimize(acc);
+        mpfr_set_zero(acc, 1);
+      }
+    }
+    benchmark::DoNotOptimize(acc);
+  }
+  state.counters["bits"] = static_cast<double>(prec);
+  state.counters["ns_per_mul_add"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
+  mpfr_clear(acc);
+  mpfr_clear(prod);
+  for (int i = 0; i < K; ++i) {
+    mpfr_clear(&a[i]);
+    mpfr_clear(&b[i]);
+  }
+}
+
+// Console output plus, at the end, the fitted exponent of N per scalar and the ratio to the
+// floor (CPU time per iteration).
+class exponent_reporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs)
+      if (r.run_type == Run::RT_Iteration && !r.error_occurred)
+        times_[r.run_name.function_name][r.run_name.args] = r.GetAdjustedCPUTime();
+    ConsoleReporter::ReportRuns(runs);
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    for (const char* f : {"lsa_layer_256", "lsa_layer_double"}) {
+      const auto& t = times_[f];
+      if (t.size() < 2) continue;
+      // Least squares of log t = a + b log N.
+      double sx = 0, sy = 0, sxx = 0, sxy = 0;
+      for (const auto& [arg, time] : t) {
+        const double x = std::log(std::stod(arg)), y = std::log(time);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+      }
+      const double n = static_cast<double>(t.size());
+      std::printf("%s: fitted exponent of N over %zu points = %.3f\n", f, t.size(),
+                  (n * sxy - sx * sy) / (n * sxx - sx * sx));
+    }
+    const auto layer = times_["lsa_layer_256"].find("40");
+    const auto floor = times_["raw_mpfr_floor_n40"].find("");
+    if (layer != times_["lsa_layer_256"].end() && floor != times_["raw_mpfr_floor_n40"].end())
+      std::printf(
+          "LSA layer d = 10, N = 40, 256 bits: %.1f us, raw-MPFR floor %.1f us, ratio %.2f\n",
+          layer->second, floor->second, layer->second / floor->second);
+  }
+
+ private:
+  std::map<std::string, std::map<std::string, double>> times_;
+};
+
+}  // namespace
+
+BENCHMARK(lsa_layer_256)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lsa_layer_double)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::kMicrosecond);
+BENCHMARK(raw_mpfr_floor_n40)->Unit(benchmark::kMicrosecond);
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  exponent_reporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
