@@ -27,7 +27,7 @@ ICLPROOF_PROPERTY(
     bayes_ridge, "references.bayes_posterior_mean_equals_ridge",
     "The Gaussian posterior mean with prior variance tau^2 and noise variance sigma^2 equals "
     "ridge regression with lambda = sigma^2 / tau^2.",
-    "paper: CONSTRUCTIONS.md section 6 (Bayes posterior mean = ridge, lambda = sigma^2/tau^2)") {
+    "proofs/ShermanMorrison.v:bayes_posterior_mean_ridge") {
   bayes_mean_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& s2, const T& t2) {
     return bayes_posterior_mean(X, Y, s2, t2);
   });

@@ -167,6 +167,8 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
   const auto task_d = make_task_double(spec);
   const Eigen::Index rank = exact_rank(task_d.X);
   const auto task = make_task<T>(spec);
+  ctx.require("the generated X has exact rank >= 1", rank >= 1,
+              "exact rank " + std::to_string(rank) + " of the task's X");
   const Vec<T> sv = singular_values<T>(task.X);
   const T smin = sv(rank - 1), smax = sv(0);
   // lambda = sigma_min^2 2^-k, with k small enough that kappa(A) eps stays below 2^-8.

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what iclproof needs from Debian's packages, only what is missing (idempotent, quiet).
 # Run as root on Debian bookworm. Usage: install-dependencies.sh [core|all]
-#   core: compiler, CMake, C++ libraries, Coq + mathcomp + Interval, LibTorch (everything the
-#         build and the test suite need)
-#   all:  core + what the benchmarks and the HTML render check use (python3-torch, chromium)
+#   core: compiler, CMake, C++ libraries, Coq + mathcomp + Interval, LibTorch, and chromium for
+#         the headless render of report.html (everything the build and the test suite need)
+#   all:  core + python3-torch (the trainer's speed comparison against PyTorch)
 set -euo pipefail
 set_name=${1:-core}
 packages=(
@@ -13,10 +13,10 @@ packages=(
   gnuplot-nox
   coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra libcoq-mathcomp-field
   libcoq-mathcomp-algebra-tactics libcoq-interval libcoq-coquelicot
-  libtorch-dev
+  libtorch-dev chromium
 )
 if [ "$set_name" = all ]; then
-  packages+=(python3-torch chromium)
+  packages+=(python3-torch)
 fi
 missing=()
 for p in "${packages[@]}"; do

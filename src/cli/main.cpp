@@ -2,6 +2,7 @@
 // algorithms they claim to, in arbitrary precision.
 #include "cli/check_command.hpp"
 #include "cli/report_command.hpp"
+#include "compare/compare.hpp"
 #include "core/precision.hpp"
 
 #include <fmt/format.h>
@@ -43,6 +44,24 @@ int main(int argc, char** argv) {
 
   report_subcommand report_cmd(app);
 
+  compare_options compare;
+  std::string compare_weights, compare_json;
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "Compare a trained model's weights file with the constructions (issue 7)");
+  compare_cmd->add_option("WEIGHTS", compare_weights, "Weights file written by iclproof-train")
+      ->required();
+  compare_cmd->add_option("--tasks", compare.tasks, "Fresh validation tasks")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
+  compare_cmd
+      ->add_option(
+          "--precision", compare.precision_bits,
+          fmt::format("MPFR precision in bits [{}, {}]", min_precision_bits, max_precision_bits))
+      ->check(CLI::Range(min_precision_bits, max_precision_bits))
+      ->capture_default_str();
+  compare_cmd->add_option("--seed", compare.seed, "Seed of the fresh tasks")->capture_default_str();
+  compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON to FILE");
+
   std::string list_glob = "*";
   auto* list_cmd = app.add_subcommand("list", "List properties with their claims and theorems");
   list_cmd->add_option("--property", list_glob, "Glob over property names");
@@ -65,6 +84,7 @@ int main(int argc, char** argv) {
       return run_check_command(check);
     }
     if (*list_cmd) return run_list_command(list_glob);
+    if (*compare_cmd) return run_compare_command(compare_weights, compare, compare_json);
     if (report_cmd.selected()) return report_cmd.run();
   } catch (const std::exception& e) {
     std::cerr << "iclproof: error: " << e.what() << "\n";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace iclproof {
@@ -30,21 +31,30 @@ const std::vector<property>& all_properties() {
   return r;
 }
 
+double log2_margin(double log2_err, double log2_bound) {
+  if (std::isnan(log2_err) || std::isnan(log2_bound))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (log2_err == -std::numeric_limits<double>::infinity())
+    return std::numeric_limits<double>::infinity();
+  return log2_bound - log2_err;
+}
+
 void case_context::record(double log2_err, double log2_bound, double log2_eps, bool ok) {
   ++checks_;
   log2_eps_ = log2_eps;
   last_log2_err_ = log2_err;
   last_log2_bound_ = log2_bound;
   if (!ok) failed_ = true;
-  const double margin = log2_bound - log2_err;  // NaN if either is NaN
-  const double worst_margin = worst_log2_bound_ - worst_log2_err_;
-  if (!have_worst_ || std::isnan(margin) || margin < worst_margin) {
-    if (!(have_worst_ && std::isnan(worst_margin))) {
-      worst_log2_err_ = log2_err;
-      worst_log2_bound_ = log2_bound;
-    }
-    have_worst_ = true;
+  // The worst check is the one with the smallest margin; a NaN margin (a NaN error) is worst of
+  // all and stays worst, so the summary shows it.
+  const double margin = log2_margin(log2_err, log2_bound);
+  const double worst_margin = log2_margin(worst_log2_err_, worst_log2_bound_);
+  const bool worst_is_nan = have_worst_ && std::isnan(worst_margin);
+  if (!worst_is_nan && (!have_worst_ || std::isnan(margin) || margin < worst_margin)) {
+    worst_log2_err_ = log2_err;
+    worst_log2_bound_ = log2_bound;
   }
+  have_worst_ = true;
   const double in_eps = log2_err - log2_eps;
   if (std::isnan(in_eps) || in_eps > max_err_in_eps_) max_err_in_eps_ = in_eps;
 }

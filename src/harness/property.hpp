@@ -36,6 +36,11 @@ struct property_info {
 
 // Accumulates the checks of one property run (all its cases) and carries the context that
 // failure messages need. One check = one comparison err <= bound in the working precision.
+// log2(bound / err) of one check, from log2|err| and log2|bound|. An error of exactly zero meets
+// every tolerance, including a zero one, so its margin is +inf ("exact") rather than the NaN that
+// -inf - (-inf) would give; NaN only when err or bound is NaN (such a check fails anyway).
+double log2_margin(double log2_err, double log2_bound);
+
 class case_context {
  public:
   case_context(std::string property_name, std::uint64_t seed, std::string scalar_name, int bits)

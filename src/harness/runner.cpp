@@ -125,7 +125,7 @@ property_result run_body(const property_info& info, const property_body& body,
   r.worst_log2_err = ctx.worst_log2_err();
   r.worst_log2_bound = ctx.worst_log2_bound();
   r.max_log2_err_in_eps = ctx.max_log2_err_in_eps();
-  r.margin_log10 = (r.worst_log2_bound - r.worst_log2_err) * std::log10(2.0);
+  r.margin_log10 = log2_margin(r.worst_log2_err, r.worst_log2_bound) * std::log10(2.0);
   if (ctx.checks() == 0) r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
 
   rc::detail::SuccessResult success;

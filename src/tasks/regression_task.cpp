@@ -105,14 +105,21 @@ regression_task<double> make_task_double(const task_spec& s) {
       // rounded product of orthonormal B would be full rank with ~1e-16 singular values):
       // B has integer entries in [-2, 2], Z entries are k/256 with |k| <= 512, and every sum
       // of rank <= 16 such products is a multiple of 2^-8 below 2^13: exact in 53 bits.
+      // B is redrawn until it has full column rank (exactly, over the rationals) and Z until the
+      // context part of X = B Z is nonzero, so 1 <= rank(X) <= rank: a zero B (probability
+      // 5^-d, 4% at d = 2) once gave X = 0, rank 0, and an out-of-range singular value.
       Mat<double> B(s.d, s.rank), Z(s.rank, n_all);
-      for (Eigen::Index j = 0; j < B.cols(); ++j)
-        for (Eigen::Index i = 0; i < B.rows(); ++i)
-          B(i, j) = static_cast<double>(static_cast<int>(rng.next_u64() % 5) - 2);
-      for (Eigen::Index j = 0; j < Z.cols(); ++j)
-        for (Eigen::Index i = 0; i < Z.rows(); ++i)
-          Z(i, j) = static_cast<double>(static_cast<int>(rng.next_u64() % 1025) - 512) / 256.0;
-      Xall = B * Z;
+      do {
+        for (Eigen::Index j = 0; j < B.cols(); ++j)
+          for (Eigen::Index i = 0; i < B.rows(); ++i)
+            B(i, j) = static_cast<double>(static_cast<int>(rng.next_u64() % 5) - 2);
+      } while (exact_rank(B) < s.rank);
+      do {
+        for (Eigen::Index j = 0; j < Z.cols(); ++j)
+          for (Eigen::Index i = 0; i < Z.rows(); ++i)
+            Z(i, j) = static_cast<double>(static_cast<int>(rng.next_u64() % 1025) - 512) / 256.0;
+        Xall = B * Z;
+      } while (s.N > 0 && Xall.leftCols(s.N).isZero(0.0));
       break;
     }
   }

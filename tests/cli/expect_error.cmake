@@ -11,3 +11,7 @@ if(NOT err_stripped MATCHES "^iclproof: error: " OR extra_lines GREATER 0)
   message(FATAL_ERROR "expected one 'iclproof: error:' line on stderr, got:\n${err}")
 endif()
 message(STATUS "rejected as expected: ${err_stripped}")
+# Optional -DMATCH=regex: the error line must say what was wrong (not some other error).
+if(DEFINED MATCH AND NOT err_stripped MATCHES "${MATCH}")
+  message(FATAL_ERROR "the error line does not match '${MATCH}':\n${err}")
+endif()
