@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -31,7 +32,10 @@ double layer_mul_adds(int N) {
   return 3 * D * D * N + D * D * D + 2 * D * D * M;
 }
 
-template <class T>
+// dense = false: the Prop. 1 weights (mostly exact zeros, which MPFR multiplies fast);
+// dense = true: one head with dense random W_K, W_Q, W_V, P of the same shapes (D x D), the
+// honest comparison with the floor's random operands.
+template <class T, bool dense>
 void lsa_layer_forward_bench(benchmark::State& state) {
   if constexpr (std::is_same_v<T, mpfr_real>) set_mpfr_precision(256);
   const int N = static_cast<int>(state.range(0));
@@ -41,7 +45,11 @@ void lsa_layer_forward_bench(benchmark::State& state) {
   const Mat<T> Xq = from_double<T>(rng.normal_matrix(d, Q));
   const Mat<T> W0 = from_double<T>(rng.normal_matrix(o, d));
   const Mat<T> E = regression_tokens<T>(X, Y, Xq, prop1_query_init<T>(W0, Xq));
-  const lsa_layer<T> layer = prop1_weights<T>(d, o, N, T(0.1), W0);
+  lsa_layer<T> layer = prop1_weights<T>(d, o, N, T(0.1), W0);
+  if constexpr (dense)
+    for (Mat<T>* m :
+         {&layer.heads[0].W_K, &layer.heads[0].W_Q, &layer.heads[0].W_V, &layer.heads[0].P})
+      *m = from_double<T>(rng.normal_matrix(d + o, d + o));
   for (auto _ : state) {
     Mat<T> out = lsa_layer_forward<T>(layer, E, N);
     benchmark::DoNotOptimize(out.data());
@@ -52,8 +60,9 @@ void lsa_layer_forward_bench(benchmark::State& state) {
       benchmark::Counter(layer_mul_adds(N), benchmark::Counter::kIsIterationInvariantRate |
                                                 benchmark::Counter::kInvert);
 }
-void lsa_layer_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real>(s); }
-void lsa_layer_double(benchmark::State& s) { lsa_layer_forward_bench<double>(s); }
+void lsa_layer_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real, false>(s); }
+void lsa_layer_double(benchmark::State& s) { lsa_layer_forward_bench<double, false>(s); }
+void lsa_layer_dense_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real, true>(s); }
 
 // The floor for N = 40: layer_mul_adds(40) mpfr_mul + mpfr_add on preallocated mpfr_t at the bit
 // count Boost really uses for "256" (257 bits), dot products of length D like the kernels.
@@ -112,7 +121,7 @@ class exponent_reporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    for (const char* f : {"lsa_layer_256", "lsa_layer_double"}) {
+    for (const char* f : {"lsa_layer_256", "lsa_layer_double", "lsa_layer_dense_256"}) {
       const auto& t = times_[f];
       if (t.size() < 2) continue;
       // Least squares of log t = a + b log N.
@@ -128,12 +137,14 @@ class exponent_reporter : public benchmark::ConsoleReporter {
       std::printf("%s: fitted exponent of N over %zu points = %.3f\n", f, t.size(),
                   (n * sxy - sx * sy) / (n * sxx - sx * sx));
     }
-    const auto layer = times_["lsa_layer_256"].find("40");
     const auto floor = times_["raw_mpfr_floor_n40"].find("");
-    if (layer != times_["lsa_layer_256"].end() && floor != times_["raw_mpfr_floor_n40"].end())
-      std::printf(
-          "LSA layer d = 10, N = 40, 256 bits: %.1f us, raw-MPFR floor %.1f us, ratio %.2f\n",
-          layer->second, floor->second, layer->second / floor->second);
+    if (floor == times_["raw_mpfr_floor_n40"].end()) return;
+    for (const char* f : {"lsa_layer_256", "lsa_layer_dense_256"}) {
+      const auto layer = times_[f].find("40");
+      if (layer != times_[f].end())
+        std::printf("%s, d = 10, N = 40: %.1f us, raw-MPFR floor %.1f us, ratio %.2f\n", f,
+                    layer->second, floor->second, layer->second / floor->second);
+    }
   }
 
  private:
@@ -144,6 +155,7 @@ class exponent_reporter : public benchmark::ConsoleReporter {
 
 BENCHMARK(lsa_layer_256)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::kMicrosecond);
 BENCHMARK(lsa_layer_double)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lsa_layer_dense_256)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::kMicrosecond);
 BENCHMARK(raw_mpfr_floor_n40)->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char** argv) {
