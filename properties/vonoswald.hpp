@@ -303,6 +303,7 @@ void unmasked_layer_exact_when_readout_consistent(case_context& ctx, const const
   auto c = gen_lsa_case<T>(ctx);
   const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
   const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  ctx.note("dyadic W0, Xq seed (replaces the W0 above)", std::to_string(seed));
   data_rng rng(seed);
   const auto dyadic = [&](Eigen::Index r, Eigen::Index cols) {
     Mat<double> m(r, cols);

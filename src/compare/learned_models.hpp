@@ -6,7 +6,8 @@
 //    E = [[X, Xq], [Y, 0]] ((d+1) x (N+Q)); each layer computes, for every token j,
 //        e_j <- e_j + P sum_{i <= N} (W_V e_i) (W_K e_i)^T (W_Q e_j)
 //    from the layer's input (keys and values from the N context tokens only), i.e. the
-//    attention scores S = (W_K E_ctx)^T (W_Q E) and E <- E + P (W_V E_ctx) S. Prediction for
+//    attention scores S = (W_K E_ctx)^T (W_Q E) and E <- E + P (W_V E_ctx) S, evaluated by the
+//    generic lsa_layer as P (sum_i v_i k_i^T) (W_Q E) in O(N D^2). Prediction for
 //    query q: -(y-part of token N+q) after the last layer. Several query columns are
 //    independent (queries are never keys or values), so they are evaluated together.
 //  ahn_linear / memformer (Ahn et al. Lemma 1 and the Memformer paper eqs 17-20, sections 3-4):
@@ -17,6 +18,7 @@
 
 #include "compare/weights_file.hpp"
 #include "core/linalg.hpp"
+#include "lsa/lsa_layer.hpp"
 
 #include <vector>
 
@@ -63,11 +65,12 @@ std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const
   auto read_out = [&] { out.push_back(RowVec<T>(-Z.bottomRightCorner(1, Q))); };
 
   if (p.kind == learned_model_kind::lsa) {
+    // The generic layer of lsa/lsa_layer.hpp (masked: keys/values are the N context tokens),
+    // which forms sum_i v_i k_i^T once instead of the N x (N+Q) score matrix.
     for (int l = 0; l < p.layers; ++l) {
-      const Mat<T> Ectx = Z.leftCols(N);
-      const Mat<T> S =
-          matmul_tn(matmul(p.at(l, "W_K"), Ectx), matmul(p.at(l, "W_Q"), Z));  // N x (N+Q)
-      Z += matmul(p.at(l, "P"), matmul(matmul(p.at(l, "W_V"), Ectx), S));
+      const lsa_layer<T> layer{{{p.at(l, "W_K"), p.at(l, "W_Q"), p.at(l, "W_V"), p.at(l, "P")}},
+                               lsa_mask::context_keys};
+      Z = lsa_layer_forward<T>(layer, Z, N);
       read_out();
     }
     return out;
