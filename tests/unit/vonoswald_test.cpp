@@ -276,7 +276,7 @@ TEST_CASE("vonoswald.prop1 dyadic (tolerance-free) property fails on W_V sign an
   expect_mutant_killed(check, p_off_by_factor());
 }
 
-TEST_CASE("vonoswald.prop1_readout property fails on W_V sign and P factor",
+TEST_CASE("vonoswald.prop1_readout property fails on W_V sign, P factor and a dropped mask",
           "[vonoswald][mutation]") {
   scoped_mpfr_precision p(256);
   const auto check = [](case_context& ctx, const constructions<T>& c) {
@@ -284,6 +284,10 @@ TEST_CASE("vonoswald.prop1_readout property fails on W_V sign and P factor",
   };
   expect_mutant_killed(check, wv_sign_flipped());
   expect_mutant_killed(check, p_off_by_factor());
+  // With y_q0 = -W0 x_q the query's value is W0 x_q - y_q0 = 2 W0 x_q: an unmasked layer adds
+  // (eta/N) 2 W0 x_q x_q^T x_q to the query (prop1_unmasked_deviation), so the read-out
+  // convention and the unmasked-exactness condition W0 x_q = y_q0 meet only where W0 x_q = 0.
+  expect_mutant_killed(check, mask_dropped());
 }
 
 TEST_CASE("vonoswald.unmasked properties fail on W_V sign and P factor", "[vonoswald][mutation]") {
