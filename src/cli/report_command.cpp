@@ -79,9 +79,16 @@ report_subcommand::report_subcommand(CLI::App& app) {
   cmd_->add_option("--proof-audit", opt_.proof_audit_path,
                    "audit.json of the Coq build: report whether each cited theorem checked")
       ->check(CLI::ExistingFile);
-  cmd_->add_option("--weights", opt_.weights_path,
-                   "Trainer output (src/trainer/WEIGHTS_FORMAT.md): plot its loss curve")
+  cmd_->add_option("--weights", opt_.weights_paths,
+                   "Weights file written by iclproof-train (src/trainer/WEIGHTS_FORMAT.md); "
+                   "repeat for several models. Plots its loss curve and compares it with the "
+                   "constructions (as `iclproof compare`); a failed gated comparison fails the "
+                   "report (exit 1)")
       ->check(CLI::ExistingFile);
+  cmd_->add_option("--compare-tasks", opt_.compare_tasks,
+                   "Fresh tasks per --weights comparison (seed: --seed; precision: --precision)")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   cmd_->add_option("--sweep-bits", sweep_bits_text_,
                    "Precisions (bits, comma-separated) of the error-vs-precision plot")
       ->capture_default_str();
@@ -141,10 +148,27 @@ int report_subcommand::run() {
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
                format_pow2(r.worst_log2_bound), margin_text(r), verdict_text);
   }
+  for (const auto& t : report.trained) {
+    const auto& c = t.comparison;
+    int gated = 0, gated_failed = 0;
+    for (const auto& m : c.metrics) {
+      gated += m.gated;
+      gated_failed += m.gated && !m.passed;
+    }
+    fmt::print(
+        "trained model {} ({} preset): {} ({} of {} gated metrics passed; {} tasks, {} "
+        "bits)\n",
+        t.path, t.preset, c.passed ? "PASS" : "FAIL", gated - gated_failed, gated, c.tasks,
+        c.precision_bits);
+  }
   for (const auto& n : report.notes) fmt::print(stderr, "iclproof: note: {}\n", n);
   fmt::print("report: {}/report.html (also report.md, report.json)\n", dir);
+  if (!report.trained.empty())
+    fmt::print("trained models vs constructions: {} passed, {} failed\n",
+               static_cast<int>(report.trained.size()) - report.trained_failed(),
+               report.trained_failed());
   fmt::print("{} passed, {} failed\n", report.passed(), report.failed());
-  return report.failed() == 0 && !report.properties.empty() ? 0 : 1;
+  return report.all_pass() ? 0 : 1;
 }
 
 }  // namespace iclproof

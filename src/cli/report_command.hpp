@@ -16,7 +16,8 @@ class report_subcommand {
   // Adds `report` and its options to the application.
   explicit report_subcommand(CLI::App& app);
   bool selected() const { return cmd_->parsed(); }
-  // Runs it after parsing; exit code 0 if every property passed the gate, 1 if not. Bad input
+  // Runs it after parsing; exit code 0 if every property passed the gate and every --weights
+  // model passed its gated comparison metrics, 1 if not. Bad input
   // throws (main prints one error line and exits 2).
   int run();
 

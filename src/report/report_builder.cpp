@@ -11,6 +11,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -145,77 +147,140 @@ std::vector<plot_figure> sweep_figures(
 
 }  // namespace
 
-// ---- training curves ------------------------------------------------------------------------
+// ---- trained models -------------------------------------------------------------------------
 
-std::vector<plot_figure> training_figures(const std::string& weights_path) {
-  std::ifstream in(weights_path);
-  if (!in) throw std::runtime_error("cannot read weights file " + weights_path);
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw std::runtime_error("weights file " + weights_path + " is not valid JSON (" + e.what() +
-                             ")");
-  }
-  // src/trainer/WEIGHTS_FORMAT.md: "loss_curve": {"steps": [...], "loss": [...]} (same length).
-  // Also accepted (other producers): an array under loss_curve / train_loss / eval_loss / losses,
-  // at the top level or under "training", of numbers (step = index), [step, loss] or
-  // {"step": s, "loss": l}.
-  const auto bad = [&](const std::string& what) {
-    return std::runtime_error("weights file " + weights_path + ": " + what);
-  };
-  const std::vector<std::string> curve_keys = {"loss_curve", "train_loss", "eval_loss", "losses"};
-  std::vector<std::pair<std::string, const json*>> curves;
-  for (const json* scope : {&j, j.contains("training") ? &j["training"] : nullptr}) {
-    if (!scope || !scope->is_object()) continue;
-    for (const auto& k : curve_keys)
-      if (scope->contains(k) && ((*scope)[k].is_array() || (*scope)[k].is_object()))
-        curves.emplace_back(k, &(*scope)[k]);
-  }
-  if (curves.empty())
-    throw bad("no loss curve (expected \"loss_curve\": {\"steps\": [...], \"loss\": [...]})");
+plot_figure training_curve_figure(const weights_file& w, const std::string& id_prefix) {
   plot_figure fig;
-  fig.id = "training.loss_curve";
-  fig.family = "training";
-  fig.title = "Training loss";
-  if (j.contains("experiment") && j["experiment"].is_string())
-    fig.title += ": " + j["experiment"].get<std::string>();
-  fig.x_label = "step";
+  fig.id = id_prefix + ".loss_curve";
+  fig.family = "trained";
+  fig.title = fmt::format("Training loss: {} ({} preset, seed {})", w.experiment, w.preset, w.seed);
+  fig.x_label = "training step";
   fig.y_label = "loss (log scale)";
   fig.log_y = true;
-  fig.caption = "Loss curve read from " + fs::path(weights_path).filename().string() +
-                " (mean training loss over each window ending at the step).";
-  for (const auto& [key, curve] : curves) {
+  fig.caption = "Loss curve recorded by iclproof-train in " +
+                fs::path(w.source).filename().string() +
+                ": mean training loss over each logging window ending at the step "
+                "(loss = (1/2) mean (y_hat - y_q)^2 on the trainer's own task stream).";
+  plot_line line{"training loss", line_style::measured, {}};
+  for (std::size_t i = 0; i < w.curve_steps.size(); ++i)
+    line.points.push_back({static_cast<double>(w.curve_steps[i]), w.curve_loss[i]});
+  fig.lines.push_back(std::move(line));
+  return fig;
+}
+
+namespace {
+// Rows of a per-layer table (an array of objects), or nullptr.
+const json* layer_rows(const json& tables, const std::string& key) {
+  if (!tables.contains(key)) return nullptr;
+  const json& t = tables[key];
+  if (!t.is_array() || t.size() < 2) return nullptr;
+  for (const auto& row : t)
+    if (!row.is_object()) return nullptr;
+  return &t;
+}
+// 1-based layer (or parameter set) number of a row.
+double layer_number(const json& row, std::size_t index) {
+  if (row.contains("layer") && row["layer"].is_number()) return row["layer"].get<double>();
+  if (row.contains("parameter_set") && row["parameter_set"].is_number())
+    return row["parameter_set"].get<double>() + 1;
+  return static_cast<double>(index + 1);
+}
+bool is_layer_key(const std::string& k) { return k == "layer" || k == "parameter_set"; }
+bool is_distance_key(const std::string& k) { return k.find("dist") != std::string::npos; }
+std::vector<plot_line> column_lines(const json& rows,
+                                    const std::function<bool(const std::string&)>& want) {
+  std::vector<plot_line> lines;
+  for (const auto& [key, value] : rows.front().items()) {
+    if (is_layer_key(key) || !value.is_number() || !want(key)) continue;
     plot_line line{key, line_style::measured, {}};
-    if (curve->is_object()) {
-      const json& steps = curve->value("steps", json());
-      const json& loss = curve->value("loss", json());
-      if (!steps.is_array() || !loss.is_array() || steps.size() != loss.size())
-        throw bad("\"" + key + "\" needs arrays \"steps\" and \"loss\" of the same length");
-      for (std::size_t i = 0; i < steps.size(); ++i) {
-        if (!steps[i].is_number() || !loss[i].is_number())
-          throw bad("\"" + key + "\" entry " + std::to_string(i) + " is not a number");
-        line.points.push_back({steps[i].get<double>(), loss[i].get<double>()});
-      }
-    } else {
-      double index = 0;
-      for (const auto& e : *curve) {
-        if (e.is_number()) {
-          line.points.push_back({index, e.get<double>()});
-        } else if (e.is_array() && e.size() >= 2 && e[0].is_number() && e[1].is_number()) {
-          line.points.push_back({e[0].get<double>(), e[1].get<double>()});
-        } else if (e.is_object() && e.contains("loss") && e["loss"].is_number()) {
-          line.points.push_back({e.value("step", index), e["loss"].get<double>()});
-        } else {
-          throw bad("entry " + std::to_string(static_cast<long>(index)) + " of \"" + key +
-                    "\" is not a number, [step, loss] or {\"step\", \"loss\"}");
-        }
-        index += 1;
-      }
-    }
-    fig.lines.push_back(std::move(line));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].contains(key) && rows[i][key].is_number())
+        line.points.push_back({layer_number(rows[i], i), rows[i][key].get<double>()});
+    lines.push_back(std::move(line));
   }
-  return {fig};
+  return lines;
+}
+bool all_positive(const std::vector<plot_line>& lines) {
+  for (const auto& l : lines)
+    for (const auto& p : l.points)
+      if (!(p.y > 0)) return false;
+  return true;
+}
+}  // namespace
+
+std::vector<plot_figure> comparison_figures(const compare_result& c, const std::string& id_prefix) {
+  std::vector<plot_figure> figs;
+  const std::string what = fmt::format("{} ({} preset)", c.experiment, c.preset);
+  const std::string x_label = "layer";
+  if (const json* rows = layer_rows(c.tables, "layers")) {
+    // Distances of the learned weights to the construction, per layer.
+    auto dist = column_lines(*rows, is_distance_key);
+    if (!dist.empty()) {
+      plot_figure fig;
+      fig.id = id_prefix + ".distance_per_layer";
+      fig.family = "trained";
+      fig.title = "Learned vs construction, per layer: " + what;
+      fig.x_label = x_label;
+      fig.y_label = "distance (log scale)";
+      fig.log_y = all_positive(dist);
+      fig.caption =
+          "Relative distance of each layer's learned weights to the construction (columns of the "
+          "per-layer table above; for the Ahn / Memformer models Dist(Sigma^1/2 A_l Sigma^1/2, I) "
+          "= ||M - (tr M / d) I||_F / ||M||_F, Memformer paper App. D).";
+      // The threshold of the weight-distance metric, drawn over the data.
+      for (const auto& m : c.metrics)
+        if (m.name.rfind("weights.", 0) == 0 && m.relation == "<=" && is_distance_key(m.name)) {
+          plot_line bound{fmt::format("threshold {} ({}{})", m.threshold, m.name,
+                                      m.gated ? ", gated" : ", reported only"),
+                          line_style::bound,
+                          {}};
+          for (const auto& p : dist.front().points) bound.points.push_back({p.x, m.threshold});
+          if (fig.log_y && !(m.threshold > 0)) continue;
+          dist.push_back(std::move(bound));
+          fig.caption += " The dashed line is the verdict's threshold.";
+          break;
+        }
+      fig.lines = std::move(dist);
+      figs.push_back(std::move(fig));
+    }
+    // Learned coefficients (step sizes, momenta, scale) per layer.
+    auto coeff = column_lines(*rows, [](const std::string& k) { return !is_distance_key(k); });
+    if (!coeff.empty()) {
+      plot_figure fig;
+      fig.id = id_prefix + ".coefficients_per_layer";
+      fig.family = "trained";
+      fig.title = "Learned coefficients per layer: " + what;
+      fig.x_label = x_label;
+      fig.y_label = "value";
+      fig.caption =
+          "Coefficients read off each layer's learned weights (and, for the Memformer CGD model, "
+          "conjugate gradient's per-task mean coefficients next to them).";
+      fig.lines = std::move(coeff);
+      figs.push_back(std::move(fig));
+    }
+  }
+  if (const json* rows = layer_rows(c.tables, "loss_per_layer")) {
+    auto loss = column_lines(*rows, [](const std::string&) { return true; });
+    if (!loss.empty()) {
+      plot_figure fig;
+      fig.id = id_prefix + ".loss_per_layer";
+      fig.family = "trained";
+      fig.title = "Loss after each layer: " + what;
+      fig.x_label = x_label;
+      fig.y_label = "loss (log scale)";
+      fig.log_y = all_positive(loss);
+      fig.caption = fmt::format(
+          "(1/2) mean squared error of the prediction read after each layer on {} fresh tasks "
+          "(seed {}, MPFR {} bits): the trained model against the same number of steps of the "
+          "reference algorithms, where present: gd (line-searched step), cg (conjugate gradient "
+          "with "
+          "per-task coefficients), gdpp_fitted (GD++ with the coefficients read off the weights).",
+          c.tasks, c.seed, c.precision_bits);
+      fig.lines = std::move(loss);
+      figs.push_back(std::move(fig));
+    }
+  }
+  return figs;
 }
 
 // ---- generate -------------------------------------------------------------------------------
@@ -228,10 +293,13 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   p.seed = opt.seed;
   p.property_glob = opt.property_glob;
   p.proof_audit_path = opt.proof_audit_path;
-  p.weights_path = opt.weights_path;
+  p.weights_paths = opt.weights_paths;
+  p.compare_tasks = opt.compare_tasks;
   p.sweep_bits = opt.sweep_bits;
   p.sweep_cases = opt.sweep_cases;
   if (opt.cases < 1) throw std::invalid_argument("--cases must be at least 1");
+  if (!opt.weights_paths.empty() && (opt.compare_tasks < 1 || opt.compare_tasks > 1000000))
+    throw std::invalid_argument("--compare-tasks must be in [1, 1000000]");
   if (!opt.sweep_bits.empty() && opt.sweep_cases < 1)
     throw std::invalid_argument("--sweep-cases must be at least 1");
   for (int b : opt.sweep_bits)
@@ -243,8 +311,8 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   const std::vector<const property*> selected = select_properties(opt.property_glob);
   const proof_audit audit =
       opt.proof_audit_path.empty() ? proof_audit{} : proof_audit::load(opt.proof_audit_path);
-  std::vector<plot_figure> training;
-  if (!opt.weights_path.empty()) training = training_figures(opt.weights_path);
+  std::vector<weights_file> weights;  // strict reader: a malformed file is one error line
+  for (const auto& path : opt.weights_paths) weights.push_back(read_weights_file(path));
 
   int run_bits = 0;
   if (opt.scalar == scalar_kind::mpfr) {
@@ -381,7 +449,44 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     r.findings.push_back(std::move(fe));
   }
 
-  // 4. Figures: the precision sweep per family, the families' own plot sources, training.
+  // 4. Trained models: `iclproof compare` on each weights file, at the MPFR precision of the
+  //    run (the default one for a double run), fresh tasks from the run seed.
+  std::vector<plot_figure> trained_figures;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const weights_file& w = weights[i];
+    if (progress)
+      progress("compare", static_cast<int>(i + 1), static_cast<int>(weights.size()), w.experiment,
+               0, 0);
+    trained_model_entry t;
+    t.path = opt.weights_paths[i];
+    t.experiment = w.experiment;
+    t.preset = w.preset;
+    t.training_seed = w.seed;
+    t.training_steps = w.curve_steps.empty() ? 0 : w.curve_steps.back();
+    t.final_loss =
+        w.curve_loss.empty() ? std::numeric_limits<double>::quiet_NaN() : w.curve_loss.back();
+    compare_options co;
+    co.precision_bits = mpfr_request;
+    co.tasks = opt.compare_tasks;
+    co.seed = opt.seed;
+    const auto start = std::chrono::steady_clock::now();
+    t.comparison = compare_weights(w, co);
+    r.timings.emplace_back(
+        "compare " + t.path,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const std::string prefix = fmt::format("trained.{}_{}", i + 1, w.experiment);
+    std::vector<plot_figure> figs;
+    if (!w.curve_steps.empty()) figs.push_back(training_curve_figure(w, prefix));
+    for (auto& f : comparison_figures(t.comparison, prefix)) figs.push_back(std::move(f));
+    for (auto& f : figs) {
+      t.plot_ids.push_back(f.id);
+      trained_figures.push_back(std::move(f));
+    }
+    r.trained.push_back(std::move(t));
+  }
+  set_mpfr_precision(mpfr_request);
+
+  // 5. Figures: the precision sweep per family, the families' own plot sources, training.
   for (const auto& fam : families) {
     std::vector<std::string> names;
     std::vector<std::pair<std::string, std::string>> fam_excluded;
@@ -408,7 +513,7 @@ run_report generate_report(const report_options& opt, const report_progress& pro
       r.notes.push_back("plot source " + src.id + " failed: " + e.what());
     }
   }
-  for (auto& fig : training) r.plots.push_back({std::move(fig), "", "", ""});
+  for (auto& fig : trained_figures) r.plots.push_back({std::move(fig), "", "", ""});
 
   r.draw_plots = opt.draw_plots;
   r.tools = collect_tool_versions(audit);

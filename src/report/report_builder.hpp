@@ -1,5 +1,6 @@
 // Runs what a report needs (the properties, the precision sweep, the findings' measurements,
-// the registered plot sources, the training curve) and writes the run folder:
+// the registered plot sources, and for each --weights file its training curve and the comparison
+// with the constructions) and writes the run folder:
 //   report.json   results, schema iclproof-report version 1 (reports/SCHEMA.md); deterministic
 //                 for fixed parameters except "generated_at"
 //   report.md     the same for a repository viewer; plots linked from plots/
@@ -26,7 +27,10 @@ struct report_options {
   std::uint64_t seed = 1;
   std::string property_glob = "*";
   std::string proof_audit_path;  // audit.json of the Coq build; empty: proofs not consulted
-  std::string weights_path;      // trainer output with a loss curve; empty: no training plot
+  // Trainer outputs (src/trainer/WEIGHTS_FORMAT.md): each one's loss curve is plotted and
+  // `iclproof compare` runs on it (fresh tasks from `seed`, the run's MPFR precision).
+  std::vector<std::string> weights_paths;
+  int compare_tasks = 200;
   std::vector<int> sweep_bits = {64, 128, 256, 512, 1024};  // empty: no precision sweep
   int sweep_cases = 5;
   bool draw_plots = true;  // false: figures are still computed and kept in report.json
@@ -39,16 +43,21 @@ using report_progress =
                        int cases_done, int cases_total)>;
 
 // Throws std::invalid_argument / std::runtime_error with a one-line message on bad input
-// (unknown property glob, precision out of range, unreadable audit or weights file).
+// (unknown property glob, precision out of range, unreadable audit, malformed weights file — the
+// latter as weights_file_error, a std::runtime_error). Every input is read before any property
+// runs.
 run_report generate_report(const report_options& opt, const report_progress& progress = {});
 
 // Writes the run folder (creating it and its parents). Throws std::runtime_error if a file
 // cannot be written; std::logic_error if report.json does not validate against its schema.
 void write_report_folder(run_report& report, const std::string& dir);
 
-// Loss curves of a trainer output file (src/trainer/WEIGHTS_FORMAT.md), as plot figures.
-// Throws std::runtime_error on an unreadable or malformed file.
-std::vector<plot_figure> training_figures(const std::string& weights_path);
+// The loss curve of a weights file (loss vs step, log scale), figure id `<id_prefix>.loss_curve`.
+plot_figure training_curve_figure(const weights_file& w, const std::string& id_prefix);
+// Figures from a comparison's per-layer tables (ids `<id_prefix>.<what>`): distances to the
+// construction per layer (with the gating threshold), loss per layer against GD / GD++ / CG,
+// learned coefficients per layer. None when the model has fewer than two layers' rows.
+std::vector<plot_figure> comparison_figures(const compare_result& c, const std::string& id_prefix);
 
 // "reports/runs/<YYYY-MM-DD>_seed<S>", with "_2", "_3", ... appended if that already exists.
 std::string default_run_folder(std::uint64_t seed);

@@ -84,6 +84,13 @@ int run_report::passed() const {
                                         [](const property_entry& p) { return p.gate_pass; }));
 }
 int run_report::failed() const { return static_cast<int>(properties.size()) - passed(); }
+int run_report::trained_failed() const {
+  return static_cast<int>(std::count_if(trained.begin(), trained.end(),
+                                        [](const auto& t) { return !t.comparison.passed; }));
+}
+bool run_report::all_pass() const {
+  return failed() == 0 && !properties.empty() && trained_failed() == 0;
+}
 
 // ---- tools --------------------------------------------------------------------------------
 
@@ -176,6 +183,10 @@ const std::vector<family_info>& known_families() {
        "mul, div (Appendix C), Theorems 1 and 2 (Appendices A, B)."},
       {"compare", "Learned weights against the constructions",
        "Models trained by iclproof-train compared with the hand-built constructions."},
+      {"trained", "Trained models vs constructions",
+       "Weights files written by iclproof-train (src/trainer/WEIGHTS_FORMAT.md), evaluated by "
+       "`iclproof compare` in MPFR on fresh tasks and measured against the constructions "
+       "(von Oswald Prop. 1 and GD++, Ahn Lemma 1 / Thm 3, Memformer App. D)."},
   };
   return f;
 }
@@ -358,6 +369,34 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
   }
   json plots = json::array();
   for (const auto& pl : r.plots) plots.push_back(plot_to_json(pl));
+  json trained = json::array();
+  for (const auto& t : r.trained) {
+    json c = to_json(t.comparison);
+    json metrics = json::array();
+    for (const auto& m : c["metrics"]) {
+      json mm = m;
+      mm["verdict"] = !m["gated"].get<bool>()
+                          ? (m["passed"].get<bool>() ? "info: holds" : "info: does not hold")
+                      : m["passed"].get<bool>() ? "pass"
+                                                : "fail";
+      metrics.push_back(mm);
+    }
+    trained.push_back({{"weights", t.path},
+                       {"experiment", t.experiment},
+                       {"preset", t.preset},
+                       {"training_seed", t.training_seed},
+                       {"training_steps", t.training_steps},
+                       {"final_training_loss", number_or_null(t.final_loss)},
+                       {"comparison",
+                        {{"precision_bits", t.comparison.precision_bits},
+                         {"tasks", t.comparison.tasks},
+                         {"seed", t.comparison.seed},
+                         {"metrics", metrics},
+                         {"tables", c["tables"]},
+                         {"notes", c["notes"]}}},
+                       {"plots", t.plot_ids},
+                       {"verdict", t.comparison.passed ? "pass" : "fail"}});
+  }
   int proofs_cited = 0, proofs_checked = 0;
   for (const auto& e : r.properties) {
     proofs_cited += e.citation.is_theorem;
@@ -375,7 +414,8 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
             {"seed", p.seed},
             {"property_glob", p.property_glob},
             {"proof_audit", p.proof_audit_path.empty() ? json(nullptr) : json(p.proof_audit_path)},
-            {"weights", p.weights_path.empty() ? json(nullptr) : json(p.weights_path)},
+            {"weights", p.weights_paths},
+            {"compare_tasks", p.compare_tasks},
             {"sweep_bits", p.sweep_bits},
             {"sweep_cases", p.sweep_cases},
             {"command", report_command_line(p)}}},
@@ -386,10 +426,15 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
             {"failed", r.failed()},
             {"proofs_cited", proofs_cited},
             {"proofs_checked", proofs_checked},
-            {"verdict", r.failed() == 0 && !r.properties.empty() ? "pass" : "fail"}}},
+            {"trained_models",
+             {{"compared", r.trained.size()},
+              {"passed", static_cast<int>(r.trained.size()) - r.trained_failed()},
+              {"failed", r.trained_failed()}}},
+            {"verdict", r.all_pass() ? "pass" : "fail"}}},
           {"properties", props},
           {"precision_sweep", sweep},
           {"findings", findings},
+          {"trained_models", trained},
           {"plots", plots},
           {"notes", r.notes}};
 }

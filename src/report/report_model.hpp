@@ -3,6 +3,7 @@
 // reports/SCHEMA.md (machine-readable: reports/report.schema.json).
 #pragma once
 
+#include "compare/compare.hpp"
 #include "harness/runner.hpp"
 #include "report/findings.hpp"
 #include "report/plot_series.hpp"
@@ -18,7 +19,9 @@
 
 namespace iclproof {
 
-inline constexpr int report_schema_version = 1;
+// Version 2: `run.weights` is an array (one entry per --weights), `run.compare_tasks`,
+// `summary.trained_models`, top-level `trained_models` (reports/SCHEMA.md, "Changes").
+inline constexpr int report_schema_version = 2;
 
 // ---- proofs -------------------------------------------------------------------------------
 // audit.json written by the Coq build:
@@ -91,6 +94,17 @@ struct rendered_plot {
   std::string error;     // why it was not drawn
 };
 
+// One --weights file: what the trainer recorded, and `iclproof compare` run on it by the report.
+struct trained_model_entry {
+  std::string path;  // as given
+  std::string experiment, preset;
+  std::uint64_t training_seed = 0;
+  std::int64_t training_steps = 0;    // last step of the loss curve (0: empty curve)
+  double final_loss = 0;              // last loss-curve point (NaN: empty curve)
+  compare_result comparison;          // fresh tasks drawn from the report's seed
+  std::vector<std::string> plot_ids;  // figures of this model in run_report::plots
+};
+
 struct report_parameters {
   std::string scalar = "mpfr";
   int requested_precision_bits = 256;
@@ -99,8 +113,9 @@ struct report_parameters {
   std::uint64_t seed = 1;
   std::string property_glob = "*";
   std::string proof_audit_path;
-  std::string weights_path;
-  std::vector<int> sweep_bits;  // empty: no sweep
+  std::vector<std::string> weights_paths;  // --weights, in the order given
+  int compare_tasks = 200;                 // fresh tasks per comparison (--compare-tasks)
+  std::vector<int> sweep_bits;             // empty: no sweep
   int sweep_cases = 5;
 };
 
@@ -112,13 +127,17 @@ struct run_report {
   std::vector<sweep_point> sweep;
   std::vector<finding_entry> findings;
   std::vector<rendered_plot> plots;
+  std::vector<trained_model_entry> trained;  // one per --weights file
   bool draw_plots = true;  // false: figures kept in report.json, gnuplot not run (--no-plots)
   std::vector<std::string> notes;  // warnings the reader should see (e.g. gnuplot missing)
   // Wall-clock seconds per phase/property. Written to timings.json and the Markdown/HTML only,
   // never to report.json (which must be byte-identical across reruns).
   std::vector<std::pair<std::string, double>> timings;
-  int passed() const;
+  int passed() const;  // properties (the CI gate)
   int failed() const;
+  int trained_failed() const;  // trained models with a failed gated comparison metric
+  // No property failed, at least one ran, and every trained model passed its comparison.
+  bool all_pass() const;
 };
 
 // Library and tool versions: compiled-in ones (Eigen, Boost, MPFR, GMP, fmt, nlohmann-json,

@@ -56,8 +56,114 @@ std::string headline(const run_report& r) {
         fmt::format(" {} cite a Coq theorem; proofs were not consulted (no --proof-audit).", cited);
   else
     s += fmt::format(" {} of {} cited Coq theorems checked in this run.", checked, cited);
+  if (!r.trained.empty()) {
+    const int failed = r.trained_failed();
+    s += failed == 0
+             ? fmt::format(" {} trained model(s) match the constructions.", r.trained.size())
+             : fmt::format(
+                   " {} of {} trained models FAILED the comparison with the "
+                   "constructions.",
+                   failed, r.trained.size());
+  }
   return s;
 }
+
+// ---- trained models vs constructions (shared by Markdown and HTML) --------------------------
+
+struct text_table {
+  std::vector<std::string> head;
+  std::vector<bool> numeric;  // right-aligned columns
+  std::vector<std::vector<std::string>> rows;
+};
+
+std::string number_text(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  return fmt::format("{:.6g}", x);
+}
+
+std::string json_value_text(const nlohmann::json& v) {
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  if (v.is_number()) return number_text(v.get<double>());
+  if (v.is_null()) return "NaN";  // compare writes non-finite values as null
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_object()) {
+    std::string out;
+    for (const auto& [k, x] : v.items()) {
+      if (!out.empty()) out += ", ";
+      out += k + " " + json_value_text(x);
+    }
+    return out;
+  }
+  return v.dump();
+}
+
+std::string metric_verdict(const compare_metric& m) {
+  if (!m.gated) return m.passed ? "holds (reported only)" : "does not hold (reported only)";
+  return m.passed ? "PASS" : "FAIL";
+}
+
+text_table metrics_table(const compare_result& c) {
+  text_table t;
+  t.head = {"Metric", "Value", "Test", "Gated", "Verdict", "Meaning"};
+  t.numeric = {false, true, true, false, false, false};
+  for (const auto& m : c.metrics)
+    t.rows.push_back({m.name, number_text(m.value), m.relation + " " + number_text(m.threshold),
+                      m.gated ? "yes" : "no", metric_verdict(m), m.meaning});
+  return t;
+}
+
+// Per-layer tables (arrays of objects) as tables; everything else as one "quantity | value" table.
+std::vector<std::pair<std::string, text_table>> comparison_tables(const compare_result& c) {
+  std::vector<std::pair<std::string, text_table>> out;
+  text_table scalars;
+  scalars.head = {"Quantity", "Value"};
+  scalars.numeric = {false, true};
+  for (const auto& [key, value] : c.tables.items()) {
+    const bool rows = value.is_array() && !value.empty() &&
+                      std::all_of(value.begin(), value.end(),
+                                  [](const nlohmann::json& x) { return x.is_object(); });
+    if (!rows) {
+      scalars.rows.push_back({key, json_value_text(value)});
+      continue;
+    }
+    text_table t;
+    for (const char* first : {"layer", "parameter_set"})
+      if (value.front().contains(first)) t.head.push_back(first);
+    for (const auto& [k, x] : value.front().items())
+      if (k != "layer" && k != "parameter_set") t.head.push_back(k);
+    t.numeric.assign(t.head.size(), true);
+    for (const auto& row : value) {
+      std::vector<std::string> cells;
+      for (const auto& k : t.head) cells.push_back(row.contains(k) ? json_value_text(row[k]) : "");
+      t.rows.push_back(std::move(cells));
+    }
+    out.emplace_back(key, std::move(t));
+  }
+  if (!scalars.rows.empty()) out.emplace_back("other quantities", std::move(scalars));
+  return out;
+}
+
+std::string trained_heading(std::size_t index, const trained_model_entry& t) {
+  return fmt::format("{}. {} ({} preset): {}", index + 1, t.experiment, t.preset,
+                     t.comparison.passed ? "PASS" : "FAIL");
+}
+
+std::string trained_provenance(const trained_model_entry& t) {
+  const auto& c = t.comparison;
+  return fmt::format(
+      "Weights file {}, trained by iclproof-train with seed {} for {} steps (final training loss "
+      "{}). Compared on {} fresh tasks (seed {}) in MPFR at {} bits.",
+      t.path, t.training_seed, t.training_steps, number_text(t.final_loss), c.tasks, c.seed,
+      c.precision_bits);
+}
+
+const char* trained_intro =
+    "Each --weights file is a model trained by iclproof-train. `iclproof compare` evaluates it "
+    "with the verifier's own forward pass in MPFR on fresh tasks drawn by iclproof's generator "
+    "(not the trainer's) and measures it against the constructions. A model passes when every "
+    "gated metric satisfies its test (value relation threshold; NaN fails); the other metrics "
+    "are reported only. A failed model fails the report (exit code 1).";
 
 std::string run_line(const run_report& r) {
   const auto& p = r.params;
@@ -78,7 +184,7 @@ std::vector<std::string> section_families(const run_report& r) {
   std::vector<std::string> fams;
   for (const auto& e : r.properties) fams.push_back(e.result.info.family());
   for (const auto& p : r.plots)
-    if (p.figure.family != "training") fams.push_back(p.figure.family);
+    if (p.figure.family != "trained") fams.push_back(p.figure.family);
   return families_in_order(fams);
 }
 
@@ -117,7 +223,8 @@ std::string report_command_line(const report_parameters& p) {
   if (p.scalar == "mpfr") s += fmt::format(" --precision {}", p.requested_precision_bits);
   s += fmt::format(" --cases {} --seed {} --property '{}'", p.cases, p.seed, p.property_glob);
   if (!p.proof_audit_path.empty()) s += " --proof-audit " + p.proof_audit_path;
-  if (!p.weights_path.empty()) s += " --weights " + p.weights_path;
+  for (const auto& w : p.weights_paths) s += " --weights " + w;
+  if (!p.weights_paths.empty()) s += fmt::format(" --compare-tasks {}", p.compare_tasks);
   if (p.sweep_bits.empty()) {
     s += " --no-sweep";
   } else {
@@ -204,14 +311,40 @@ std::string report_to_markdown(const run_report& r) {
     md << "\n";
   }
 
-  bool training = false;
-  for (const auto& p : r.plots) training = training || p.figure.family == "training";
-  if (training) {
-    md << "## Training\n\n";
-    for (const auto& p : r.plots) {
-      if (p.figure.family != "training") continue;
-      if (!p.svg_file.empty()) md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
-      if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
+  if (!r.trained.empty()) {
+    md << "## Trained models vs constructions {#trained}\n\n" << trained_intro << "\n\n";
+    const auto md_table = [&md](const text_table& t) {
+      md << "|";
+      for (const auto& h : t.head) md << " " << md_cell(h) << " |";
+      md << "\n|";
+      for (bool num : t.numeric) md << (num ? "--:|" : "---|");
+      md << "\n";
+      for (const auto& row : t.rows) {
+        md << "|";
+        for (const auto& cell : row) md << " " << md_cell(cell) << " |";
+        md << "\n";
+      }
+      md << "\n";
+    };
+    for (std::size_t i = 0; i < r.trained.size(); ++i) {
+      const auto& t = r.trained[i];
+      md << "### " << trained_heading(i, t) << "\n\n" << trained_provenance(t) << "\n\n";
+      md_table(metrics_table(t.comparison));
+      for (const auto& [name, table] : comparison_tables(t.comparison)) {
+        md << "*" << name << "*\n\n";
+        md_table(table);
+      }
+      for (const auto& n : t.comparison.notes) md << "- " << n << "\n";
+      if (!t.comparison.notes.empty()) md << "\n";
+      for (const auto& p : r.plots) {
+        if (std::find(t.plot_ids.begin(), t.plot_ids.end(), p.figure.id) == t.plot_ids.end())
+          continue;
+        if (!p.svg_file.empty())
+          md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
+        else
+          md << "*Plot \"" << p.figure.title << "\" not drawn: " << p.error << "*\n\n";
+        if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
+      }
     }
   }
 
@@ -335,7 +468,7 @@ void html_plot(std::ostringstream& h, const rendered_plot& p) {
 
 std::string report_to_html(const run_report& r) {
   std::ostringstream h;
-  const bool ok = r.failed() == 0 && !r.properties.empty();
+  const bool ok = r.all_pass();
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     << "<title>iclproof report: " << (ok ? "all properties hold" : "FAILURES") << " (seed "
@@ -352,9 +485,8 @@ std::string report_to_html(const run_report& r) {
     h << "<li><a href=\"#family-" << esc(fam) << "\">" << esc(describe_family(fam).title)
       << "</a></li>\n";
   h << "<li><a href=\"#errata\">Errata: paper against corrected</a></li>\n";
-  bool training = false;
-  for (const auto& p : r.plots) training = training || p.figure.family == "training";
-  if (training) h << "<li><a href=\"#training\">Training</a></li>\n";
+  if (!r.trained.empty())
+    h << "<li><a href=\"#trained\">Trained models vs constructions</a></li>\n";
   h << "<li><a href=\"#tools\">Tools and versions</a></li>\n"
     << "<li><a href=\"#reproduce\">Reproduce</a></li></ul></nav>\n";
 
@@ -451,10 +583,48 @@ std::string report_to_html(const run_report& r) {
     h << "</tbody></table>\n";
   }
 
-  if (training) {
-    h << "<h2 id=\"training\">Training</h2>\n";
-    for (const auto& p : r.plots)
-      if (p.figure.family == "training") html_plot(h, p);
+  if (!r.trained.empty()) {
+    h << "<h2 id=\"trained\">Trained models vs constructions</h2>\n<p>"
+      << emphasis(esc(trained_intro)) << "</p>\n";
+    const auto html_table = [&h](const text_table& t, bool verdict_column) {
+      h << "<table>\n<thead><tr>";
+      for (std::size_t k = 0; k < t.head.size(); ++k)
+        h << "<th" << (t.numeric[k] ? " class=\"num\"" : "") << ">" << esc_name(t.head[k])
+          << "</th>";
+      h << "</tr></thead>\n<tbody>\n";
+      for (const auto& row : t.rows) {
+        h << "<tr>";
+        for (std::size_t k = 0; k < row.size(); ++k) {
+          std::string cls = t.numeric[k] ? "num" : "";
+          if (verdict_column && t.head[k] == "Verdict")
+            cls = row[k] == "PASS" ? "v-pass" : row[k] == "FAIL" ? "v-fail" : "";
+          h << "<td" << (cls.empty() ? "" : " class=\"" + cls + "\"") << ">"
+            << (k == 0 && !t.numeric[k] ? "<code>" + esc_name(row[k]) + "</code>" : esc(row[k]))
+            << "</td>";
+        }
+        h << "</tr>\n";
+      }
+      h << "</tbody></table>\n";
+    };
+    for (std::size_t i = 0; i < r.trained.size(); ++i) {
+      const auto& t = r.trained[i];
+      h << "<h3 id=\"trained-" << i + 1 << "\" class=\""
+        << (t.comparison.passed ? "v-pass" : "v-fail") << "\">" << esc(trained_heading(i, t))
+        << "</h3>\n<p>" << esc(trained_provenance(t)) << "</p>\n";
+      html_table(metrics_table(t.comparison), true);
+      for (const auto& [name, table] : comparison_tables(t.comparison)) {
+        h << "<p><i>" << esc(name) << "</i></p>\n";
+        html_table(table, false);
+      }
+      if (!t.comparison.notes.empty()) {
+        h << "<ul>\n";
+        for (const auto& n : t.comparison.notes) h << "<li>" << esc(n) << "</li>\n";
+        h << "</ul>\n";
+      }
+      for (const auto& p : r.plots)
+        if (std::find(t.plot_ids.begin(), t.plot_ids.end(), p.figure.id) != t.plot_ids.end())
+          html_plot(h, p);
+    }
   }
 
   h << "<h2 id=\"tools\">Tools and versions</h2>\n<table style=\"width:auto\">\n<tbody>\n";

@@ -1,5 +1,5 @@
 // Tests of the report: the JSON Schema subset validator, report.json against its documented
-// schema, determinism, the proof gate, findings and plot sources, the training-curve reader,
+// schema, determinism, the proof gate, findings and plot sources, trained models (--weights),
 // and the HTML's self-containment. Mutation tests: a report broken on purpose must be rejected.
 #include "core/precision.hpp"
 #include "report/findings.hpp"
@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -242,34 +243,98 @@ TEST_CASE("precision sweep exclusions leave approximate constructions out", "[re
   CHECK(precision_sweep_exclusion_reason("references.report_test_excluded_x") == "approximate");
 }
 
-TEST_CASE("training curves: the accepted shapes, and malformed files", "[report]") {
-  const std::string path = temp_path("weights.json");
-  write_file(path,
-             R"({"training": {"loss_curve": [[0, 1.0], [10, 0.5], {"step": 20, "loss": 0.25}]},
-                       "eval_loss": [0.9, 0.8]})");
-  const auto figs = training_figures(path);
-  REQUIRE(figs.size() == 1);
-  CHECK(figs[0].family == "training");
-  REQUIRE(figs[0].lines.size() == 2);
-  CHECK(figs[0].lines[0].points.size() == 2);  // top-level eval_loss comes first
-  CHECK(figs[0].lines[1].points.size() == 3);
-  CHECK(figs[0].lines[1].points[2].x == 20);
-  write_file(path, R"({"experiment": "vonoswald_single_lsa",
-                       "loss_curve": {"steps": [10, 20, 30], "loss": [1.64, 1.66, 0.5]}})");
-  const auto trainer = training_figures(path);  // src/trainer/WEIGHTS_FORMAT.md
-  REQUIRE(trainer.size() == 1);
-  CHECK(trainer[0].title == "Training loss: vonoswald_single_lsa");
-  REQUIRE(trainer[0].lines.size() == 1);
-  CHECK(trainer[0].lines[0].points.size() == 3);
-  CHECK(trainer[0].lines[0].points[1].x == 20);
-  write_file(path, R"({"loss_curve": {"steps": [10, 20], "loss": [1.0]}})");
-  CHECK_THROWS_AS(training_figures(path), std::runtime_error);
-  write_file(path, R"({"weights": []})");
-  CHECK_THROWS_AS(training_figures(path), std::runtime_error);
-  write_file(path, R"({"loss_curve": ["high"]})");
-  CHECK_THROWS_AS(training_figures(path), std::runtime_error);
+// A two-layer Ahn model whose A_l are far from Sigma^-1 (A_1 = I with a correlated Sigma:
+// Dist(Sigma^1/2 A_1 Sigma^1/2, I) = Dist(Sigma, I) = ||[[0, .5], [.5, 0]]||_F / ||Sigma||_F
+// = 0.447 > 0.10, compare.cpp's ahn_dist), in the weights-file format.
+const char* far_from_construction_weights =
+    R"({"schema": "iclproof-weights", "schema_version": 1, "experiment": "ahn_linear_transformer",
+ "preset": "unit", "seed": 5, "config": {},
+ "model": {"kind": "ahn_linear", "d": 2, "N": 2, "layers": 2, "tied": false},
+ "task": {"inputs": "anisotropic", "d": 2, "N": 2,
+          "Sigma": {"shape": [2, 2], "data": [[1, 0.5], [0.5, 1]]}},
+ "parameter_sets": [{"A": {"shape": [2, 2], "data": [[1, 0], [0, 1]]}},
+                    {"A": {"shape": [2, 2], "data": [[0.5, 0.1], [0.1, 0.5]]}}],
+ "loss_curve": {"steps": [10, 20, 30], "loss": [1.64, 1.66, 0.5]}, "training": {}})";
+
+TEST_CASE("trained models: comparison, figures and a failed model failing the report",
+          "[report][mutation]") {
+  const std::string path = temp_path("far_weights.json");
+  write_file(path, far_from_construction_weights);
+  report_options opt = quick_options();
+  opt.weights_paths = {path};
+  opt.compare_tasks = 10;
+  const run_report r = generate_report(opt);
   std::remove(path.c_str());
-  CHECK_THROWS_AS(training_figures("/nonexistent/w.json"), std::runtime_error);
+  REQUIRE(r.trained.size() == 1);
+  const auto& t = r.trained[0];
+  CHECK(t.experiment == "ahn_linear_transformer");
+  CHECK(t.training_seed == 5);
+  CHECK(t.training_steps == 30);
+  CHECK(t.comparison.tasks == 10);
+  CHECK(t.comparison.seed == opt.seed);
+  CHECK(t.comparison.precision_bits == 257);
+  bool dist_failed = false;
+  for (const auto& m : t.comparison.metrics)
+    if (m.name == "weights.worst_dist_to_sigma_inverse") dist_failed = m.gated && !m.passed;
+  CHECK(dist_failed);
+  CHECK(!t.comparison.passed);
+  // The property passed, the model did not: the report fails (exit code 1 in the CLI).
+  CHECK(r.failed() == 0);
+  CHECK(r.trained_failed() == 1);
+  CHECK(!r.all_pass());
+  const json j = as_json(r);
+  const auto problems = validate_json(j, report_schema());
+  INFO((problems.empty() ? std::string() : problems.front()));
+  CHECK(problems.empty());
+  CHECK(j["summary"]["verdict"] == "fail");
+  CHECK(j["summary"]["trained_models"]["failed"] == 1);
+  CHECK(j["run"]["weights"].size() == 1);
+  CHECK(j["trained_models"][0]["verdict"] == "fail");
+  // Figures: the loss curve (log scale), distance per layer with its threshold, loss per layer.
+  std::vector<std::string> ids = t.plot_ids;
+  CHECK(std::find(ids.begin(), ids.end(), "trained.1_ahn_linear_transformer.loss_curve") !=
+        ids.end());
+  bool threshold_drawn = false;
+  for (const auto& p : r.plots) {
+    if (p.figure.id == "trained.1_ahn_linear_transformer.loss_curve") {
+      CHECK(p.figure.log_y);
+      REQUIRE(p.figure.lines.size() == 1);
+      CHECK(p.figure.lines[0].points.size() == 3);
+      CHECK(p.figure.lines[0].points[1].x == 20);
+    }
+    if (p.figure.id == "trained.1_ahn_linear_transformer.distance_per_layer")
+      for (const auto& l : p.figure.lines)
+        threshold_drawn = threshold_drawn || l.style == line_style::bound;
+  }
+  CHECK(threshold_drawn);
+  CHECK(std::find(ids.begin(), ids.end(), "trained.1_ahn_linear_transformer.loss_per_layer") !=
+        ids.end());
+  const std::string html = report_to_html(r);
+  CHECK(html.find("Trained models vs constructions") != std::string::npos);
+  CHECK(html.find("ahn_linear_transformer (unit preset): FAIL") != std::string::npos);
+  CHECK(report_to_markdown(r).find("| weights.worst_dist_to_sigma_inverse |") != std::string::npos);
+  // Mutation: the same report without the failed model passes.
+  run_report without = r;
+  without.trained.clear();
+  CHECK(without.all_pass());
+  CHECK(as_json(without)["summary"]["verdict"] == "pass");
+}
+
+TEST_CASE("a malformed weights file stops the report before any property runs", "[report]") {
+  const std::string path = temp_path("truncated_weights.json");
+  write_file(path, std::string(far_from_construction_weights).substr(0, 200));
+  report_options opt = quick_options();
+  opt.weights_paths = {path};
+  CHECK_THROWS_AS(generate_report(opt), weights_file_error);
+  write_file(path, R"({"loss_curve": {"steps": [10, 20], "loss": [1.0, 0.5]}})");
+  CHECK_THROWS_AS(generate_report(opt), weights_file_error);
+  std::remove(path.c_str());
+  opt.weights_paths = {"/nonexistent/w.json"};
+  CHECK_THROWS_AS(generate_report(opt), weights_file_error);
+  opt.weights_paths = {path};
+  opt.compare_tasks = 0;
+  CHECK_THROWS_AS(generate_report(opt), std::invalid_argument);
+  set_mpfr_precision(default_precision_bits);
 }
 
 TEST_CASE("bad input is rejected before the run", "[report]") {
