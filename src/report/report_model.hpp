@@ -114,7 +114,7 @@ struct report_parameters {
   std::string property_glob = "*";
   std::string proof_audit_path;
   std::vector<std::string> weights_paths;  // --weights, in the order given
-  int compare_tasks = 200;                 // fresh tasks per comparison (--compare-tasks)
+  int compare_tasks = 1000;                // fresh tasks per comparison (--compare-tasks)
   std::vector<int> sweep_bits;             // empty: no sweep
   int sweep_cases = 5;
 };
