@@ -50,7 +50,7 @@ void gelu_product_within_bound(case_context& ctx, const product_fn<T>& product) 
   ctx.note("x", full_digits(x));
   ctx.note("y", full_digits(y));
   ctx.note("s", full_digits(s));
-  const T err = raw::abs_of(T(product(form, x, y, s) - x * y));
+  const T err = abs_of(T(product(form, x, y, s) - x * y));
   const T bound = raw::gelu_product_bound(form, x, y, s) + raw::gelu_product_rounding(x, y, s);
   ctx.check_le<T>("|gelu_product - x y|", err, bound);
 }
@@ -94,7 +94,7 @@ void gelu_product_second_order(case_context& ctx, const product_fn<T>& product) 
     using boost::multiprecision::pow;
     using std::pow;
     const T s = s_lo * pow(T(s_hi / s_lo), T(i) / T(n - 1));
-    const T err = raw::abs_of(T(product(form, x, y, s) - x * y));
+    const T err = abs_of(T(product(form, x, y, s) - x * y));
     ls.push_back(log2_abs(s));
     le.push_back(log2_abs(err));
   }
@@ -123,8 +123,8 @@ void gelu_bypass_two_sided(case_context& ctx, const gelu_fn<T>& g) {
   ctx.note("form", raw::to_string(form));
   ctx.note("Nb", full_digits(Nb));
   ctx.note("z", full_digits(z));
-  const T err = raw::abs_of(T(g(form, t) - Nb - z));
-  const T round = raw::gamma_bound<T>(8) * (Nb + raw::abs_of(z));
+  const T err = abs_of(T(g(form, t) - Nb - z));
+  const T round = raw::gamma_bound<T>(8) * (Nb + abs_of(z));
   const T upper = raw::gelu_bypass_bound(form, t);
   T lower;
   if (form == gelu_form::erf) {
@@ -189,25 +189,25 @@ void layernorm_division_closed_form(case_context& ctx, const layernorm_fn<T>& ln
     v(1 + q) = y / M;
     S += y;
     y2 += y * y;
-    y1 += raw::abs_of(y);
+    y1 += abs_of(y);
     ctx.note("y", full_digits(y));
   }
   v(1 + dc.k) = -N * c - S / M;
   const Vec<T> u = ln(v, ln_eps);
-  const T scale = raw::sqrt_of(T(T(2) / T(dc.L))) * M * N;
+  const T scale = sqrt_of(T(T(2) / T(dc.L))) * M * N;
   const T den = raw::layernorm_division_denominator(S, y2, c, N, M, T(dc.L), ln_eps);
   const T g = raw::gamma_bound<T>(2.0 * dc.L + 16);
   for (int q = 0; q < dc.k; ++q) {
     const T y = dc.y[size_t(q)];
-    const T z = y / raw::abs_of(c) / den;
+    const T z = y / abs_of(c) / den;
     const T got = scale * u(1 + q);
-    const T tol = g * (T(4) * M * N / T(dc.L) + T(4) * y1 / raw::abs_of(c) + T(4) * raw::abs_of(z));
-    ctx.check_le<T>("|sqrt(2/L) M N lambda(v)_y - closed form|", raw::abs_of(T(got - z)), tol);
+    const T tol = g * (T(4) * M * N / T(dc.L) + T(4) * y1 / abs_of(c) + T(4) * abs_of(z));
+    ctx.check_le<T>("|sqrt(2/L) M N lambda(v)_y - closed form|", abs_of(T(got - z)), tol);
   }
   if (bypass) {
     const T got = scale * u(0);  // c = 1, M = 1: the N entry
     const T want = N / den;
-    ctx.check_le<T>("|sqrt(2/L) N lambda(v)_N - N / sqrt(...)|", raw::abs_of(T(got - want)),
+    ctx.check_le<T>("|sqrt(2/L) N lambda(v)_N - N / sqrt(...)|", abs_of(T(got - want)),
                     T(g * T(8) * N));
   }
 }
@@ -234,24 +234,23 @@ void layernorm_division_first_order(case_context& ctx, const layernorm_fn<T>& ln
     v(1 + q) = y / M;
     S += y;
     y2 += y * y;
-    y1 += raw::abs_of(y);
+    y1 += abs_of(y);
   }
   v(1 + dc.k) = -N * c - S / M;
   const Vec<T> u = ln(v, ln_eps);
-  const T scale = raw::sqrt_of(T(T(2) / T(dc.L))) * M * N;
+  const T scale = sqrt_of(T(T(2) / T(dc.L))) * M * N;
   const T rem = raw::layernorm_division_first_order_remainder(S, y2, c, N, M, T(dc.L), ln_eps);
   const T g = raw::gamma_bound<T>(2.0 * dc.L + 16);
   for (int q = 0; q < dc.k; ++q) {
     const T y = dc.y[size_t(q)];
     if (y == 0) continue;
-    const T exact = y / raw::abs_of(c);
+    const T exact = y / abs_of(c);
     const T rel = (scale * u(1 + q) - exact) / exact;
     const T first = -S / (T(2) * N * c * M);
     const T tol =
         rem +
-        g * (T(4) * M * N / T(dc.L) + T(4) * y1 / raw::abs_of(c) + T(8) * raw::abs_of(exact)) /
-            raw::abs_of(exact);
-    ctx.check_le<T>("|relative error + S/(2NcM)|", raw::abs_of(T(rel - first)), tol);
+        g * (T(4) * M * N / T(dc.L) + T(4) * y1 / abs_of(c) + T(8) * abs_of(exact)) / abs_of(exact);
+    ctx.check_le<T>("|relative error + S/(2NcM)|", abs_of(T(rel - first)), tol);
   }
 }
 
@@ -305,15 +304,15 @@ void hard_attention_identity(case_context& ctx, const attention_fn<T>& attend) {
       mean /= a;
       T dev(0);
       for (int k = 0; k <= i; ++k) {
-        vmax = std::max(vmax, raw::abs_of(T(data(r, k))));
+        vmax = std::max(vmax, abs_of(T(data(r, k))));
         if (std::find(Ki.begin(), Ki.end(), k) == Ki.end())
           dev += e * (data(r, k) - mean) / (a + b * e);
       }
       const T got = out(r, i) - mean;
-      ctx.check_le<T>("softmax output = mean_K v + exact deviation", raw::abs_of(T(got - dev)),
+      ctx.check_le<T>("softmax output = mean_K v + exact deviation", abs_of(T(got - dev)),
                       T(g * T(4)));
       ctx.check_le<T>(
-          "|softmax output - mean_K v| <= 2 b e^-Natt max|v|", raw::abs_of(got),
+          "|softmax output - mean_K v| <= 2 b e^-Natt max|v|", abs_of(got),
           T(raw::hard_attention_bound(Natt, long(i + 1 - long(Ki.size())), T(1)) + g * T(4)));
     }
   }
@@ -515,7 +514,7 @@ void theorem1_exact_chain(case_context& ctx, const chain_builder_fn1<T>& chain) 
     const T wn = ws[size_t(k - 1)].cwiseAbs().maxCoeff(), xn = x.cwiseAbs().maxCoeff(),
             x1 = x.cwiseAbs().sum();
     const T local =
-        g * (wn + T(2) * alpha * (xn * (wn * x1 + raw::abs_of(T(y(0, k - 1)))) + lambda * wn));
+        g * (wn + T(2) * alpha * (xn * (wn * x1 + abs_of(T(y(0, k - 1)))) + lambda * wn));
     acc = acc * (T(1) + T(2) * alpha * (x1 * xn + lambda)) + local;
     const Vec<T> wk = ws[size_t(k)];
     const T pred = wk.dot(X.col(k));
@@ -523,8 +522,8 @@ void theorem1_exact_chain(case_context& ctx, const chain_builder_fn1<T>& chain) 
         T(2) * acc * X.col(k).cwiseAbs().sum() + T(2) * g * wk.cwiseAbs().dot(X.col(k).cwiseAbs());
     const Mat<T> w_chain = h.block(R.w0(), 2 * k, cc.d, 1);
     ctx.compare<T>("w_k at token 2k vs SGD iterate", w_chain, Mat<T>(wk), T(T(2) * acc));
-    ctx.check_le<T>("prediction at token 2k vs w_k^T x_(k+1)",
-                    raw::abs_of(T(h(R.pred(), 2 * k) - pred)), tol);
+    ctx.check_le<T>("prediction at token 2k vs w_k^T x_(k+1)", abs_of(T(h(R.pred(), 2 * k) - pred)),
+                    tol);
   }
 }
 
@@ -552,8 +551,8 @@ void theorem2_exact_chain(case_context& ctx, const chain_builder_fn2<T>& chain) 
     const Mat<T> A = matmul_nt(Xk, Xk) + lambda * Mat<T>::Identity(cc.d, cc.d);
     const T kappa = spd_condition_number(A);
     const T Ainv = T(1) / symmetric_eigenvalues(A)(0);
-    const T XY = raw::sqrt_of(T(Xk.squaredNorm())) * raw::sqrt_of(T(yk.squaredNorm()));
-    const T scale = std::max(raw::sqrt_of(T(W_ridge.squaredNorm())), T(XY * Ainv));
+    const T XY = sqrt_of(T(Xk.squaredNorm())) * sqrt_of(T(yk.squaredNorm()));
+    const T scale = std::max(sqrt_of(T(W_ridge.squaredNorm())), T(XY * Ainv));
     const T bound =
         T(2) * scale *
         (cholesky_solve_relative_bound<T>(double(cc.d), kappa) +
@@ -561,10 +560,9 @@ void theorem2_exact_chain(case_context& ctx, const chain_builder_fn2<T>& chain) 
     const Mat<T> w_chain = h.block(R.q0(), 2 * k, cc.d, 1);
     ctx.compare<T>("w_k at token 2k vs ridge", w_chain, Mat<T>(W_ridge.transpose()), bound);
     const T pred = (W_ridge * X.col(k))(0);
-    ctx.check_le<T>("prediction at token 2k vs ridge prediction",
-                    raw::abs_of(T(h(R.pred(), 2 * k) - pred)),
-                    T(bound * X.col(k).cwiseAbs().sum() +
-                      higham_gamma<T>(double(cc.d)) * raw::abs_of(pred) * T(4)));
+    ctx.check_le<T>(
+        "prediction at token 2k vs ridge prediction", abs_of(T(h(R.pred(), 2 * k) - pred)),
+        T(bound * X.col(k).cwiseAbs().sum() + higham_gamma<T>(double(cc.d)) * abs_of(pred) * T(4)));
   }
 }
 

@@ -46,25 +46,6 @@
 namespace iclproof::memformer_checks {
 
 template <class T>
-Mat<T> abs_of(const Mat<T>& m) {
-  Mat<T> r(m.rows(), m.cols());
-  for (Eigen::Index j = 0; j < m.cols(); ++j)
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-      using boost::multiprecision::abs;
-      using std::abs;
-      r(i, j) = abs(m(i, j));
-    }
-  return r;
-}
-
-template <class T>
-T abs_of(const T& x) {
-  using boost::multiprecision::abs;
-  using std::abs;
-  return abs(x);
-}
-
-template <class T>
 T two_norm(const Mat<T>& v) {
   using boost::multiprecision::sqrt;
   using std::sqrt;
@@ -786,82 +767,91 @@ void nonconstant_gamma_row_breaks_linear_model(case_context& ctx, const Model& m
 // ---------------------------------------------------------------------------------------------
 // Reference cross-checks (CONSTRUCTIONS.md section 6).
 
+// The common set-up of the two cross-checks below: a task, L steps with (eta, beta) drawn around
+// eta0 below 2 / lambda_max, the LFOM iterates with the method's coefficients, and the shadow
+// system (|X|, |y|, |coefficients|) whose iterates bound the rounding of both recursions.
+template <class T>
+struct lfom_cross_check {
+  task_spec spec;
+  int L = 0;
+  T eta, beta;
+  quadratic_problem<T> q;
+  std::vector<Vec<T>> w_lfom;      // LFOM iterates with the method's coefficients
+  std::vector<Mat<T>> w_hat_lfom;  // their shadow
+  Mat<T> H_hat, b_hat;             // the shadow problem
+  T abs_eta, abs_beta;
+
+  template <class Coefficients>
+  lfom_cross_check(case_context& ctx, double eta0, const Coefficients& coefficients) {
+    task_ranges r;
+    r.d_max = 6;
+    r.N_max = 20;
+    r.max_noise = 0.5;
+    spec = *gen_task_spec(r);
+    L = *rc::gen::inRange(1, 13);
+    const auto [eta_d, beta_d] = gen_eta_beta(eta0, lambda_max_double(make_task_double(spec).X));
+    ctx.note_value("task", spec);
+    ctx.note("steps, eta, beta",
+             std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
+    eta = T(eta_d);
+    beta = T(beta_d);
+    const auto z = make_zform_task<T>(spec);
+    q = make_quadratic_problem<T>(z.X, z.y);
+    const Mat<T> coeff = coefficients(eta, beta, L);
+    w_lfom = lfom(q, coeff);
+    std::vector<Mat<T>> A(L, Mat<T>::Identity(spec.d, spec.d));
+    preconditioned_lfom<T>(z, A, abs_of(coeff), &w_hat_lfom);
+    const T n = T(z.X.cols());
+    const Mat<T> absX = abs_of(z.X);
+    H_hat = matmul_nt(absX, absX) / n;
+    b_hat = matmul_nt(absX, abs_of(z.y)) / n;
+    abs_eta = abs_of(eta);
+    abs_beta = abs_of(beta);
+  }
+};
+
 // Heavy ball == LFOM with momentum coefficients (proofs/Memformer.v:momentum_as_lfom).
 // Model: (q, eta, beta, L) -> w_0..w_L. Tolerance: shadows of both recursions.
 template <class T, class Momentum>
 void momentum_equals_lfom(case_context& ctx, const Momentum& momentum) {
-  task_ranges r;
-  r.d_max = 6;
-  r.N_max = 20;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
-  const int L = *rc::gen::inRange(1, 13);
-  const auto [eta_d, beta_d] = gen_eta_beta(0.005, lambda_max_double(make_task_double(spec).X));
-  ctx.note_value("task", spec);
-  ctx.note("steps, eta, beta",
-           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
-  const T eta = T(eta_d), beta = T(beta_d);
-  const auto z = make_zform_task<T>(spec);
-  const auto q = make_quadratic_problem<T>(z.X, z.y);
-  const auto w_mom = momentum(q, eta, beta, L);
-  const Mat<T> coeff = momentum_lfom_coefficients(eta, beta, L);
-  const auto w_lfom = lfom(q, coeff);
-  std::vector<Mat<T>> A(L, Mat<T>::Identity(spec.d, spec.d)), w_hat_lfom;
-  preconditioned_lfom<T>(z, A, abs_of(coeff), &w_hat_lfom);
-  const T n = T(z.X.cols());
-  const Mat<T> absX = abs_of(z.X);
-  const Mat<T> H_hat = matmul_nt(absX, absX) / n, b_hat = matmul_nt(absX, abs_of(z.y)) / n;
-  Mat<T> cur = Mat<T>::Zero(spec.d, 1), prev = cur;
-  ctx.require("L + 1 iterates", w_mom.size() == static_cast<std::size_t>(L + 1),
+  const lfom_cross_check<T> c(ctx, 0.005, [](const T& eta, const T& beta, int L) {
+    return momentum_lfom_coefficients(eta, beta, L);
+  });
+  const auto w_mom = momentum(c.q, c.eta, c.beta, c.L);
+  Mat<T> cur = Mat<T>::Zero(c.spec.d, 1), prev = cur;
+  ctx.require("L + 1 iterates", w_mom.size() == static_cast<std::size_t>(c.L + 1),
               "got " + std::to_string(w_mom.size()));
-  for (int l = 1; l <= L; ++l) {
+  for (int l = 1; l <= c.L; ++l) {
     const Mat<T> next =
-        cur + abs_of(eta) * (matmul(H_hat, cur) + b_hat) + abs_of(beta) * (cur + prev);
+        cur + c.abs_eta * (matmul(c.H_hat, cur) + c.b_hat) + c.abs_beta * (cur + prev);
     prev = cur;
     cur = next;
-    const T bound = shadow_bound<T>(l * layer_depth(spec.d, spec.N, 1, L),
-                                    T(cur.maxCoeff() + w_hat_lfom[l].maxCoeff()));
+    const T bound = shadow_bound<T>(l * layer_depth(c.spec.d, c.spec.N, 1, c.L),
+                                    T(cur.maxCoeff() + c.w_hat_lfom[l].maxCoeff()));
     compare_within<T>(ctx, "step " + std::to_string(l) + ": momentum vs LFOM", Mat<T>(w_mom[l]),
-                      Mat<T>(w_lfom[l]), bound);
+                      Mat<T>(c.w_lfom[l]), bound);
   }
 }
 
 // Nesterov look-ahead == LFOM with Nesterov coefficients (proofs/Memformer.v:nesterov_as_lfom).
 template <class T, class Nesterov>
 void nesterov_equals_lfom(case_context& ctx, const Nesterov& nesterov) {
-  task_ranges r;
-  r.d_max = 6;
-  r.N_max = 20;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
-  const int L = *rc::gen::inRange(1, 13);
-  const auto [eta_d, beta_d] = gen_eta_beta(0.03, lambda_max_double(make_task_double(spec).X));
-  ctx.note_value("task", spec);
-  ctx.note("steps, eta, beta",
-           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
-  const T eta = T(eta_d), beta = T(beta_d);
-  const auto z = make_zform_task<T>(spec);
-  const auto q = make_quadratic_problem<T>(z.X, z.y);
-  const auto v = nesterov(q, eta, beta, L);
-  const Mat<T> coeff = nesterov_lfom_coefficients(eta, beta, L);
-  const auto w_lfom = lfom(q, coeff);
-  std::vector<Mat<T>> A(L, Mat<T>::Identity(spec.d, spec.d)), w_hat_lfom;
-  preconditioned_lfom<T>(z, A, abs_of(coeff), &w_hat_lfom);
-  const T n = T(z.X.cols());
-  const Mat<T> absX = abs_of(z.X);
-  const Mat<T> H_hat = matmul_nt(absX, absX) / n, b_hat = matmul_nt(absX, abs_of(z.y)) / n;
-  Mat<T> w = Mat<T>::Zero(spec.d, 1), w_prev = w;
-  ctx.require("L + 1 iterates", v.size() == static_cast<std::size_t>(L + 1),
+  const lfom_cross_check<T> c(ctx, 0.03, [](const T& eta, const T& beta, int L) {
+    return nesterov_lfom_coefficients(eta, beta, L);
+  });
+  const auto v = nesterov(c.q, c.eta, c.beta, c.L);
+  Mat<T> w = Mat<T>::Zero(c.spec.d, 1), w_prev = w;
+  ctx.require("L + 1 iterates", v.size() == static_cast<std::size_t>(c.L + 1),
               "got " + std::to_string(v.size()));
-  for (int l = 0; l <= L; ++l) {
-    const Mat<T> vl = w + abs_of(beta) * (w + w_prev);
+  for (int l = 0; l <= c.L; ++l) {
+    const Mat<T> vl = w + c.abs_beta * (w + w_prev);
     w_prev = w;
-    w = vl + abs_of(eta) * (matmul(H_hat, vl) + b_hat);
+    w = vl + c.abs_eta * (matmul(c.H_hat, vl) + c.b_hat);
     if (l == 0) continue;
-    const T bound = shadow_bound<T>((l + 1) * layer_depth(spec.d, spec.N, 1, L),
-                                    T(vl.maxCoeff() + w_hat_lfom[l].maxCoeff()));
+    const T bound = shadow_bound<T>((l + 1) * layer_depth(c.spec.d, c.spec.N, 1, c.L),
+                                    T(vl.maxCoeff() + c.w_hat_lfom[l].maxCoeff()));
     compare_within<T>(ctx, "step " + std::to_string(l) + ": Nesterov look-ahead vs LFOM",
-                      Mat<T>(v[l]), Mat<T>(w_lfom[l]), bound);
+                      Mat<T>(v[l]), Mat<T>(c.w_lfom[l]), bound);
   }
 }
 

@@ -112,6 +112,22 @@ void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
   ctx.compare<T>("W_K by recursion vs closed form", W_rec, W_closed, bound);
 }
 
+// Relative forward error of a ridge solve W = Y X^T (X X^T + lambda I)^-1 by Cholesky: the
+// solve, chol(d, kappa(A)) (Higham Thm 10.4), plus forming A and the right-hand side,
+// gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 (Higham 3.13 and the perturbation bound of
+// Thm 7.2). A = X X^T + lambda I is formed here separately from the code under test.
+template <class T>
+T ridge_solve_relative_bound(const Mat<T>& X, const T& lambda) {
+  const Eigen::Index d = X.rows(), N = X.cols();
+  const Mat<T> A = matmul_nt(X, X) + lambda * Mat<T>::Identity(d, d);
+  const Vec<T> ev = symmetric_eigenvalues(A);
+  const T kappa = ev(d - 1) / ev(0);
+  const T nx = frobenius<T>(X);
+  const T forming =
+      higham_gamma<T>(static_cast<double>(N + 2)) * (nx * nx + lambda * sqrt_of(T(d))) / ev(0);
+  return cholesky_solve_relative_bound<T>(static_cast<double>(d), kappa) + forming;
+}
+
 // Bayes posterior mean with prior N(0, tau^2 I) and noise sigma^2 == ridge with
 // lambda = sigma^2 / tau^2 (paper: CONSTRUCTIONS.md section 6; the algebra is one line:
 // (X X^T / sigma^2 + I / tau^2)^-1 X y^T / sigma^2 = (X X^T + sigma^2/tau^2 I)^-1 X y^T).
@@ -135,14 +151,8 @@ void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   const auto task = make_task<T>(spec);
   const Mat<T> W_bayes = bayes(task.X, task.Y, sigma2, tau2);
   const Mat<T> W_ridge = ridge_closed_form(task.X, task.Y, lambda);
-  const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
-  const Vec<T> ev = symmetric_eigenvalues(A);
-  const T kappa = ev(spec.d - 1) / ev(0);
-  using boost::multiprecision::sqrt;
-  using std::sqrt;
-  const T nx = frobenius<T>(task.X);
-  const T forming = higham_gamma<T>(spec.N + 2) * (nx * nx + lambda * sqrt(T(spec.d))) / ev(0);
-  const T rel = T(2) * (cholesky_solve_relative_bound<T>(spec.d, kappa) + forming);
+  // Two solves with matrices of the same condition number: twice one solve's bound.
+  const T rel = T(2) * ridge_solve_relative_bound<T>(task.X, lambda);
   const T bound = T(2) * rel * std::max(frobenius<T>(W_ridge), frobenius<T>(W_bayes));
   ctx.compare<T>("W_bayes vs W_ridge", W_bayes, W_ridge, bound);
 }
@@ -225,16 +235,9 @@ void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge
       for (Eigen::Index i = 0; i < W_2p.rows(); ++i)
         W_2p_rounded(i, j) = static_cast<T>(W_2p(i, j));
   }
-  const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
-  const Vec<T> ev = symmetric_eigenvalues(A);
-  const T kappa = ev(spec.d - 1) / ev(0);
-  using boost::multiprecision::sqrt;
-  using std::sqrt;
-  const T nx = frobenius<T>(task.X);
-  const T forming = higham_gamma<T>(spec.N + 2) * (nx * nx + lambda * sqrt(T(spec.d))) / ev(0);
   // + eps for rounding the 2p result to p bits (|x - fl(x)| <= u |x|).
-  const T bound = T(2) * frobenius<T>(W_p) *
-                  (cholesky_solve_relative_bound<T>(spec.d, kappa) + forming + eps<T>());
+  const T bound =
+      T(2) * frobenius<T>(W_p) * (ridge_solve_relative_bound<T>(task.X, lambda) + eps<T>());
   ctx.compare<T>("ridge at p vs ridge at 2p", W_p, W_2p_rounded, bound);
 }
 

@@ -61,25 +61,6 @@ constructions<T> real_constructions() {
   return {&prop1_weights<T>, &gd_stack_weights<T>, &gdpp_weights<T>, &gdpp_stack_weights<T>};
 }
 
-template <class T>
-Mat<T> abs_of(const Mat<T>& m) {
-  Mat<T> r(m.rows(), m.cols());
-  for (Eigen::Index j = 0; j < m.cols(); ++j)
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-      using boost::multiprecision::abs;
-      using std::abs;
-      r(i, j) = abs(m(i, j));
-    }
-  return r;
-}
-
-template <class T>
-T abs_of(const T& x) {
-  using boost::multiprecision::abs;
-  using std::abs;
-  return abs(x);
-}
-
 // n_layer of the header comment.
 inline double layer_depth(Eigen::Index n_keys, Eigen::Index D) {
   return static_cast<double>(n_keys) + 3.0 * static_cast<double>(D) + 4.0;

@@ -58,4 +58,13 @@ T max_abs(const Mat<T>& m) {
   return r;
 }
 
+// Entrywise |a_ij| (shadow computations of rounding bounds run on |X|, |y|, |coefficients|).
+template <class T>
+Mat<T> abs_of(const Mat<T>& m) {
+  Mat<T> r(m.rows(), m.cols());
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i) r(i, j) = abs_of(m(i, j));
+  return r;
+}
+
 }  // namespace iclproof

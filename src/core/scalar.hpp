@@ -75,6 +75,21 @@ std::string full_digits(const mpfr_real& x);
 template <class T>
 std::string short_digits(const T& x, int digits = 6);
 
+// |x| and sqrt(x) for every scalar type (std:: for the built-in types, Boost's for MPFR, by
+// argument-dependent lookup): one definition instead of a using-pair at every call.
+template <class T>
+T abs_of(const T& x) {
+  using boost::multiprecision::abs;
+  using std::abs;
+  return abs(x);
+}
+template <class T>
+T sqrt_of(const T& x) {
+  using boost::multiprecision::sqrt;
+  using std::sqrt;
+  return sqrt(x);
+}
+
 template <class T>
 bool is_finite(const T& x) {
   using boost::multiprecision::isfinite;

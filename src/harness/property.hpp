@@ -132,7 +132,7 @@ class case_context {
   bool failed_ = false;
   bool have_worst_ = false;
   double worst_log2_err_ = -std::numeric_limits<double>::infinity();
-  double worst_log2_bound_ = 0;
+  double worst_log2_bound_ = -std::numeric_limits<double>::infinity();  // "0": exact claims only
   double max_err_in_eps_ = -std::numeric_limits<double>::infinity();
   double log2_eps_ = 0;
   double last_log2_err_ = 0;

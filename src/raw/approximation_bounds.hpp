@@ -25,13 +25,6 @@ T eps_power(double k) {
   return exp_value(T(T(k) * T(1 - scalar_traits<T>::bits()) * log(T(2))));
 }
 
-template <class T>
-T abs_of(const T& x) {
-  using boost::multiprecision::abs;
-  using std::abs;
-  return abs(x);
-}
-
 // ---------------------------------------------------------------- GeLU multiplication (Lemma 4)
 template <class T>
 T gelu_product(gelu_form form, const T& x, const T& y, const T& s) {

@@ -37,13 +37,6 @@ inline mpfr_real exp_of(const mpfr_real& x) {
 }
 }  // namespace detail
 
-template <class T>
-T sqrt_of(const T& x) {
-  using boost::multiprecision::sqrt;
-  using std::sqrt;
-  return sqrt(x);
-}
-
 // The tanh form's cubic coefficient (paper eq. (36)), exact as a decimal: 44715 / 10^6.
 template <class T>
 T gelu_tanh_cubic() {

@@ -31,7 +31,7 @@ TEST_CASE("GeLU forms: erf form is x Phi(x), tanh form is the paper's eq. (36)",
   using T = mpfr_real;
   // Phi(1) = 0.841344746068542948585232545632...
   const T g1 = raw::gelu_erf(T(1));
-  CHECK(raw::abs_of(T(g1 - T("0.8413447460685429485852325456320379224779"))) < T(1e-39));
+  CHECK(abs_of(T(g1 - T("0.8413447460685429485852325456320379224779"))) < T(1e-39));
   CHECK(precision_of(g1) == 257);
   // No cancellation far out: g(-40) = -40 Phi(-40) ~ -40 * 3.655e-350.
   CHECK(raw::gelu_erf(T(-40)) < T(0));
@@ -40,7 +40,7 @@ TEST_CASE("GeLU forms: erf form is x Phi(x), tanh form is the paper's eq. (36)",
   const T x("0.7");
   const T direct =
       x / T(2) * (T(1) + tanh(sqrt(T(2) / pi_value<T>()) * (x + T("0.044715") * x * x * x)));
-  CHECK(raw::abs_of(T(raw::gelu_tanh(x) - direct)) < T(1e-70));
+  CHECK(abs_of(T(raw::gelu_tanh(x) - direct)) < T(1e-70));
 }
 
 TEST_CASE("GeLU multiplication property fails on a broken product", "[akyurek][mutation]") {
@@ -128,7 +128,7 @@ TEST_CASE("LayerNorm properties fail on an unbiased-variance LayerNorm", "[akyur
   using namespace akyurek_checks;
   auto unbiased = [](const Vec<T>& v, const T& e) {
     const T L = T(v.size());
-    return Vec<T>(plain_layer_norm<T>(v, T(e * (L - 1) / L)) * raw::sqrt_of(T((L - 1) / L)));
+    return Vec<T>(plain_layer_norm<T>(v, T(e * (L - 1) / L)) * sqrt_of(T((L - 1) / L)));
   };
   auto good = [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); };
   CHECK(run_mutant([&](case_context& ctx) {
@@ -197,7 +197,7 @@ TEST_CASE("RAW and div layer properties fail on perturbed weights", "[akyurek][m
     const T big = kn.mul_downscale * kn.mul_downscale / T(4);
     for (Eigen::Index i = 0; i < w.W_out.rows(); ++i)
       for (Eigen::Index j = 0; j < w.W_out.cols(); ++j)
-        if (raw::abs_of(T(w.W_out(i, j))) > big) w.W_out(i, j) *= T(2) / pi_value<T>();
+        if (abs_of(T(w.W_out(i, j))) > big) w.W_out(i, j) *= T(2) / pi_value<T>();
     return w;
   };
   CHECK(run_mutant([&](case_context& ctx) { raw_layer_within_bound<T>(ctx, bad_product); }) ==
@@ -290,7 +290,7 @@ TEST_CASE("Erratum Lemma 4: the GeLU-multiplication error is fourth order in the
   // err(t) for x = 0.6 t, y = -0.4 t at s = 1: the paper's O(x^3 + y^3) predicts slope 3 in t.
   auto err = [](raw::gelu_form f, double t) {
     const T x = T(0.6) * T(t), y = T(-0.4) * T(t);
-    return raw::abs_of(T(raw::gelu_product(f, x, y, T(1)) - x * y));
+    return abs_of(T(raw::gelu_product(f, x, y, T(1)) - x * y));
   };
   for (auto f : {raw::gelu_form::erf, raw::gelu_form::tanh}) {
     const T e1 = err(f, std::ldexp(1.0, -10)), e2 = err(f, std::ldexp(1.0, -14));
@@ -303,7 +303,7 @@ TEST_CASE("Erratum Lemma 4: the GeLU-multiplication error is fourth order in the
   const T lead = -x * y * (T(2) * x * x + T(3) * x * y + T(2) * y * y) / T(6);
   const T got = raw::gelu_product(raw::gelu_form::erf, x, y, T(1)) - x * y;
   CAPTURE(to_double(got / lead));
-  CHECK(raw::abs_of(T(got / lead - T(1))) < T(1e-7));  // measured ratio 1 - O(x^2) ~ 1 - 4e-10
+  CHECK(abs_of(T(got / lead - T(1))) < T(1e-7));  // measured ratio 1 - O(x^2) ~ 1 - 4e-10
 }
 
 TEST_CASE("Erratum Lemma 6: the LayerNorm bypass returns N in the second entry, not 2N",
@@ -314,10 +314,10 @@ TEST_CASE("Erratum Lemma 6: the LayerNorm bypass returns N in the second entry, 
   Vec<T> v = Vec<T>::Zero(8);
   v << T("0.3"), T("-0.7"), T("0.2"), N, T(-N - T("-0.2")), 0, 0, 0;
   const Vec<T> u = akyurek_checks::plain_layer_norm<T>(v, T(0));
-  const T second = raw::sqrt_of(T(T(2) / T(8))) * N * u(3);
+  const T second = sqrt_of(T(T(2) / T(8))) * N * u(3);
   CAPTURE(to_double(second / N));
-  CHECK(raw::abs_of(T(second / N - T(1))) < T(1e-12));  // measured: 1 + 9e-14 (= -S/(2N))
-  CHECK(raw::abs_of(T(second / (T(2) * N) - T("0.5"))) < T(1e-12));  // the paper's 2N is off by 2x
+  CHECK(abs_of(T(second / N - T(1))) < T(1e-12));               // measured: 1 + 9e-14 (= -S/(2N))
+  CHECK(abs_of(T(second / (T(2) * N) - T("0.5"))) < T(1e-12));  // the paper's 2N is off by 2x
 }
 
 TEST_CASE("Erratum Appendix A: the ridge SGD step is w - 2 alpha (x (w^T x - y) + lambda w)",
@@ -348,7 +348,7 @@ TEST_CASE("Erratum Appendix A: the ridge SGD step is w - 2 alpha (x (w^T x - y) 
       max_abs(Mat<T>(raw::sgd_ridge_step_as_printed<T>(w, x, y, alpha, T(2) * lambda) - gd));
   CAPTURE(to_double(corrected), to_double(printed), to_double(printed_2));
   CHECK(corrected < T(1e-40));
-  CHECK(raw::abs_of(T(printed - T(4) * alpha * lambda * T("1.5"))) <
+  CHECK(abs_of(T(printed - T(4) * alpha * lambda * T("1.5"))) <
         T(1e-40));              // 4 alpha lambda |w|_inf = 0.375
   CHECK(printed_2 > T("0.5"));  // 6 alpha lambda |w|_inf = 0.5625
 }
@@ -371,8 +371,8 @@ TEST_CASE(
       if (!op.w.empty() && op.w[0] == R.b0() && !op.r.empty() && op.r[0] == R.xy0()) op.W.setZero();
   const Mat<T> hp = raw::run_exact(L, raw::chain_input<T>(R.D(), X, y));
   const T ridge = (ridge_closed_form<T>(X.leftCols(n), y, lambda) * X.col(n))(0);
-  const T e_corrected = raw::abs_of(T(h(R.pred(), 2 * n) - ridge));
-  const T e_printed = raw::abs_of(T(hp(R.pred(), 2 * n) - ridge));
+  const T e_corrected = abs_of(T(h(R.pred(), 2 * n) - ridge));
+  const T e_printed = abs_of(T(hp(R.pred(), 2 * n) - ridge));
   const double log10_corrected = log2_abs(e_corrected) * 0.30103;
   CAPTURE(log10_corrected, to_double(e_printed));
   CHECK(e_corrected < T(1e-70));
@@ -392,15 +392,15 @@ TEST_CASE("Finding C.6: LayerNorm division needs the mean of the rest of the hid
   v << T("0.4"), T("1"), T("0"), T("-0.3"), T("1"), N * c, T("0.5") / M, T("-0.25") / M,
       T(-N * c - T("0.25") / M), 0;
   const Vec<T> u = akyurek_checks::plain_layer_norm<T>(v, T(0));
-  const T Kd = raw::sqrt_of(T(T(2) / T(10))) * M * N;
+  const T Kd = sqrt_of(T(T(2) / T(10))) * M * N;
   const T want = T("0.5") / c;
   const T paper = Kd * u(6);
   const T mean_ds = (u(5) + u(6) + u(7) + u(8)) / T(4);
   const T corrected = Kd * (u(6) - mean_ds);
   const double log10_corrected = log2_abs(T(corrected - want)) * 0.30103;
   CAPTURE(to_double(paper - want), log10_corrected);
-  CHECK(raw::abs_of(T(paper - want)) > T(1e4));       // measured ~ -1.47e5 = -M mean(rest)/|c|
-  CHECK(raw::abs_of(T(corrected - want)) < T(1e-6));  // ~ S/(2NcM) relative: 5.6e-14
+  CHECK(abs_of(T(paper - want)) > T(1e4));       // measured ~ -1.47e5 = -M mean(rest)/|c|
+  CHECK(abs_of(T(corrected - want)) < T(1e-6));  // ~ S/(2NcM) relative: 5.6e-14
 }
 
 TEST_CASE("Finding C.4: Lemma 6's bypass is first order in S/N, the two-pad bypass second order",
@@ -413,15 +413,15 @@ TEST_CASE("Finding C.4: Lemma 6's bypass is first order in S/N, the two-pad bypa
   Vec<T> lemma6 = Vec<T>::Zero(8), pads = Vec<T>::Zero(8);
   lemma6 << x0, x1, x2, N, T(-N - S), 0, 0, 0;
   pads << x0, x1, x2, N, -N, 0, 0, 0;
-  const T K = raw::sqrt_of(T(T(2) / T(8))) * N;
+  const T K = sqrt_of(T(T(2) / T(8))) * N;
   const Vec<T> u6 = akyurek_checks::plain_layer_norm<T>(lemma6, T(0));
   const Vec<T> up = akyurek_checks::plain_layer_norm<T>(pads, T(0));
   const T rel6 = (K * u6(0) - x0) / x0;
   const T relp = (K * (up(0) - (up(3) + up(4)) / T(2)) - x0) / x0;
   const double log10_relp = log2_abs(relp) * 0.30103;
   CAPTURE(to_double(rel6), log10_relp);
-  CHECK(raw::abs_of(T(rel6 + S / (T(2) * N))) < T(1e-12));  // -S/(2N) = -2.98e-7
-  CHECK(raw::abs_of(relp) < T(1e-12));                      // (|x|^2 - S^2/L)/(4N^2) = 6.3e-14
+  CHECK(abs_of(T(rel6 + S / (T(2) * N))) < T(1e-12));  // -S/(2N) = -2.98e-7
+  CHECK(abs_of(relp) < T(1e-12));                      // (|x|^2 - S^2/L)/(4N^2) = 6.3e-14
 }
 
 // ---------------------------------------------------------- the double-precision demonstration
@@ -443,7 +443,7 @@ T theorem2_prediction_error(const raw::raw_knobs<T>& kn, bool& finite) {
   const T ridge = (ridge_closed_form<T>(X.leftCols(n), y, lambda) * X.col(n))(0);
   const T e = out(R.pred(), 2 * n) - ridge;
   finite = is_finite(e);
-  return raw::abs_of(e);
+  return abs_of(e);
 }
 template <class T>
 raw::raw_knobs<T> theorem2_knobs() {

@@ -65,3 +65,14 @@ TEST_CASE("a NaN error fails and stays the worst check", "[harness]") {
   CHECK(r.outcome == verdict::fail);
   CHECK(std::isnan(r.margin_log10));
 }
+
+// A property made only of exact claims (ctx.require) demands error 0: its tolerance shows as 0
+// and its margin as exact, not as a tolerance of 2^0 = 1 left over from initialisation.
+TEST_CASE("a property of exact claims only reports tolerance 0 and margin +inf", "[harness]") {
+  const property_body body = [](case_context& ctx) { ctx.require("1 == 1", true, ""); };
+  const property_result r = run_body(harness_info, body, one_case_double());
+  REQUIRE(r.outcome == verdict::pass);
+  CHECK(r.worst_log2_bound == -std::numeric_limits<double>::infinity());
+  CHECK(std::isinf(r.margin_log10));
+  CHECK(r.margin_log10 > 0);
+}
