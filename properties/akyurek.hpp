@@ -133,7 +133,9 @@ void gelu_bypass_two_sided(case_context& ctx, const gelu_fn<T>& g) {
     lower = upper / T(2);
   }
   ctx.check_le<T>("|g(Nb+z) - Nb - z| <= proven upper bound", err, T(upper + round));
-  ctx.check_le<T>("proven lower bound - |g(Nb+z) - Nb - z| <= rounding", T(lower - err), round);
+  // The lower bound as a check of non-negative quantities (a signed left side would print a
+  // meaningless margin): lower <= |g(Nb+z) - Nb - z| + rounding.
+  ctx.check_le<T>("proven lower bound <= |g(Nb+z) - Nb - z| + rounding", lower, T(err + round));
 }
 
 // ------------------------------------------------------------------- LayerNorm (Lemmas 6, 8)

@@ -34,6 +34,17 @@ constexpr double loss_ratio = 1.05;
 // Ahn Theorem 3 (as restated in the Memformer paper App. D): A_l -> a_l Sigma^-1 at the optimum.
 // Appendix D's Figure 8 shows Dist falling to ~0.1 over training; we accept 0.1.
 constexpr double ahn_dist = 0.10;
+// Weight alignment with GD++ (relative_distance above) is gated for the recurrent (tied) model
+// only. von Oswald et al. claim it there (Sec. 3, Fig. 3: the recurrent Transformer "realigns
+// perfectly with GD++" and interpolates with the construction), but for deep untied stacks they
+// report the opposite: with per-layer (eta_l, gamma_l) the trained stack aligns with GD++ as a
+// function, "Nevertheless, we see that the naive correction necessary for model interpolation
+// used in the aforementioned experiments is not enough to interpolate without a loss increase.
+// We leave a search for better weight corrections to future work." (Sec. 3, the 5-layer
+// non-recurrent paragraph). Per-layer weights of an untied stack are therefore not claimed to
+// match the construction after the A.3 scale correction; the distance is reported, and the
+// untied stack is judged by what the paper does claim: predictions, sensitivities and loss
+// against GD++ with the fitted per-layer coefficients (all gated, same thresholds).
 }  // namespace thresholds
 
 namespace {
@@ -372,12 +383,16 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
   const auto loss_tf = losses_per_layer(tf.pred, tasks), loss_gdpp = losses_per_layer(gdpp, tasks),
              loss_gd = losses_per_layer(gd, tasks);
 
+  // Gated for the tied model only: see THRESHOLDS (von Oswald Sec. 3 on untied stacks).
   add_metric(r, "weights.worst_alignment_distance", worst_align,
-             "<=", thresholds::relative_distance, true,
+             "<=", thresholds::relative_distance, p.tied,
              "max over layers of the relative Frobenius distances of W_K^T W_Q / beta and beta P "
              "W_V from the GD++ "
              "construction [[I,0],[0,0]], [[-gamma I,0],[0,-eta/N]] with the layer's own fitted "
-             "(eta, gamma)");
+             "(eta, gamma)" +
+                 std::string(p.tied ? ""
+                                    : "; reported only for an untied stack (von Oswald Sec. 3: the "
+                                      "naive scale correction does not align untied layers)"));
   add_metric(r, "predictions.relative_difference_to_gdpp", relative_l2(tf.pred.back(), gdpp.back()),
              "<=", thresholds::relative_distance, true,
              "||y_TF - y_GD++||_2 / ||y_GD++||_2, GD++ with the fitted (eta_l, gamma_l)");

@@ -66,10 +66,18 @@ class case_context {
     note(key, os.str());
   }
 
-  // Fails (RapidCheck failure, then shrinking) unless err <= bound. NaN fails.
+  // Fails (RapidCheck failure, then shrinking) unless err <= bound. NaN fails. Both sides must
+  // be non-negative (an error and a tolerance): a signed left side passes trivially and makes
+  // the margin log2|bound| - log2|err| meaningless, so it fails as a misuse.
   template <class T>
   void check_le(std::string_view label, const T& err, const T& bound,
                 const std::function<std::string()>& values = {}) {
+    if (err < T(0) || bound < T(0)) {
+      record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()), false);
+      fail(label, full_digits(err), full_digits(bound),
+           "check_le compares a non-negative error with a non-negative tolerance; a signed "
+           "claim belongs in a rearranged check\n");
+    }
     const bool ok = err <= bound;
     record(log2_abs(err), log2_abs(bound), log2_abs(eps<T>()), ok);
     if (!ok) fail(label, full_digits(err), full_digits(bound), values ? values() : std::string());

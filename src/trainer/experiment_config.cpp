@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -47,6 +48,25 @@ model_kind model_for_experiment(const std::string& e) {
       e));
 }
 
+std::vector<std::string> parameter_names(model_kind k) {
+  switch (k) {
+    case model_kind::lsa:
+      return {"W_K", "W_Q", "W_V", "P"};
+    case model_kind::ahn_linear:
+      return {"A"};
+    case model_kind::memformer_cgd:
+      return {"alpha", "gamma"};
+    case model_kind::memformer_lfom:
+      return {"A", "Gamma"};
+  }
+  return {};
+}
+
+std::vector<training_stage> effective_stages(const experiment_settings& s) {
+  if (!s.stages.empty()) return s.stages;
+  return {training_stage{s.steps, parameter_names(s.model), s.learning_rate, s.lr_schedule}};
+}
+
 namespace {
 
 template <class V>
@@ -88,6 +108,7 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
                                            "log_every",
                                            "checkpoint_every",
                                            "seed",
+                                           "stages",
                                            "comment"};
   if (!j.is_object()) throw config_error(fmt::format("preset '{}' must be a JSON object", preset));
   for (const auto& [key, value] : j.items())
@@ -143,6 +164,60 @@ experiment_settings parse_preset(const std::string& experiment, const std::strin
       throw config_error(
           fmt::format("setting 'lr_schedule' = '{}' (want constant or cosine)", s.lr_schedule));
   }
+  if (j.contains("stages")) {
+    const auto& st = j["stages"];
+    if (!st.is_array() || st.empty())
+      throw config_error("setting 'stages' must be a non-empty list of stage objects");
+    if (st.size() > 64) throw config_error("setting 'stages' has more than 64 stages");
+    const std::vector<std::string> names = parameter_names(s.model);
+    std::string known_names;
+    for (const auto& n : names) known_names += (known_names.empty() ? "" : ", ") + n;
+    std::int64_t total = 0;
+    for (std::size_t k = 0; k < st.size(); ++k) {
+      const auto& e = st[k];
+      const std::string where = fmt::format("stage {}", k + 1);
+      if (!e.is_object()) throw config_error(fmt::format("{} must be a JSON object", where));
+      for (const auto& [key, value] : e.items())
+        if (key != "steps" && key != "train" && key != "learning_rate" && key != "lr_schedule" &&
+            key != "comment")
+          throw config_error(fmt::format(
+              "{}: unknown key '{}' (want steps, train, learning_rate, lr_schedule)", where, key));
+      if (!e.contains("steps")) throw config_error(fmt::format("{} has no 'steps'", where));
+      training_stage stage;
+      try {
+        stage.steps = get_number<std::int64_t>(e, "steps", 1, std::int64_t{1} << 40, 0);
+        stage.learning_rate = get_number<double>(e, "learning_rate", 1e-12, 10.0, s.learning_rate);
+      } catch (const config_error& err) {
+        throw config_error(fmt::format("{}: {}", where, err.what()));
+      }
+      stage.lr_schedule = s.lr_schedule;
+      if (e.contains("lr_schedule")) {
+        if (!e["lr_schedule"].is_string() ||
+            (e["lr_schedule"] != "constant" && e["lr_schedule"] != "cosine"))
+          throw config_error(
+              fmt::format("{}: 'lr_schedule' must be \"constant\" or \"cosine\"", where));
+        stage.lr_schedule = e["lr_schedule"];
+      }
+      if (!e.contains("train") || !e["train"].is_array() || e["train"].empty())
+        throw config_error(fmt::format(
+            "{}: 'train' must be a non-empty list of parameter names ({})", where, known_names));
+      for (const auto& n : e["train"]) {
+        if (!n.is_string() ||
+            std::find(names.begin(), names.end(), n.get<std::string>()) == names.end())
+          throw config_error(fmt::format("{}: 'train' entry {} is not a parameter of {} ({})",
+                                         where, n.dump(), experiment, known_names));
+        if (std::find(stage.train.begin(), stage.train.end(), n.get<std::string>()) !=
+            stage.train.end())
+          throw config_error(fmt::format("{}: 'train' names {} twice", where, n.dump()));
+        stage.train.push_back(n.get<std::string>());
+      }
+      total += stage.steps;
+      s.stages.push_back(std::move(stage));
+    }
+    if (total > (std::int64_t{1} << 40))
+      throw config_error("the stages' steps add up to more than 2^40");
+    s.steps = get_number<std::int64_t>(j, "steps", 0, total, total);
+  }
   s.init_std = get_number<double>(j, "init_std", 0.0, 100.0, s.init_std);
   s.alpha_init = get_number<double>(j, "alpha_init", -100.0, 100.0, s.alpha_init);
   s.gamma_init = get_number<double>(j, "gamma_init", -100.0, 100.0, s.gamma_init);
@@ -192,6 +267,17 @@ nlohmann::json to_json(const experiment_settings& s) {
     j["gamma_init"] = s.gamma_init;
   }
   if (s.model == model_kind::memformer_lfom) j["lfom_gamma_init"] = s.lfom_gamma_init;
+  // Written only when present, so that a config without stages (and its checkpoints) reads the
+  // same as before stages existed.
+  if (!s.stages.empty()) {
+    nlohmann::json st = nlohmann::json::array();
+    for (const auto& stage : s.stages)
+      st.push_back({{"steps", stage.steps},
+                    {"train", stage.train},
+                    {"learning_rate", stage.learning_rate},
+                    {"lr_schedule", stage.lr_schedule}});
+    j["stages"] = st;
+  }
   return j;
 }
 

@@ -6,6 +6,18 @@
 //     "presets": { "ci": { ...settings... }, "paper": { ...settings... } } }
 // Every setting is listed in experiment_settings below with its meaning; unknown keys are an
 // error (a typo must not silently fall back to a default).
+//
+// Staged training (optional "stages" list in a preset): the run is a sequence of stages, each
+// training only the named parameter groups with a fresh Adam, e.g. the Memformer paper's
+// schedule (App. D: "first train the A_l's ... and then fine-tune the Gamma_l's"):
+//   "stages": [{"steps": 5000, "train": ["A"], "learning_rate": 0.01},
+//              {"steps": 1000, "train": ["Gamma"], "learning_rate": 0.01}]
+// A stage's keys: steps (>= 1), train (non-empty list of parameter names of the experiment's
+// model, see parameter_names), optional learning_rate and lr_schedule (default: the preset's),
+// optional comment. Without "stages" the run is one stage training every parameter for `steps`
+// (the behaviour of every config written before stages existed). With stages, `steps` defaults
+// to the sum of the stages' steps and may be smaller (the run stops inside the schedule, e.g. a
+// smoke run; resuming with a larger `steps` continues it exactly), never larger.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,6 +41,14 @@ enum class input_kind {
   gaussian,     // x ~ N(0, I)
   anisotropic,  // x ~ N(0, Sigma), Sigma = U^T D U (U Haar-orthogonal from the seed), w ~ N(0,
                 // Sigma^-1)
+};
+
+struct training_stage {
+  std::int64_t steps = 0;                // length of the stage
+  std::vector<std::string> train;        // parameter names trained in this stage (others frozen)
+  double learning_rate = 1e-3;           // Adam's rate (cosine: the rate at the stage's first step)
+  std::string lr_schedule = "constant";  // "constant" or "cosine" (anneals to 0 at stage end)
+  bool operator==(const training_stage&) const = default;
 };
 
 struct experiment_settings {
@@ -55,6 +75,7 @@ struct experiment_settings {
   int log_every = 10;               // loss-curve resolution (mean loss over the window)
   std::int64_t checkpoint_every = 1000;
   std::uint64_t seed = 1;
+  std::vector<training_stage> stages;  // empty: one stage, every parameter (see above)
 };
 
 // Thrown for every invalid config; the message is one line.
@@ -67,6 +88,14 @@ std::string to_string(input_kind k);
 
 // The model an experiment name trains (throws config_error for an unknown name).
 model_kind model_for_experiment(const std::string& experiment);
+
+// The parameter names of a model's parameter sets (what a stage's "train" may name).
+std::vector<std::string> parameter_names(model_kind k);
+
+// The schedule actually run: `stages`, or the single implicit stage {steps, every parameter,
+// learning_rate, lr_schedule} when `stages` is empty. Stage k covers the steps
+// [sum_{i<k} steps_i, sum_{i<=k} steps_i); training stops at s.steps.
+std::vector<training_stage> effective_stages(const experiment_settings& s);
 
 // Reads `path`, selects `preset`, validates. Throws config_error.
 experiment_settings load_experiment(const std::string& path, const std::string& preset);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace iclproof::trainer {
@@ -123,6 +124,16 @@ std::vector<torch::Tensor> icl_model::parameters() const {
   for (const auto& set : sets_)
     for (const auto& [name, t] : set)
       if (t.requires_grad()) out.push_back(t);
+  return out;
+}
+
+std::vector<torch::Tensor> icl_model::parameters_named(
+    const std::vector<std::string>& names) const {
+  std::vector<torch::Tensor> out;
+  for (const auto& set : sets_)
+    for (const auto& [name, t] : set)
+      if (t.requires_grad() && std::find(names.begin(), names.end(), name) != names.end())
+        out.push_back(t);
   return out;
 }
 

@@ -73,6 +73,9 @@ class icl_model {
   std::vector<torch::Tensor> predict_per_layer(const task_batch& t) const;
 
   std::vector<torch::Tensor> parameters() const;
+  // The trainable tensors whose name is in `names`, in parameter-set order (a training stage's
+  // parameter groups; memformer_cgd's gamma_0 is never trainable).
+  std::vector<torch::Tensor> parameters_named(const std::vector<std::string>& names) const;
   // Parameter sets in order (one per layer, or one if tied), each a list of (name, tensor).
   const std::vector<named_tensors>& parameter_sets() const { return sets_; }
   // Overwrites the values (shapes must agree); used by resume and by tests.

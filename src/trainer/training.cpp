@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 
 namespace iclproof::trainer {
@@ -101,12 +103,15 @@ std::string tensor_string(const torch::Tensor& t) {
                      static_cast<std::size_t>(c.numel()));
 }
 
+// A checkpoint holds the optimizer of the stage that made the last step ("iclproof_stage"; absent
+// in checkpoints written before stages existed, which were single-stage: 0).
 void save_checkpoint(const std::string& path, const experiment_settings& s, const icl_model& model,
-                     const torch::optim::Optimizer& optimizer, std::int64_t step,
+                     const torch::optim::Optimizer& optimizer, std::size_t stage, std::int64_t step,
                      const loss_curve& curve) {
   torch::serialize::OutputArchive ar;
   ar.write("iclproof_identity", string_tensor(checkpoint_identity(s).dump()));
   ar.write("iclproof_step", torch::tensor(step, torch::kInt64));
+  ar.write("iclproof_stage", torch::tensor(static_cast<std::int64_t>(stage), torch::kInt64));
   ar.write("iclproof_curve_steps", torch::tensor(curve.steps, torch::kInt64));
   ar.write("iclproof_curve_loss", torch::tensor(curve.loss, torch::kFloat64));
   const auto& sets = model.parameter_sets();
@@ -124,9 +129,14 @@ void save_checkpoint(const std::string& path, const experiment_settings& s, cons
     throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
 }
 
-std::int64_t load_checkpoint(const std::string& path, const experiment_settings& s,
-                             icl_model& model, torch::optim::Optimizer& optimizer,
-                             loss_curve& curve, torch::Device device) {
+// Restores parameters, loss curve and step; then `optimizer_for(step, stored_stage)` makes the
+// optimizer of the stage that continues from `step` and returns it if the stored optimizer state
+// belongs to that stage (resume inside a stage), or nullptr (resume at a stage boundary: the new
+// stage starts with a fresh Adam, exactly as an uninterrupted run does).
+std::int64_t load_checkpoint(
+    const std::string& path, const experiment_settings& s, icl_model& model, loss_curve& curve,
+    torch::Device device,
+    const std::function<torch::optim::Optimizer*(std::int64_t, std::int64_t)>& optimizer_for) {
   if (!std::filesystem::exists(path))
     throw std::runtime_error(fmt::format("--resume: no checkpoint {}", path));
   torch::serialize::InputArchive ar;
@@ -161,9 +171,13 @@ std::int64_t load_checkpoint(const std::string& path, const experiment_settings&
         v = loaded;
       }
     model.assign(values);
-    torch::serialize::InputArchive opt_ar;
-    ar.read("iclproof_optimizer", opt_ar);
-    optimizer.load(opt_ar);
+    std::int64_t stored_stage = 0;
+    if (ar.try_read("iclproof_stage", t)) stored_stage = t.item<std::int64_t>();
+    if (torch::optim::Optimizer* optimizer = optimizer_for(step, stored_stage)) {
+      torch::serialize::InputArchive opt_ar;
+      ar.read("iclproof_optimizer", opt_ar);
+      optimizer->load(opt_ar);
+    }
     return step;
   } catch (const c10::Error& e) {
     throw std::runtime_error(fmt::format("--resume: checkpoint {} is incomplete or damaged: {}",
@@ -229,13 +243,44 @@ train_summary run_training(const train_options& opt) {
 
   const task_sampler sampler(s, device, dtype);
   icl_model model(s, device, dtype);
-  torch::optim::Adam optimizer(model.parameters(), torch::optim::AdamOptions(s.learning_rate));
+
+  // The schedule: stage k trains its parameter groups with a fresh Adam over the steps
+  // [stage_begin[k], stage_begin[k + 1]). Everything is a function of the step, so a resumed run
+  // replays an uninterrupted one.
+  const std::vector<training_stage> stages = effective_stages(s);
+  std::vector<std::int64_t> stage_begin{0};
+  for (const auto& stage : stages) stage_begin.push_back(stage_begin.back() + stage.steps);
+  auto stage_of = [&](std::int64_t step) {
+    std::size_t k = 0;
+    while (k + 1 < stages.size() && step >= stage_begin[k + 1]) ++k;
+    return k;
+  };
+  std::unique_ptr<torch::optim::Adam> optimizer;
+  std::vector<torch::Tensor> stage_params;
+  std::size_t current_stage = 0;
+  auto begin_stage = [&](std::size_t k) {
+    stage_params = model.parameters_named(stages[k].train);
+    if (stage_params.empty())
+      throw std::runtime_error(fmt::format("stage {} trains no parameter", k + 1));
+    optimizer = std::make_unique<torch::optim::Adam>(
+        stage_params, torch::optim::AdamOptions(stages[k].learning_rate));
+    current_stage = k;
+  };
+
   loss_curve curve;
   std::int64_t start = 0;
-  if (opt.resume) start = load_checkpoint(ckpt_path, s, model, optimizer, curve, device);
+  if (opt.resume)
+    start = load_checkpoint(
+        ckpt_path, s, model, curve, device,
+        [&](std::int64_t step, std::int64_t stored_stage) -> torch::optim::Optimizer* {
+          const std::size_t k = stage_of(step);
+          begin_stage(k);
+          return stored_stage == static_cast<std::int64_t>(k) ? optimizer.get() : nullptr;
+        });
   if (start > s.steps)
     throw std::runtime_error(
         fmt::format("--resume: checkpoint is at step {}, beyond steps = {}", start, s.steps));
+  if (!optimizer) begin_stage(stage_of(start));
 
   // The loss curve as it goes: rewritten from the checkpoint's history, then appended and flushed
   // at every window.
@@ -248,7 +293,7 @@ train_summary run_training(const train_options& opt) {
 
   const bool tty = !opt.quiet && ::isatty(::fileno(stderr));
   progress_bar bar(tty, s.steps);
-  const auto params = model.parameters();
+  const auto all_params = model.parameters();
   task_batch batch;
   torch::Tensor window_sum =
       torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
@@ -256,22 +301,29 @@ train_summary run_training(const train_options& opt) {
   double last_window_loss = curve.loss.empty() ? std::nan("") : curve.loss.back();
   const auto t0 = clock_type::now();
   for (std::int64_t step = start; step < s.steps; ++step) {
+    if (stage_of(step) != current_stage) begin_stage(stage_of(step));
+    const training_stage& stage = stages[current_stage];
     if (!batch.X.defined() || step % s.resample_every == 0)
       batch = sampler.sample(mix_seed(s.seed, static_cast<std::uint64_t>(step / s.resample_every)),
                              s.batch_size);
-    if (s.lr_schedule == "cosine") {
-      // lr(t) = lr0 (1 + cos(pi t / steps)) / 2: a function of the step only, so resume is exact.
+    if (stage.lr_schedule == "cosine") {
+      // lr(t) = lr0 (1 + cos(pi t / T)) / 2 with t, T the step within and the length of the stage:
+      // a function of the step only, so resume is exact.
+      const double t = static_cast<double>(step - stage_begin[current_stage]);
       const double lr =
-          s.learning_rate * 0.5 * (1.0 + std::cos(M_PI * static_cast<double>(step) / s.steps));
-      for (auto& group : optimizer.param_groups())
+          stage.learning_rate * 0.5 * (1.0 + std::cos(M_PI * t / static_cast<double>(stage.steps)));
+      for (auto& group : optimizer->param_groups())
         static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
     }
-    optimizer.zero_grad();
+    // Every parameter's gradient is cleared (frozen ones too, which Adam of this stage does not
+    // own), so nothing accumulates across steps or stages.
+    for (auto& p : all_params)
+      if (p.grad().defined()) p.mutable_grad().zero_();
     const torch::Tensor loss = regression_loss(model.predict(batch), batch.yq);
     loss.backward();
     if (s.grad_clip)
-      for (const auto& p : params) torch::nn::utils::clip_grad_norm_(p, *s.grad_clip);
-    optimizer.step();
+      for (const auto& p : stage_params) torch::nn::utils::clip_grad_norm_(p, *s.grad_clip);
+    optimizer->step();
     window_sum += loss.detach().to(torch::kFloat64);
     ++window_count;
     const std::int64_t done = step + 1;
@@ -294,11 +346,11 @@ train_summary run_training(const train_options& opt) {
       bar.update(done, last_window_loss, secs > 0 ? (done - start) / secs : 0.0, done == s.steps);
     }
     if (done % s.checkpoint_every == 0 && done != s.steps)
-      save_checkpoint(ckpt_path, s, model, optimizer, done, curve);
+      save_checkpoint(ckpt_path, s, model, *optimizer, current_stage, done, curve);
   }
   const double wall = std::chrono::duration<double>(clock_type::now() - t0).count();
   bar.finish();
-  save_checkpoint(ckpt_path, s, model, optimizer, s.steps, curve);
+  save_checkpoint(ckpt_path, s, model, *optimizer, current_stage, s.steps, curve);
 
   train_summary summary;
   summary.steps = s.steps;
@@ -329,6 +381,15 @@ train_summary run_training(const train_options& opt) {
     task["U"] = tensor_to_json(sampler.rotation());
     task["Sigma"] = tensor_to_json(sampler.sigma());
   }
+  // The schedule that was run (also in "config" when the preset lists stages).
+  nlohmann::json schedule = nlohmann::json::array();
+  for (std::size_t k = 0; k < stages.size(); ++k)
+    schedule.push_back({{"stage", k + 1},
+                        {"first_step", stage_begin[k]},
+                        {"end_step", stage_begin[k + 1]},
+                        {"train", stages[k].train},
+                        {"learning_rate", stages[k].learning_rate},
+                        {"lr_schedule", stages[k].lr_schedule}});
   nlohmann::json w = {{"schema", weights_schema_name},
                       {"schema_version", weights_schema_version},
                       {"experiment", s.experiment},
@@ -350,6 +411,7 @@ train_summary run_training(const train_options& opt) {
                       {"training",
                        {{"steps", s.steps},
                         {"resumed_from_step", start},
+                        {"schedule", schedule},
                         {"final_loss", last_window_loss},
                         {"wall_seconds", wall},
                         {"steps_per_second", summary.steps_per_second},

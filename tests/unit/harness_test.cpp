@@ -76,3 +76,16 @@ TEST_CASE("a property of exact claims only reports tolerance 0 and margin +inf",
   CHECK(std::isinf(r.margin_log10));
   CHECK(r.margin_log10 > 0);
 }
+
+// Regression: akyurek.gelu_bypass_error_is_exponentially_small checked `lower - err <= round`
+// with a negative left side; it passed with a printed margin of -73.8. Signed checks now fail.
+TEST_CASE("check_le rejects a negative error or tolerance as a misuse", "[harness]") {
+  const property_body negative_err = [](case_context& ctx) {
+    ctx.check_le<double>("signed", -1.0, 1e-10);
+  };
+  CHECK(run_body(harness_info, negative_err, one_case_double()).outcome == verdict::fail);
+  const property_body negative_bound = [](case_context& ctx) {
+    ctx.check_le<double>("signed bound", 0.0, -1.0);
+  };
+  CHECK(run_body(harness_info, negative_bound, one_case_double()).outcome == verdict::fail);
+}
