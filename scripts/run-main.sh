@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, check every property at the default precision
-# (256 bits), check the proofs, and write a verification report under reports/runs/.
+# (256 bits), check the proofs, train the trainer's CI presets, and write a verification report
+# under reports/runs/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ICLPROOF_BUILD_DIR:-$root/build}
@@ -15,4 +16,21 @@ if cmake --build "$build" --target proofs 2>&1 | tail -n 3; then
 else
   echo "iclproof: the proofs did not check; the report will show their theorems as unchecked" >&2
 fi
-"$build/bin/iclproof" report "${audit[@]}"
+# Trained models (issue 7): the CI presets of the experiments whose comparison is quick, trained
+# on CPU (or a GPU when there is one) and compared with the constructions in the report's
+# section "Trained models vs constructions". A weights file newer than the trainer and its config
+# is reused.
+weights=()
+if [ -x "$build/bin/iclproof-train" ]; then
+  mkdir -p "$build/trained"
+  for experiment in vonoswald_single_lsa ahn_linear_transformer memformer_cgd; do
+    config="$root/src/trainer/configs/$experiment.json"
+    out="$build/trained/$experiment.json"
+    if [ ! "$out" -nt "$build/bin/iclproof-train" ] || [ ! "$out" -nt "$config" ]; then
+      echo "iclproof: training $experiment (ci preset)"
+      "$build/bin/iclproof-train" --config "$config" --preset ci --out "$out" --device auto --quiet
+    fi
+    weights+=(--weights "$out")
+  done
+fi
+"$build/bin/iclproof" report "${audit[@]}" "${weights[@]}"

@@ -51,6 +51,11 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("WEIGHTS", compare_weights, "Weights file written by iclproof-train")
       ->required();
   compare_cmd->add_option("--tasks", compare.tasks, "Fresh validation tasks")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  compare_cmd
+      ->add_option("--calibration-tasks", compare.calibration_tasks,
+                   "Tasks of the separate sample that fixes the GD reference step eta*")
       ->check(CLI::Range(1, 10000000))
       ->capture_default_str();
   compare_cmd

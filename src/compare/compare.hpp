@@ -6,7 +6,8 @@
 // trainer's), and measures it against the closed-form references (src/references/):
 //
 //  vonoswald_single_lsa  W_K^T W_Q and P W_V against Proposition 1's construction with the
-//                        line-searched GD step eta*, after the scale correction of von Oswald
+//                        line-searched GD step eta* (fitted on a separate calibration
+//                        sample, see calibrate_gd_eta), after the scale correction of von Oswald
 //                        A.3 (see normalise_lsa_products); relative Frobenius distances;
 //                        relative prediction difference and cosine of the sensitivities
 //                        d y_hat / d x_q against one GD step with eta*; loss ratio.
@@ -36,6 +37,7 @@ namespace iclproof {
 struct compare_options {
   int precision_bits = 256;
   int tasks = 1000;               // fresh validation tasks
+  int calibration_tasks = 20000;  // a separate sample fixing the GD reference step eta*
   std::uint64_t seed = 20261122;  // of the fresh tasks (independent of the training seed)
 };
 

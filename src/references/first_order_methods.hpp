@@ -61,6 +61,24 @@ cg_trace<T> conjugate_gradient(const quadratic_problem<T>& q, int L) {
   return t;
 }
 
+// K GD steps from w_0 = 0 with step eta, as a polynomial in eta: w_k(eta) = sum_{j=1..k} c_j eta^j.
+// From w_{k+1} = (I - eta H) w_k + eta b, one step maps c_1 -> c_1 + b and c_j -> c_j - H c_{j-1}
+// (j = 2..k+1, with the old c_{j-1}). Returns c_1..c_K (index 0 holds c_1). One O(K^2 d^2) pass
+// gives the iterate for every eta, so a loss over many tasks is one polynomial in eta (compare's
+// line search for the GD reference step).
+template <class T>
+std::vector<Vec<T>> gd_iterate_polynomial(const quadratic_problem<T>& q, int K) {
+  if (K < 1) throw std::invalid_argument("gd_iterate_polynomial: K must be >= 1");
+  const Eigen::Index d = q.b.size();
+  std::vector<Vec<T>> c;  // c[j - 1] = c_j of the current iterate
+  for (int k = 0; k < K; ++k) {
+    c.push_back(Vec<T>::Zero(d));
+    for (std::size_t j = c.size() - 1; j >= 1; --j) c[j] -= Vec<T>(matmul(q.H, Mat<T>(c[j - 1])));
+    c[0] += q.b;
+  }
+  return c;
+}
+
 // Heavy-ball momentum: w_{l+1} = w_l - eta grad R(w_l) + beta (w_l - w_{l-1}), w_{-1} = w_0 = 0.
 template <class T>
 std::vector<Vec<T>> momentum_gd(const quadratic_problem<T>& q, const T& eta, const T& beta, int L) {

@@ -113,7 +113,8 @@ text_table metrics_table(const compare_result& c) {
   return t;
 }
 
-// Per-layer tables (arrays of objects) as tables; everything else as one "quantity | value" table.
+// Per-layer tables (arrays of objects) as tables; everything else (objects flattened to
+// "key.entry") as one "quantity | value" table.
 std::vector<std::pair<std::string, text_table>> comparison_tables(const compare_result& c) {
   std::vector<std::pair<std::string, text_table>> out;
   text_table scalars;
@@ -123,6 +124,11 @@ std::vector<std::pair<std::string, text_table>> comparison_tables(const compare_
     const bool rows = value.is_array() && !value.empty() &&
                       std::all_of(value.begin(), value.end(),
                                   [](const nlohmann::json& x) { return x.is_object(); });
+    if (value.is_object()) {  // e.g. the GD step calibration: one row per entry
+      for (const auto& [k, x] : value.items())
+        scalars.rows.push_back({key + "." + k, json_value_text(x)});
+      continue;
+    }
     if (!rows) {
       scalars.rows.push_back({key, json_value_text(value)});
       continue;

@@ -5,24 +5,18 @@
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
 
+#include "mutation_testing.hpp"
+
 #include <catch2/catch.hpp>
 
 using namespace iclproof;
 
 namespace {
-run_config akyurek_mutation_config(int cases = 30) {
-  run_config cfg;
-  cfg.scalar = scalar_kind::mpfr;
-  cfg.cases = cases;
-  cfg.seed = 11;
-  return cfg;
-}
-const property_info akyurek_mutant{"mutant", "a deliberately broken construction", "none"};
+const mutation_runner mutants{11};
 
 template <class F>
 verdict run_mutant(F body, int cases = 30) {
-  const auto r = run_body(akyurek_mutant, body, akyurek_mutation_config(cases));
-  return r.outcome;
+  return mutants.run(body, cases).outcome;
 }
 }  // namespace
 

@@ -8,6 +8,8 @@
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
 
+#include "mutation_testing.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -18,27 +20,7 @@ using namespace iclproof::memformer_checks;
 namespace {
 using T = mpfr_real;
 
-run_config mutation_config(int cases = 30) {
-  run_config cfg;
-  cfg.scalar = scalar_kind::mpfr;
-  cfg.cases = cases;
-  cfg.seed = 11;
-  return cfg;
-}
-const property_info mutant_info{"mutant", "a deliberately broken construction", "none"};
-
-// Runs `check` with the real construction and with the mutant; the first must pass, the second
-// fail with a message.
-template <class Good, class Bad>
-void expect_mutant_killed(const Good& good, const Bad& bad, int cases = 30) {
-  const auto g = run_body(mutant_info, good, mutation_config(cases));
-  INFO("real construction: " << g.failure << g.counterexample);
-  CHECK(g.outcome == verdict::pass);
-  const auto b = run_body(mutant_info, bad, mutation_config(cases));
-  INFO("mutant: " << b.failure);
-  CHECK(b.outcome == verdict::fail);
-  CHECK(!b.failure.empty());
-}
+const mutation_runner mutants{11};
 
 const T tiny = T(std::ldexp(1.0, -40));  // a perturbation far below double's resolution of it
 
@@ -130,12 +112,12 @@ TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked quer
     lemma1_preconditioned_gd<T>(
         ctx, [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
   };
-  expect_mutant_killed(good, [](case_context& ctx) {
+  mutants.expect_killed(good, [](case_context& ctx) {
     lemma1_preconditioned_gd<T>(ctx, [](const Mat<T>& Z0, const layers_t& l) {
       return zform_model<T>(Z0, transpose_q(l));
     });
   });
-  expect_mutant_killed(good, [](case_context& ctx) {
+  mutants.expect_killed(good, [](case_context& ctx) {
     lemma1_preconditioned_gd<T>(
         ctx, [](const Mat<T>& Z0, const layers_t& l) { return unmasked_forward(Z0, l); });
   });
@@ -143,7 +125,7 @@ TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked quer
 
 TEST_CASE("ahn.x_rows property fails when B enters transposed", "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         lemma1_x_rows<T>(ctx,
                          [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
@@ -162,7 +144,7 @@ TEST_CASE("ahn.x_rows property fails when B enters transposed", "[memformer][mut
 TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit first step",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         cgd_reproduces_cg<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
@@ -175,7 +157,7 @@ TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit f
           return cg_memformer_model<T>(Z0, a, g);
         });
       });
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         cgd_after_rank_layers_equals_min_norm<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
@@ -194,7 +176,7 @@ TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit f
 TEST_CASE("memformer.lfom_scalar property fails when older registers are dropped",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         lfom_scalar_gamma_equals_lfom<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
@@ -213,7 +195,7 @@ TEST_CASE("memformer.lfom_scalar property fails when older registers are dropped
 TEST_CASE("memformer.momentum and nesterov properties fail on wrong coefficients",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         momentum_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
           return momentum_memformer_model<T>(Z0, e, b, L);
@@ -224,7 +206,7 @@ TEST_CASE("memformer.momentum and nesterov properties fail on wrong coefficients
           return momentum_memformer_model<T>(Z0, e, T(b * (T(1) + tiny)), L);
         });
       });
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         nesterov_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
           return nesterov_memformer_model<T>(Z0, e, b, L);
@@ -240,7 +222,7 @@ TEST_CASE("memformer.momentum and nesterov properties fail on wrong coefficients
 
 TEST_CASE("memformer.diagonal_a property fails on A instead of A^T", "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         diagonal_a_scalings_are_lambda_a_transpose<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<Mat<T>>& A, const Mat<T>& lambda) {
@@ -259,7 +241,7 @@ TEST_CASE("memformer.diagonal_a property fails on A instead of A^T", "[memformer
 TEST_CASE("memformer.nonconstant_gamma_row property fails when the row is made constant",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         nonconstant_gamma_row_breaks_linear_model<T>(
             ctx, [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
@@ -278,7 +260,7 @@ TEST_CASE("memformer.nonconstant_gamma_row property fails when the row is made c
 TEST_CASE("references first-order cross-checks fail on broken references",
           "[memformer][references][mutation]") {
   scoped_mpfr_precision p(256);
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         cg_after_rank_steps_equals_min_norm<T>(
             ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
@@ -288,7 +270,7 @@ TEST_CASE("references first-order cross-checks fail on broken references",
           return conjugate_gradient(q, L - 1);  // one step short of rank(H)
         });
       });
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         momentum_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
                                         int L) { return momentum_gd(q, e, b, L); });
@@ -299,7 +281,7 @@ TEST_CASE("references first-order cross-checks fail on broken references",
                                   return momentum_gd(q, T(e * (T(1) + tiny)), b, L);
                                 });
       });
-  expect_mutant_killed(
+  mutants.expect_killed(
       [](case_context& ctx) {
         nesterov_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
                                         int L) { return nesterov_lookahead(q, e, b, L); });
@@ -428,8 +410,7 @@ TEST_CASE("erratum: Prop. 2 / eq 21 — Hadamard rows over tokens give no arbitr
   CHECK(residual > T(0.5));
   // (ii) Per-token Gamma rows: the paper's reading ("a linear model with diagonal Lambda") as a
   //      property fails; RapidCheck shrinks it to a small counterexample.
-  const auto bad = run_body(
-      mutant_info,
+  const auto bad = mutants.run(
       [](case_context& ctx) {
         nonconstant_gamma_row_breaks_linear_model<T>(
             ctx,
@@ -438,7 +419,7 @@ TEST_CASE("erratum: Prop. 2 / eq 21 — Hadamard rows over tokens give no arbitr
             },
             /*paper_reading=*/true);
       },
-      mutation_config(30));
+      30);
   std::printf(
       "[erratum Prop. 2] paper's reading as a property: %s\n%s\nshrunk counterexample:\n%s\n",
       to_string(bad.outcome).c_str(), bad.failure.c_str(), bad.counterexample.c_str());

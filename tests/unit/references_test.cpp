@@ -4,6 +4,7 @@
 
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
+#include "mutation_testing.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,14 +14,7 @@
 using namespace iclproof;
 
 namespace {
-run_config mutation_config(int cases = 30) {
-  run_config cfg;
-  cfg.scalar = scalar_kind::mpfr;
-  cfg.cases = cases;
-  cfg.seed = 7;
-  return cfg;
-}
-const property_info mutant_info{"mutant", "a deliberately broken construction", "none"};
+const mutation_runner mutants{7};
 }  // namespace
 
 TEST_CASE("precision is reported as the bits values carry", "[core]") {
@@ -36,26 +30,20 @@ TEST_CASE("precision is reported as the bits values carry", "[core]") {
 TEST_CASE("iterated Sherman-Morrison property fails on a broken update", "[references][mutation]") {
   scoped_mpfr_precision p(256);
   using T = mpfr_real;
-  const auto good = run_body(
-      mutant_info,
-      [](case_context& ctx) {
-        reference_checks::sherman_morrison_equals_ridge<T>(
-            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
-              return iterated_sherman_morrison_ridge(X, Y, l);
-            });
-      },
-      mutation_config());
+  const auto good = mutants.run([](case_context& ctx) {
+    reference_checks::sherman_morrison_equals_ridge<T>(
+        ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+          return iterated_sherman_morrison_ridge(X, Y, l);
+        });
+  });
   CHECK(good.outcome == verdict::pass);
   // Mutant: lambda off by a factor 1 + 2^-40 (far below double's visibility of the bug).
-  const auto bad = run_body(
-      mutant_info,
-      [](case_context& ctx) {
-        reference_checks::sherman_morrison_equals_ridge<T>(
-            ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
-              return iterated_sherman_morrison_ridge(X, Y, T(l * (T(1) + std::ldexp(1.0, -40))));
-            });
-      },
-      mutation_config());
+  const auto bad = mutants.run([](case_context& ctx) {
+    reference_checks::sherman_morrison_equals_ridge<T>(
+        ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+          return iterated_sherman_morrison_ridge(X, Y, T(l * (T(1) + std::ldexp(1.0, -40))));
+        });
+  });
   CHECK(bad.outcome == verdict::fail);
   INFO(bad.failure);
   CHECK(!bad.failure.empty());
@@ -66,11 +54,7 @@ namespace {
 // pass and the second fail.
 template <class Check>
 void expect_mutant_caught(const Check& good, const Check& bad, int cases = 40) {
-  const auto g = run_body(mutant_info, good, mutation_config(cases));
-  INFO("correct implementation: " << g.failure);
-  CHECK(g.outcome == verdict::pass);
-  const auto b = run_body(mutant_info, bad, mutation_config(cases));
-  CHECK(b.outcome == verdict::fail);
+  mutants.expect_killed(good, bad, cases);
 }
 using T = mpfr_real;
 const T tiny = T(std::ldexp(1.0, -40));  // a perturbation only high precision resolves
@@ -193,4 +177,37 @@ TEST_CASE("values made in another thread carry the run's precision", "[core][thr
   std::thread worker([&] { worker_bits = precision_of(mpfr_real(1) / mpfr_real(3)); });
   worker.join();
   CHECK(worker_bits == p.setting().actual_bits);
+}
+
+TEST_CASE("the GD iterate polynomial in eta equals K GD steps, exactly on dyadic data",
+          "[references]") {
+  // No tolerance: integer data, N = 4 and eta = 1/8 keep every value dyadic with a few dozen
+  // bits, so both the recursion w <- w - eta (H w - b) and sum_j c_j eta^j are exact at 256 bits.
+  scoped_mpfr_precision p(256);
+  Mat<T> X(3, 4), y(1, 4);
+  X << 1, -2, 3, 0, 2, 1, -1, 1, 0, 3, 1, -2;
+  y << 2, -1, 1, 3;
+  const quadratic_problem<T> q = make_quadratic_problem<T>(X, y);
+  const T eta = T(1) / T(8);
+  for (int K = 1; K <= 5; ++K) {
+    const std::vector<Vec<T>> c = gd_iterate_polynomial(q, K);
+    REQUIRE(static_cast<int>(c.size()) == K);
+    Vec<T> from_polynomial = Vec<T>::Zero(3);
+    T eta_j(1);
+    for (int j = 0; j < K; ++j) {
+      eta_j *= eta;
+      from_polynomial += eta_j * c[static_cast<std::size_t>(j)];
+    }
+    Vec<T> w = Vec<T>::Zero(3);
+    for (int k = 0; k < K; ++k) w -= eta * q.gradient(w);
+    INFO("K = " << K);
+    CHECK(from_polynomial == w);
+    // The polynomial is not trivially equal to the iterate: one step fewer differs.
+    if (K > 1) {
+      Vec<T> fewer = Vec<T>::Zero(3);
+      for (int k = 0; k + 1 < K; ++k) fewer -= eta * q.gradient(fewer);
+      CHECK(from_polynomial != fewer);
+    }
+  }
+  CHECK_THROWS_AS(gd_iterate_polynomial(q, 0), std::invalid_argument);
 }

@@ -9,6 +9,8 @@
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
 
+#include "mutation_testing.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -20,27 +22,12 @@ using namespace iclproof::vonoswald_checks;
 namespace {
 using T = mpfr_real;
 
-run_config mutation_config(int cases = 30) {
-  run_config cfg;
-  cfg.scalar = scalar_kind::mpfr;
-  cfg.cases = cases;
-  cfg.seed = 17;
-  return cfg;
-}
-const property_info mutant_info{"mutant", "a deliberately broken construction", "none"};
+const mutation_runner mutants{17};
 
 template <class Check>
 void expect_mutant_killed(const Check& check, const constructions<T>& mutant, int cases = 30) {
-  const auto g = run_body(
-      mutant_info, [&](case_context& ctx) { check(ctx, real_constructions<T>()); },
-      mutation_config(cases));
-  INFO("real construction: " << g.failure << g.counterexample);
-  CHECK(g.outcome == verdict::pass);
-  const auto b = run_body(
-      mutant_info, [&](case_context& ctx) { check(ctx, mutant); }, mutation_config(cases));
-  INFO("mutant: " << b.failure);
-  CHECK(b.outcome == verdict::fail);
-  CHECK(!b.failure.empty());
+  mutants.expect_killed([&](case_context& ctx) { check(ctx, real_constructions<T>()); },
+                        [&](case_context& ctx) { check(ctx, mutant); }, cases);
 }
 
 const T tiny = T(std::ldexp(1.0, -40));  // far below double's resolution of the data's scale
