@@ -37,7 +37,7 @@ namespace iclproof {
 struct compare_options {
   int precision_bits = 256;
   int tasks = 1000;               // fresh validation tasks
-  int calibration_tasks = 20000;  // a separate sample fixing the GD reference step eta*
+  int calibration_tasks = 100000;  // a separate sample fixing the GD reference step eta*
   std::uint64_t seed = 20261122;  // of the fresh tasks (independent of the training seed)
 };
 
