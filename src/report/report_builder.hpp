@@ -30,10 +30,8 @@ struct report_options {
   // Trainer outputs (src/trainer/WEIGHTS_FORMAT.md): each one's loss curve is plotted and
   // `iclproof compare` runs on it (fresh tasks from `seed`, the run's MPFR precision).
   std::vector<std::string> weights_paths;
-  // As `iclproof compare`'s default: the single-layer verdict compares the learned step with the
-  // step eta* line-searched on these tasks, whose sampling spread is ~4% at 1000 tasks and ~12%
-  // at 100 (measured on tests/report/vonoswald_single_lsa_ci.json, tests/report/README.md).
-  int compare_tasks = 1000;
+  // As `iclproof compare`'s default (compare.hpp: default_compare_tasks, why 10000).
+  int compare_tasks = default_compare_tasks;
   std::vector<int> sweep_bits = {64, 128, 256, 512, 1024};  // empty: no precision sweep
   int sweep_cases = 5;
   bool draw_plots = true;  // false: figures are still computed and kept in report.json

@@ -113,9 +113,9 @@ struct report_parameters {
   std::uint64_t seed = 1;
   std::string property_glob = "*";
   std::string proof_audit_path;
-  std::vector<std::string> weights_paths;  // --weights, in the order given
-  int compare_tasks = 1000;                // fresh tasks per comparison (--compare-tasks)
-  std::vector<int> sweep_bits;             // empty: no sweep
+  std::vector<std::string> weights_paths;     // --weights, in the order given
+  int compare_tasks = default_compare_tasks;  // fresh tasks per comparison (--compare-tasks)
+  std::vector<int> sweep_bits;                // empty: no sweep
   int sweep_cases = 5;
 };
 
