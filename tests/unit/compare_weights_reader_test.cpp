@@ -179,8 +179,9 @@ TEST_CASE("compare.reader reports a missing file as one error") {
 TEST_CASE("compare.single_layer passes Prop 1's construction and fails broken ones") {
   compare_options o;
   o.tasks = 200;
+  o.calibration_tasks = 2000;  // eta* only has to be the one the comparison uses
   const int d = 10, N = 10;
-  // The construction with the step size compare line-searches on the same fresh tasks.
+  // The construction with the step size compare line-searches on its calibration sample.
   const double eta_star =
       compare_weights(parse_weights_file(prop1_weights(d, N, 1.5).dump(), "probe"), o)
           .tables.at("eta_line_searched")
@@ -247,6 +248,7 @@ const compare_metric& metric(const compare_result& r, const std::string& name) {
 TEST_CASE("compare.gdpp_alignment is gated for tied models and reported for untied stacks") {
   compare_options o;
   o.tasks = 100;
+  o.calibration_tasks = 2000;
   const int d = 4, N = 8;
   for (const bool tied : {true, false}) {
     INFO("tied = " << tied);
