@@ -183,7 +183,7 @@ std::vector<std::vector<T>> gd_predictions(const std::vector<fresh_task>& tasks,
 // golden-section steps on the polynomial refine it (the bracket shrinks by 0.618^60 ~ 3e-13).
 struct gd_step_fit {
   T eta;
-  T relative_standard_error;  // of eta* over the calibration sample (K = 1; 0 when K > 1)
+  T relative_standard_error;  // of eta* over the calibration sample (K = 1 only; else 0)
   int tasks;
 };
 
@@ -602,10 +602,11 @@ compare_result compare_weights(const weights_file& w, const compare_options& o) 
   const std::vector<fresh_task> tasks = draw_tasks(w, o);
   const bool single = w.experiment == "vonoswald_single_lsa";
   const gd_step_fit gd_fit = calibrate_gd_eta(w, o, single ? 1 : p.layers);
-  r.tables["gd_step_calibration"] = {
-      {"tasks", gd_fit.tasks},
-      {"eta", to_d(gd_fit.eta)},
-      {"relative_standard_error", to_d(gd_fit.relative_standard_error)}};
+  // eta* itself is in each kind's table (eta_line_searched / eta_gd_line_searched).
+  r.tables["gd_step_calibration"] = {{"tasks", gd_fit.tasks}};
+  if (single)  // the delta-method error of eta* is computed for the one-step fit only
+    r.tables["gd_step_calibration"]["eta_relative_standard_error"] =
+        to_d(gd_fit.relative_standard_error);
   if (single)
     compare_single_layer(w, p, tasks, gd_fit, r);
   else if (w.kind == learned_model_kind::lsa)

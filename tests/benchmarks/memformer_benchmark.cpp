@@ -8,6 +8,7 @@
 // The ratio time(forward) / time(floor) is the overhead of the construction over raw MPFR.
 #include "core/precision.hpp"
 #include "memformer/memformers.hpp"
+#include "raw_mpfr_floor.hpp"
 #include "references/first_order_methods.hpp"
 #include "tasks/regression_task.hpp"
 
@@ -67,55 +68,14 @@ void cgd_memformer_forward_256(benchmark::State& state) {
       cgd_mul_adds(), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-// The floor: n multiply-adds as mpfr_mul + mpfr_add on preallocated mpfr_t at the bit count
-// Boost really uses for "256" (257 bits, the same number of limbs as the forward pass).
-void raw_mpfr_floor(benchmark::State& state, double mul_adds) {
-  set_mpfr_precision(256);
-  const mpfr_prec_t prec = mpfr_get_prec(T(1).backend().data());
-  constexpr int K = (d + 1) * (N + 1);
-  std::vector<__mpfr_struct> a(K), b(K);
-  data_rng rng(2);
-  for (int i = 0; i < K; ++i) {
-    mpfr_init2(&a[i], prec);
-    mpfr_init2(&b[i], prec);
-    mpfr_set_d(&a[i], rng.normal(), MPFR_RNDN);
-    mpfr_set_d(&b[i], rng.normal() * 1e-3, MPFR_RNDN);
-  }
-  mpfr_t acc, prod;
-  mpfr_init2(acc, prec);
-  mpfr_init2(prod, prec);
-  const long n = static_cast<long>(mul_adds);
-  for (auto _ : state) {
-    mpfr_set_zero(acc, 1);
-    // Dot products of length d + 1 (the inner dimension of three of the four products per
-    // head), like the kernels: the accumulator restarts from zero for every output entry.
-    for (long k = 0, i = 0, j = 7, t = 0; k < n; ++k) {
-      mpfr_mul(prod, &a[i], &b[j], MPFR_RNDN);
-      mpfr_add(acc, acc, prod, MPFR_RNDN);
-      if (++i == K) i = 0;
-      if (++j == K) j = 0;
-      if (++t == d + 1) {
-        t = 0;
-        benchmark::DoNotOptimize(acc);
-        mpfr_set_zero(acc, 1);
-      }
-    }
-    benchmark::DoNotOptimize(acc);
-  }
-  state.counters["mul_adds"] = mul_adds;
-  state.counters["bits"] = static_cast<double>(prec);
-  state.counters["ns_per_mul_add"] = benchmark::Counter(
-      mul_adds, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  mpfr_clear(acc);
-  mpfr_clear(prod);
-  for (int i = 0; i < K; ++i) {
-    mpfr_clear(&a[i]);
-    mpfr_clear(&b[i]);
-  }
+// The floor (raw_mpfr_floor.hpp): dot products of length d + 1, the inner dimension of three
+// of the four products per head.
+void raw_mpfr_floor_lfom(benchmark::State& state) {
+  raw_mpfr_floor(state, static_cast<long>(lfom_mul_adds()), d + 1, (d + 1) * (N + 1));
 }
-
-void raw_mpfr_floor_lfom(benchmark::State& state) { raw_mpfr_floor(state, lfom_mul_adds()); }
-void raw_mpfr_floor_cgd(benchmark::State& state) { raw_mpfr_floor(state, cgd_mul_adds()); }
+void raw_mpfr_floor_cgd(benchmark::State& state) {
+  raw_mpfr_floor(state, static_cast<long>(cgd_mul_adds()), d + 1, (d + 1) * (N + 1));
+}
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 // The ratio time(layer) / time(floor) is printed at the end (aim <= 2).
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
+#include "raw_mpfr_floor.hpp"
 #include "tasks/regression_task.hpp"
 
 #include <benchmark/benchmark.h>
@@ -64,53 +65,11 @@ void lsa_layer_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real, fal
 void lsa_layer_double(benchmark::State& s) { lsa_layer_forward_bench<double, false>(s); }
 void lsa_layer_dense_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real, true>(s); }
 
-// The floor for N = 40: layer_mul_adds(40) mpfr_mul + mpfr_add on preallocated mpfr_t at the bit
-// count Boost really uses for "256" (257 bits), dot products of length D like the kernels.
+// The floor for N = 40 (raw_mpfr_floor.hpp): layer_mul_adds(40) multiply-adds, dot products of
+// length D like the kernels.
 void raw_mpfr_floor_n40(benchmark::State& state) {
-  set_mpfr_precision(256);
-  const mpfr_prec_t prec = mpfr_get_prec(mpfr_real(1).backend().data());
-  constexpr int N = 40, D = d + o, K = D * (N + Q);
-  std::vector<__mpfr_struct> a(K), b(K);
-  data_rng rng(2);
-  for (int i = 0; i < K; ++i) {
-    mpfr_init2(&a[i], prec);
-    mpfr_init2(&b[i], prec);
-    mpfr_set_d(&a[i], rng.normal(), MPFR_RNDN);
-    mpfr_set_d(&b[i], rng.normal() * 1e-3, MPFR_RNDN);
-    // Full 257-bit significands, like the layer's intermediates (MPFR multiplies operands with
-    // trailing zero limbs, e.g. exact doubles, faster).
-    mpfr_div_ui(&a[i], &a[i], 3, MPFR_RNDN);
-    mpfr_div_ui(&b[i], &b[i], 7, MPFR_RNDN);
-  }
-  mpfr_t acc, prod;
-  mpfr_init2(acc, prec);
-  mpfr_init2(prod, prec);
-  const long n = static_cast<long>(layer_mul_adds(N));
-  for (auto _ : state) {
-    mpfr_set_zero(acc, 1);
-    for (long k = 0, i = 0, j = 7, t = 0; k < n; ++k) {
-      mpfr_mul(prod, &a[i], &b[j], MPFR_RNDN);
-      mpfr_add(acc, acc, prod, MPFR_RNDN);
-      if (++i == K) i = 0;
-      if (++j == K) j = 0;
-      if (++t == D) {
-        t = 0;
-        benchmark::DoNotOptimize(acc);
-        mpfr_set_zero(acc, 1);
-      }
-    }
-    benchmark::DoNotOptimize(acc);
-  }
-  state.counters["bits"] = static_cast<double>(prec);
-  state.counters["ns_per_mul_add"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                     benchmark::Counter::kInvert);
-  mpfr_clear(acc);
-  mpfr_clear(prod);
-  for (int i = 0; i < K; ++i) {
-    mpfr_clear(&a[i]);
-    mpfr_clear(&b[i]);
-  }
+  constexpr int N = 40, D = d + o;
+  raw_mpfr_floor(state, static_cast<long>(layer_mul_adds(N)), D, D * (N + Q));
 }
 
 // Console output plus, at the end, the fitted exponent of N per scalar and the ratio to the
