@@ -528,6 +528,13 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
              "L(TF) / L(L CG steps, per-task coefficients); reported (shared coefficients cannot "
              "match per-task CG "
              "once CG has converged)");
+  // Noiseless labels and L >= rank(H) = d layers: CG is exact, its loss is rounding (the paper
+  // presets have L = 5 = d), and the ratio measures the working precision, not the model.
+  if (L >= d && loss_cg.back() <= sqrt(eps<T>()) * loss_gd.back())
+    r.notes.push_back(fmt::format(
+        "loss.ratio_to_cg: CG has solved every task exactly after L = {} >= d = {} layers (its "
+        "loss {:.3g} is rounding at {} bits), so this ratio measures the precision, not the model",
+        L, d, to_d(loss_cg.back()), r.precision_bits));
 
   if (p.kind == learned_model_kind::ahn_linear || p.kind == learned_model_kind::memformer_lfom) {
     const Mat<T> S12 = spd_sqrt(from_double<T>(w.Sigma));
