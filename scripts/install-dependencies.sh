@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what iclproof needs from Debian's packages, only what is missing (idempotent, quiet).
 # Run as root on Debian bookworm. Usage: install-dependencies.sh [core|all]
-#   core: compiler, CMake, C++ libraries, Coq + mathcomp + Interval, LibTorch, and chromium for
-#         the headless render of report.html (everything the build and the test suite need)
+#   core: compilers (g++; clang for the libFuzzer harness), CMake, C++ libraries, Coq +
+#         mathcomp + Interval, LibTorch, and chromium for the headless render of report.html
+#         (everything the build and the test suite need)
 #   all:  core + python3-torch (the trainer's speed comparison against PyTorch)
 set -euo pipefail
 set_name=${1:-core}
 packages=(
-  build-essential cmake pkg-config git clang-format
+  build-essential cmake pkg-config git clang-format clang libclang-rt-14-dev
   libeigen3-dev libboost-dev libmpfr-dev libgmp-dev
   librapidcheck-dev catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
   gnuplot-nox
