@@ -2,8 +2,9 @@
 # Installs what iclproof needs from Debian's packages, only what is missing (idempotent, quiet).
 # Run as root on Debian bookworm. Usage: install-dependencies.sh [core|all]
 #   core: compilers (g++; clang for the libFuzzer harness), CMake, C++ libraries, Coq +
-#         mathcomp + Interval, LibTorch, and chromium for the headless render of report.html
-#         (everything the build and the test suite need)
+#         mathcomp + Interval, LibTorch, chromium for the headless render of report.html and
+#         python3-jsonschema to validate report.json independently (everything the build and the
+#         test suite need)
 #   all:  core + python3-torch (the trainer's speed comparison against PyTorch)
 set -euo pipefail
 set_name=${1:-core}
@@ -14,7 +15,7 @@ packages=(
   gnuplot-nox
   coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra libcoq-mathcomp-field
   libcoq-mathcomp-algebra-tactics libcoq-interval libcoq-coquelicot
-  libtorch-dev chromium
+  libtorch-dev chromium python3-jsonschema
 )
 if [ "$set_name" = all ]; then
   packages+=(python3-torch)
