@@ -188,8 +188,8 @@ struct gd_step_fit {
 };
 
 gd_step_fit calibrate_gd_eta(const weights_file& w, const compare_options& o, int K) {
-  // A fixed odd constant keeps the calibration stream apart from the validation seed's.
-  task_source source(w, o.seed ^ 0x6361'6c69'6272'6174ULL);        // "calibrat"
+  // A fixed constant ("calibrat" in ASCII) keeps this stream apart from the validation seed's.
+  task_source source(w, o.seed ^ 0x6361'6c69'6272'6174ULL);
   std::vector<T> loss(static_cast<std::size_t>(2 * K + 1), T(0));  // sum over tasks, by power
   T mean_trace(0);
   std::vector<T> a_values, y_values;  // K = 1 only: for the standard error of eta*
@@ -222,7 +222,7 @@ gd_step_fit calibrate_gd_eta(const weights_file& w, const compare_options& o, in
     }
     return {eta, T(sqrt(v) / loss[2] / abs_of(eta)), o.calibration_tasks};
   }
-  auto mean_loss = [&](const T& eta) {  // Horner
+  auto summed_loss = [&](const T& eta) {  // Horner
     T s(0);
     for (std::size_t i = loss.size(); i-- > 0;) s = s * eta + loss[i];
     return s;
@@ -230,9 +230,9 @@ gd_step_fit calibrate_gd_eta(const weights_file& w, const compare_options& o, in
   const T hi = T(4) / mean_trace;
   const int grid = 40;
   int best = 1;
-  T best_loss = mean_loss(hi / T(grid));
+  T best_loss = summed_loss(hi / T(grid));
   for (int i = 2; i <= grid; ++i) {
-    const T l = mean_loss(hi * T(i) / T(grid));
+    const T l = summed_loss(hi * T(i) / T(grid));
     if (l < best_loss) {
       best_loss = l;
       best = i;
@@ -240,20 +240,20 @@ gd_step_fit calibrate_gd_eta(const weights_file& w, const compare_options& o, in
   }
   T a = hi * T(best - 1) / T(grid), b = hi * T(best + 1) / T(grid);
   const T g = (sqrt(T(5)) - T(1)) / T(2);
-  T c = b - g * (b - a), e = a + g * (b - a), fc = mean_loss(c), fe = mean_loss(e);
+  T c = b - g * (b - a), e = a + g * (b - a), fc = summed_loss(c), fe = summed_loss(e);
   for (int i = 0; i < 60; ++i) {
     if (fc < fe) {
       b = e;
       e = c;
       fe = fc;
       c = b - g * (b - a);
-      fc = mean_loss(c);
+      fc = summed_loss(c);
     } else {
       a = c;
       c = e;
       fc = fe;
       e = a + g * (b - a);
-      fe = mean_loss(e);
+      fe = summed_loss(e);
     }
   }
   return {T((a + b) / T(2)), T(0), o.calibration_tasks};
