@@ -63,8 +63,9 @@ ICLPROOF_PROPERTY(
     diagonal_a, "memformer.diagonal_a_reaches_only_scalings_lambda_times_a_transpose",
     "With scalar Gamma rows and diagonal (or general) A_j the LFOM Memformer is the "
     "preconditioned LFOM with Lambda_j^l = lambda_j^l A_j^T: one matrix per j times scalars, "
-    "not an arbitrary diagonal Lambda_j^l as Prop. 2 / eq 21 claims.",
-    "paper: Memformer Prop. 2, eq 21 and A.3 (erratum, CONSTRUCTIONS.md section 4)") {
+    "not an arbitrary diagonal Lambda_j^l as Prop. 2 / eq 21 claims (erratum, CONSTRUCTIONS.md "
+    "section 4).",
+    "proofs/Memformer.v:lfom_memformer_precond") {
   diagonal_a_scalings_are_lambda_a_transpose<T>(
       ctx, [](const Mat<T>& Z0, const std::vector<Mat<T>>& A, const Mat<T>& lambda) {
         return matrix_a_lfom_model<T>(Z0, A, lambda);
@@ -75,8 +76,10 @@ ICLPROOF_PROPERTY(
     token_gamma, "memformer.nonconstant_gamma_row_breaks_the_linear_model_reading",
     "One LFOM Memformer layer whose Gamma has a non-constant last row leaves a last row that NO "
     "single linear model w explains: the least-squares deviation exceeds 1024 times every "
-    "rounding explanation (the property exhibits the gap in Prop. 2's proof).",
-    "paper: Memformer Prop. 2 proof, A.3 (erratum, CONSTRUCTIONS.md section 4)") {
+    "rounding explanation (the gap in Prop. 2's proof, A.3; erratum, CONSTRUCTIONS.md section 4). "
+    "The theorem proves it when two context columns share an x; the property shows it on random "
+    "data.",
+    "proofs/Memformer.v:lfom_memformer_nonconstant_gamma") {
   nonconstant_gamma_row_breaks_linear_model<T>(ctx,
                                                [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
                                                  return token_gamma_model<T>(Z0, a, row);
