@@ -175,6 +175,15 @@ TEST_CASE("compare.reader reports a missing file as one error") {
   }
 }
 
+namespace {
+const compare_metric& metric(const compare_result& r, const std::string& name) {
+  for (const auto& m : r.metrics)
+    if (m.name == name) return m;
+  throw std::runtime_error("no metric " + name);
+}
+
+}  // namespace
+
 // Mutation tests of `compare`: Prop 1's construction itself must pass, broken ones must fail.
 TEST_CASE("compare.single_layer passes Prop 1's construction and fails broken ones") {
   compare_options o;
@@ -197,10 +206,20 @@ TEST_CASE("compare.single_layer passes Prop 1's construction and fails broken on
     j["parameter_sets"][0]["W_Q"]["data"][0][0] = 0.0;
     CHECK_FALSE(compare_weights(parse_weights_file(j.dump(), "mutant"), o).passed);
   }
+  // The construction IS one GD step with eta*: the paired loss ratio is 1 up to rounding and its
+  // standard error is rounding too.
+  CHECK(ok.tables.at("loss_ratio_standard_errors").at("ratio_to_gd").get<double>() < 1e-60);
   SECTION("step size off by 30%") {
     json j = good;
     for (int i = 0; i <= d; ++i) j["parameter_sets"][0]["P"]["data"][i][i] = eta_star * 1.3 / N;
-    CHECK_FALSE(compare_weights(parse_weights_file(j.dump(), "mutant"), o).passed);
+    const compare_result bad = compare_weights(parse_weights_file(j.dump(), "mutant"), o);
+    CHECK_FALSE(bad.passed);
+    // A 30% step error costs loss far beyond the paired sampling error of the 200 tasks.
+    const double se = bad.tables.at("loss_ratio_standard_errors").at("ratio_to_gd").get<double>();
+    const double ratio = metric(bad, "loss.ratio_to_gd").value;
+    INFO("ratio " << ratio << ", standard error " << se);
+    CHECK(se > 0);
+    CHECK(ratio - 1 > 2 * se);
   }
   SECTION("value reads y with the wrong sign") {
     json j = good;
@@ -231,12 +250,6 @@ json gdpp_weights(int d, int N, int layers, bool tied, double eta, double gamma)
   j["parameter_sets"] = json::array();
   for (int l = 0; l < (tied ? 1 : layers); ++l) j["parameter_sets"].push_back(set);
   return j;
-}
-
-const compare_metric& metric(const compare_result& r, const std::string& name) {
-  for (const auto& m : r.metrics)
-    if (m.name == name) return m;
-  throw std::runtime_error("no metric " + name);
 }
 
 }  // namespace
