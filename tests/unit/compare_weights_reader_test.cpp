@@ -5,13 +5,12 @@
 #include "compare/weights_file.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <limits>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 using namespace iclproof;
