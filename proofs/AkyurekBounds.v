@@ -1,6 +1,7 @@
-(* AkyurekBounds.v -- explicit error bounds of the GeLU tricks of Akyurek et al. 2023
-   (Appendix C.4.2), used verbatim as tolerances by properties/akyurek.* (the C++ side lives in
-   src/raw/approximation_bounds.hpp and names these theorems).
+(* AkyurekBounds.v -- explicit error bounds of the GeLU and LayerNorm tricks of Akyurek et al.
+   2023 (Appendix C.4.2, C.6), used verbatim as tolerances by properties/akyurek.* (the C++
+   side lives in src/raw/approximation_bounds.hpp and src/raw/layer_bounds.hpp and names these
+   theorems).
 
    Main results:
    - gelu_tanh_product_quartic: for |a|, |b| <= 1/10,
@@ -10,9 +11,17 @@
      O(x^3 + y^3). Scaling a = x/s, b = y/s gives |gelu_product - x y| <= (x^4 + y^4)/s^2.
    - gelu_tanh_bypass_exponential: for t >= 0, |g(t) - t| <= t exp(-2 u(t)) (Lemma 5 with an
      explicit, exponentially small bound).
-   Route: u - tanh u in [0, u^3/3] for u >= 0 (mean-value theorem, Coquelicot's MVT_gen and
+   - layernorm_bypass_deviation: for |delta| <= d < 1,
+       |1 - 1 / sqrt (1 + delta)| <= d / (2 (1 - d) sqrt (1 - d))
+     (the LayerNorm bypass of Lemma 6 and the RAW layers' pads, first order in delta).
+   - layernorm_division_remainder: for |delta| < 1,
+       |1 / sqrt (1 + delta) - (1 - delta / 2)|
+         <= (3/8) delta^2 / ((1 - |delta|)^2 sqrt (1 - |delta|))
+     (LayerNorm division, Lemma 8: relative error -S/(2 N c M) plus a second-order rest).
+   Route (GeLU): u - tanh u in [0, u^3/3] for u >= 0 (mean-value theorem, Coquelicot's MVT_gen and
    auto_derive), so g(z) - z/2 - z^2/sqrt(2 pi) is at most 0.086 z^4 for |z| <= 1/5; the
-   numeric constants (sqrt(2/pi), sqrt(pi/2)) are bounded with Interval.
+   numeric constants (sqrt(2/pi), sqrt(pi/2)) are bounded with Interval. Route (LayerNorm):
+   exact rational identities in s = sqrt (1 + delta), then r = sqrt (1 - |delta|) <= s, r <= 1.
    Dependencies: Coq Reals, Coquelicot, Interval. Assumptions: the standard set of
    allowed_axioms.txt (classical reals, primitive floats/integers of Interval). *)
 From Coq Require Import Reals Lra ssreflect.
@@ -235,4 +244,99 @@ have -> : gelu_tanh t - t = - (t * e / (1 + e)) by rewrite /gelu_tanh -/e; field
 rewrite Rabs_Ropp Rabs_pos_eq; last by apply: Rdiv_le_0_compat; nra.
 apply/Rle_div_l; first by lra.
 by nra.
+Qed.
+
+(* ------------------------------------------------------------------------------------------
+   LayerNorm bypass and division (Lemmas 6 and 8 of Akyurek et al. 2023). Their exact closed
+   form (AkyurekAlgebra.v:layernorm_division_squared) is x / sqrt (1 + delta) with delta the
+   small normalisation error; the two bounds below are what the C++ tolerances use
+   (src/raw/layer_bounds.hpp:inv_sqrt_deviation and
+   src/raw/approximation_bounds.hpp:layernorm_division_first_order_remainder).
+   Route: with s = sqrt (1 + delta) and r = sqrt (1 - |delta|) <= s, r <= 1,
+   1 - 1/s = delta / (s (s + 1)) and 1/s - 1 + delta/2 = delta^2 (s + 2) / (2 s (s + 1)^2). *)
+
+Lemma sqrt_one_add_sandwich {delta d : R} :
+  - d <= delta -> d < 1 ->
+  sqrt (1 + delta) * sqrt (1 + delta) = 1 + delta /\ sqrt (1 - d) * sqrt (1 - d) = 1 - d /\
+  0 < sqrt (1 - d) /\ sqrt (1 - d) <= sqrt (1 + delta).
+Proof.
+move=> delta_ge d_lt1.
+split; first by apply: sqrt_sqrt; lra.
+split; first by apply: sqrt_sqrt; lra.
+by split; [apply: sqrt_lt_R0 | apply: sqrt_le_1_alt]; lra.
+Qed.
+
+(* The LayerNorm bypass (Lemma 6, and the pads of the RAW layers) scales by 1 / sqrt (1 + delta):
+   its deviation from the identity is first order in |delta| <= d. *)
+Theorem layernorm_bypass_deviation (delta d : R) :
+  Rabs delta <= d -> d < 1 ->
+  Rabs (1 - / sqrt (1 + delta)) <= d / (2 * (1 - d) * sqrt (1 - d)).
+Proof.
+move=> delta_le d_lt1.
+have [delta_lo delta_hi] : - d <= delta <= d.
+  by move: delta_le; rewrite /Rabs; case: Rcase_abs; lra.
+have [ss [rr [r_gt0 r_le_s]]] := sqrt_one_add_sandwich delta_lo d_lt1.
+set s := sqrt (1 + delta) in ss r_le_s *; set r := sqrt (1 - d) in rr r_gt0 r_le_s *.
+have r_le1 : r <= 1 by nra.
+have s_gt0 : 0 < s by lra.
+have -> : 1 - / s = delta / (s * (s + 1)).
+  have -> : delta = s * s - 1 by lra.
+  by field; split; lra.
+rewrite -rr Rabs_div; last by nra.
+rewrite (Rabs_right (s * (s + 1))); last by nra.
+apply: (Rle_trans _ (d / (s * (s + 1)))).
+  by apply: Rmult_le_compat_r => //; apply/Rlt_le/Rinv_0_lt_compat; nra.
+apply: Rmult_le_compat_l; first by have := Rabs_pos delta; lra.
+by apply: Rinv_le_contravar; nra.
+Qed.
+
+(* LayerNorm division (Lemma 8): 1 / sqrt (1 + delta) is 1 - delta/2 up to a second-order
+   remainder; so the division's relative error is -S/(2 N c M) to first order. *)
+Theorem layernorm_division_remainder (delta : R) :
+  Rabs delta < 1 ->
+  Rabs (/ sqrt (1 + delta) - (1 - delta / 2))
+    <= 3 / 8 * delta ^ 2 / ((1 - Rabs delta) ^ 2 * sqrt (1 - Rabs delta)).
+Proof.
+move=> delta_lt1.
+have delta_lo : - Rabs delta <= delta by rewrite /Rabs; case: Rcase_abs; lra.
+have [ss [rr [r_gt0 r_le_s]]] := sqrt_one_add_sandwich delta_lo delta_lt1.
+set s := sqrt (1 + delta) in ss r_le_s *.
+set r := sqrt (1 - Rabs delta) in rr r_gt0 r_le_s *.
+have r_le1 : r <= 1 by have := Rabs_pos delta; nra.
+have s_gt0 : 0 < s by lra.
+have -> : / s - (1 - delta / 2) = delta ^ 2 * (s + 2) / (2 * s * (s + 1) ^ 2).
+  have -> : delta = s * s - 1 by lra.
+  by field; split; lra.
+rewrite -rr Rabs_right; last first.
+  apply/Rle_ge/Rmult_le_pos; first by have := pow2_ge_0 delta; nra.
+  by apply/Rlt_le/Rinv_0_lt_compat; nra.
+(* 4 r^5 (s + 2) <= 3 s (s + 1)^2: for s <= 1 from r <= s and
+   3 (s + 1)^2 - 4 s^4 (s + 2) = (1 - s)(4 s^4 + 12 s^3 + 12 s^2 + 9 s + 3);
+   for s > 1 from r <= 1 and 3 (s + 1)^2 - 4 (s + 2) = (3 s + 5)(s - 1). *)
+have key : 4 * (r * r) ^ 2 * r * (s + 2) <= 3 * s * (s + 1) ^ 2.
+  have rr_le1 : r * r <= 1 by nra.
+  have r4 : (r * r) ^ 2 <= 1 by rewrite -(pow1 2); apply: pow_incr; nra.
+  case: (Rle_lt_dec s 1) => [s_le1|s_gt1]; last first.
+    have : (r * r) ^ 2 * r <= 1 by nra.
+    by nra.
+  have rs5 : (r * r) ^ 2 * r <= s ^ 5.
+    have -> : (r * r) ^ 2 * r = r ^ 5 by ring.
+    by apply: pow_incr; lra.
+  have poly : 4 * s ^ 5 * (s + 2) <= 3 * s * (s + 1) ^ 2.
+    have : 0 <= s * (1 - s) * (4 * s ^ 4 + 12 * s ^ 3 + 12 * s ^ 2 + 9 * s + 3).
+      apply: Rmult_le_pos; first by nra.
+      by have := pow_le s 4; have := pow_le s 3; have := pow_le s 2; lra.
+    by nra.
+  by nra.
+have delta2_ge0 : 0 <= delta ^ 2 by apply: pow2_ge_0.
+have Y_gt0 : 0 < (r * r) ^ 2 * r by apply: Rmult_lt_0_compat => //; apply: pow_lt; nra.
+suff : 0 <= 3 / 8 * delta ^ 2 / ((r * r) ^ 2 * r) - delta ^ 2 * (s + 2) / (2 * s * (s + 1) ^ 2)
+  by lra.
+have -> : 3 / 8 * delta ^ 2 / ((r * r) ^ 2 * r) - delta ^ 2 * (s + 2) / (2 * s * (s + 1) ^ 2) =
+          delta ^ 2 * (3 * s * (s + 1) ^ 2 - 4 * (r * r) ^ 2 * r * (s + 2)) /
+            (8 * ((r * r) ^ 2 * r) * (s * (s + 1) ^ 2)).
+  by field; split; [lra | split; [nra | lra]].
+apply: Rmult_le_pos; first by apply: Rmult_le_pos => //; lra.
+apply/Rlt_le/Rinv_0_lt_compat/Rmult_lt_0_compat; first by lra.
+by apply: Rmult_lt_0_compat => //; apply: pow_lt; lra.
 Qed.

@@ -46,6 +46,8 @@ Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
 (* AkyurekBounds.v *)
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_bypass_exponential.
+Print Assumptions ICLProof.AkyurekBounds.layernorm_bypass_deviation.
+Print Assumptions ICLProof.AkyurekBounds.layernorm_division_remainder.
 
 (* AkyurekAlgebra.v *)
 Print Assumptions ICLProof.AkyurekAlgebra.layernorm_division_sum_squares.

@@ -55,7 +55,7 @@ ICLPROOF_PROPERTY(
     ln_division_order, "akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
     "The relative error of LayerNorm division (and of Lemma 6's bypass, c = M = 1) is "
     "-S/(2NcM) up to the proven second-order remainder: first order in 1/(N M).",
-    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+    "proofs/AkyurekBounds.v:layernorm_division_remainder") {
   layernorm_division_first_order<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
 }

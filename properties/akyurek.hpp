@@ -215,7 +215,8 @@ void layernorm_division_closed_form(case_context& ctx, const layernorm_fn<T>& ln
 }
 
 // Lemma 8's convergence: the relative error of the division is -S/(2NcM) up to the proven
-// second-order remainder (approximation_bounds.hpp: layernorm_division_first_order_remainder),
+// second-order remainder (approximation_bounds.hpp: layernorm_division_first_order_remainder,
+// the formula of proofs/AkyurekBounds.v:layernorm_division_remainder),
 // plus rounding relative to |z|. The measured ratio rel_err / (-S/(2NcM)) is noted.
 template <class T>
 void layernorm_division_first_order(case_context& ctx, const layernorm_fn<T>& ln) {

@@ -135,19 +135,25 @@ T layernorm_division_denominator(const T& S, const T& y2, const T& c, const T& N
 }
 
 // Second-order remainder of the relative error: with delta = S/(NcM) + q, q >= 0 the rest,
-// 1/sqrt(1 + delta) = 1 - delta/2 + R, |R| <= (3/8) delta^2 / (1 - |delta|)^(5/2) for
-// |delta| < 1 (Taylor with Lagrange remainder). So the relative error of the division is
-// -S/(2NcM) + rho, |rho| <= q/2 + (3/8) delta^2 / (1 - |delta|)^(5/2).
+// 1/sqrt(1 + delta) = 1 - delta/2 + R with, for |delta| < 1,
+//   |R| <= (3/8) delta^2 / ((1 - |delta|)^2 sqrt(1 - |delta|))    (inv_sqrt_second_order_remainder,
+// the formula of proofs/AkyurekBounds.v:layernorm_division_remainder). So the relative error of
+// the division is -S/(2NcM) + rho, rho = -q/2 + R, and |rho| <= q/2 + that bound.
+template <class T>
+T inv_sqrt_second_order_remainder(const T& delta) {
+  const T ad = abs_of(delta);
+  if (!(ad < T(1))) throw std::domain_error("LayerNorm division: |delta| >= 1, N M too small");
+  const T one_minus = T(1) - ad;
+  return T(3) / T(8) * delta * delta / (one_minus * one_minus * sqrt_of(one_minus));
+}
+
 template <class T>
 T layernorm_division_first_order_remainder(const T& S, const T& y2, const T& c, const T& N,
                                            const T& M, const T& L, const T& ln_eps) {
   const T Nc = N * c;
   const T q = (S * S + y2) / (T(2) * Nc * Nc * M * M) + ln_eps * L / (T(2) * Nc * Nc);
   const T delta = S / (Nc * M) + q;
-  const T ad = abs_of(delta);
-  if (!(ad < T(1))) throw std::domain_error("LayerNorm division: |delta| >= 1, N M too small");
-  const T one_minus = T(1) - ad;
-  return q / T(2) + T(3) / T(8) * delta * delta / (one_minus * one_minus * sqrt_of(one_minus));
+  return q / T(2) + inv_sqrt_second_order_remainder(delta);
 }
 
 // ------------------------------------------------------------- hard attention (C.4.1)

@@ -4,13 +4,14 @@
 // One layer, realised f^ against exact f on the SAME input h (raw_layer_bound, div_layer_bound):
 // the sum of
 //   hard attention   2 (T-1) e^-Natt max|read| (approximation_bounds.hpp: hard_attention_bound)
-//   LayerNorm bypass x^ = x / sqrt(1 + delta'), 0 <= delta' <= delta = (|x|^2 + eps_ln L)/(2
-//   Nln^2),
+//   LayerNorm bypass x^ = x / sqrt(1 + delta'),
+//                    0 <= delta' <= delta = (|x|^2 + eps_ln L) / (2 Nln^2),
 //                    and the pads' deviation p from +-Nln adds 2p/Nln to delta and p per unit
-//                    coefficient; |1 - (1+delta)^(-1/2)| <= |delta| / (2 (1-|delta|)^(3/2)) (MVT)
+//                    coefficient; |1 - (1+delta)^(-1/2)| <= d / (2 (1-d)^(3/2)) for
+//                    |delta| <= d < 1 (proofs/AkyurekBounds.v:layernorm_bypass_deviation)
 //   GeLU bypass      gelu_bypass_bound at t = Nb - max|z|
-//   (AkyurekBounds.v:gelu_tanh_bypass_exponential
-//                    for the tanh form; Mills ratio for erf)
+//                    (AkyurekBounds.v:gelu_tanh_bypass_exponential for the tanh form;
+//                    Mills ratio for erf)
 //   GeLU product     gelu_product_bound_abs (AkyurekBounds.v:gelu_tanh_product_quartic for tanh;
 //                    the Leibniz bound for erf), at the perturbed factors
 //   input residue    what earlier layers left in the op scratch (counts fully)
@@ -38,7 +39,9 @@ T gamma_bound(double n) {
   return nu / (T(1) - nu);
 }
 
-// |1 - (1 + delta)^(-1/2)| for |delta| <= d < 1.
+// Bound on |1 - (1 + delta)^(-1/2)| for |delta| <= d < 1: d / (2 (1 - d) sqrt(1 - d)), the
+// formula of proofs/AkyurekBounds.v:layernorm_bypass_deviation. Refused from d >= 1/2 on (the
+// bound is then >= 0.71: knobs that small leave the layer nowhere near its exact semantics).
 template <class T>
 T inv_sqrt_deviation(const T& d) {
   if (!(d < T(1) / T(2))) throw std::domain_error("LayerNorm deviation >= 1/2: knobs too small");

@@ -277,6 +277,37 @@ TEST_CASE("realised-chain properties fail on perturbed weights", "[akyurek][muta
 
 // ------------------------------------------------------------------------------- errata (findings)
 
+TEST_CASE("LayerNorm bounds: the C++ formulas of AkyurekBounds.v hold and are sharp as delta -> 0",
+          "[akyurek]") {
+  // layernorm_bypass_deviation:   |1 - (1+delta)^(-1/2)|  <= d / (2 (1-d)^(3/2)),  |delta| <= d
+  // layernorm_division_remainder: |(1+delta)^(-1/2) - (1 - delta/2)|
+  //                                 <= (3/8) delta^2 / ((1-|delta|)^2 sqrt(1-|delta|))
+  // Both are exact to leading order (delta/2 and 3 delta^2/8): the ratios bound/true tend to 1,
+  // like 1 + (9/4)|delta| and 1 + (10/3)|delta| (expansions of delta/(s(s+1)) and
+  // delta^2 (s+2)/(2 s (s+1)^2), s = sqrt(1+delta)); a mis-scaled formula fails the ratio check.
+  // At 256 bits the true values carry relative error ~1e-77 even at delta = 1e-20.
+  scoped_mpfr_precision p(256);
+  using T = mpfr_real;
+  for (const char* mag : {"0.49", "0.3", "0.1", "1e-2", "1e-5", "1e-20"}) {
+    for (const int sign : {1, -1}) {
+      const T delta = T(sign) * T(mag), ad = abs_of(delta);
+      const T s = sqrt_of(T(T(1) + delta));
+      const T dev = abs_of(T(T(1) - T(1) / s));
+      const T rem = abs_of(T(T(1) / s - (T(1) - delta / T(2))));
+      const T b1 = raw::inv_sqrt_deviation(ad), b2 = raw::inv_sqrt_second_order_remainder(delta);
+      CAPTURE(to_double(delta), to_double(dev), to_double(b1), to_double(rem), to_double(b2));
+      CHECK(dev <= b1);
+      CHECK(rem <= b2);
+      if (ad <= T("1e-2")) {
+        CHECK(b1 / dev <= T(1) + T(3) * ad);
+        CHECK(b2 / rem <= T(1) + T(4) * ad);
+      }
+    }
+  }
+  CHECK_THROWS(raw::inv_sqrt_deviation(T("0.5")));
+  CHECK_THROWS(raw::inv_sqrt_second_order_remainder(T(-1)));
+}
+
 TEST_CASE("Erratum Lemma 4: the GeLU-multiplication error is fourth order in the inputs, not third",
           "[akyurek][errata]") {
   scoped_mpfr_precision p(256);
