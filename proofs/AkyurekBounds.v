@@ -1,7 +1,6 @@
 (* AkyurekBounds.v -- explicit error bounds of the GeLU and LayerNorm tricks of Akyurek et al.
    2023 (Appendix C.4.2, C.6), used verbatim as tolerances by properties/akyurek.* (the C++
-   side lives in src/raw/approximation_bounds.hpp and src/raw/layer_bounds.hpp and names these
-   theorems).
+   side lives in src/raw/approximation_bounds.hpp and names these theorems).
 
    Main results:
    - gelu_tanh_product_quartic: for |a|, |b| <= 1/10,
@@ -250,8 +249,8 @@ Qed.
    LayerNorm bypass and division (Lemmas 6 and 8 of Akyurek et al. 2023). Their exact closed
    form (AkyurekAlgebra.v:layernorm_division_squared) is x / sqrt (1 + delta) with delta the
    small normalisation error; the two bounds below are what the C++ tolerances use
-   (src/raw/layer_bounds.hpp:inv_sqrt_deviation and
-   src/raw/approximation_bounds.hpp:layernorm_division_first_order_remainder).
+   (src/raw/approximation_bounds.hpp: inv_sqrt_deviation and
+   inv_sqrt_second_order_remainder).
    Route: with s = sqrt (1 + delta) and r = sqrt (1 - |delta|) <= s, r <= 1,
    1 - 1/s = delta / (s (s + 1)) and 1/s - 1 + delta/2 = delta^2 (s + 2) / (2 s (s + 1)^2). *)
 

@@ -5,6 +5,7 @@
 //   gelu_product      s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s))  ~  x y        (Lemma 4)
 //   gelu bypass       g(Nb + z) - Nb  ~  z                                          (Lemma 5)
 //   LayerNorm bypass  sqrt(2/L) N lambda([x, N, -N - sum x, 0])  ~  [x, N, ...]     (Lemma 6)
+//                     and x / sqrt(1 + delta) ~ x in general (inv_sqrt_deviation)
 //   LayerNorm div.    sqrt(2/L) M N lambda([N c, y/M, -N c - S/M, 0])  ~  y / |c|   (Lemma 8)
 //   hard attention    softmax with logit gap Natt  ~  uniform average over K(i)   (C.4.1)
 #pragma once
@@ -118,6 +119,17 @@ T gelu_bypass_bound(gelu_form form, const T& t) {
   if (form == gelu_form::erf) return exp_value(T(-t * t / T(2))) / sqrt_of(T(T(2) * pi_value<T>()));
   const T u = sqrt_of(T(T(2) / pi_value<T>())) * (t + gelu_tanh_cubic<T>() * t * t * t);
   return t * exp_value(T(-T(2) * u));
+}
+
+// ------------------------------------------------------ LayerNorm bypass (Lemma 6, RAW pads)
+// Bound on |1 - (1 + delta)^(-1/2)| for |delta| <= d < 1: d / (2 (1 - d) sqrt(1 - d)), the
+// formula of proofs/AkyurekBounds.v:layernorm_bypass_deviation. Refused from d >= 1/2 on (the
+// bound is then >= 0.71: knobs that small leave the layer nowhere near its exact semantics).
+template <class T>
+T inv_sqrt_deviation(const T& d) {
+  if (!(d < T(1) / T(2))) throw std::domain_error("LayerNorm deviation >= 1/2: knobs too small");
+  const T om = T(1) - d;
+  return d / (T(2) * om * sqrt_of(om));
 }
 
 // --------------------------------------------------------- LayerNorm division (Lemma 8, C.6)

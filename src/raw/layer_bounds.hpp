@@ -8,7 +8,7 @@
 //                    0 <= delta' <= delta = (|x|^2 + eps_ln L) / (2 Nln^2),
 //                    and the pads' deviation p from +-Nln adds 2p/Nln to delta and p per unit
 //                    coefficient; |1 - (1+delta)^(-1/2)| <= d / (2 (1-d)^(3/2)) for
-//                    |delta| <= d < 1 (proofs/AkyurekBounds.v:layernorm_bypass_deviation)
+//                    |delta| <= d < 1 (approximation_bounds.hpp: inv_sqrt_deviation)
 //   GeLU bypass      gelu_bypass_bound at t = Nb - max|z|
 //                    (AkyurekBounds.v:gelu_tanh_bypass_exponential for the tanh form;
 //                    Mills ratio for erf)
@@ -37,16 +37,6 @@ T gamma_bound(double n) {
   const T nu = T(n) * u;
   if (!(nu < T(1) / T(2))) throw std::domain_error("rounding bound void: n u >= 1/2");
   return nu / (T(1) - nu);
-}
-
-// Bound on |1 - (1 + delta)^(-1/2)| for |delta| <= d < 1: d / (2 (1 - d) sqrt(1 - d)), the
-// formula of proofs/AkyurekBounds.v:layernorm_bypass_deviation. Refused from d >= 1/2 on (the
-// bound is then >= 0.71: knobs that small leave the layer nowhere near its exact semantics).
-template <class T>
-T inv_sqrt_deviation(const T& d) {
-  if (!(d < T(1) / T(2))) throw std::domain_error("LayerNorm deviation >= 1/2: knobs too small");
-  const T om = T(1) - d;
-  return d / (T(2) * om * sqrt_of(om));
 }
 
 // Monotone form of the GeLU-product bounds for |x| <= X, |y| <= Y.
