@@ -85,14 +85,15 @@ std::vector<plot_figure> split_into_panels(const plot_figure& fig) {
   const std::size_t room =
       guides.size() < max_series_per_panel ? max_series_per_panel - guides.size() : 1;
   const std::size_t panels = (data.size() + room - 1) / room;
+  const std::size_t per_panel = (data.size() + panels - 1) / panels;  // balanced: 5 + 5, not 6 + 4
   std::vector<plot_figure> out;
   for (std::size_t k = 0; k < panels; ++k) {
     plot_figure p = fig;
     if (k > 0) p.id = fmt::format("{}_{}", fig.id, k + 1);
     p.title = fmt::format("{} ({} of {})", fig.title, k + 1, panels);
     p.lines.assign(
-        data.begin() + static_cast<std::ptrdiff_t>(k * room),
-        data.begin() + static_cast<std::ptrdiff_t>(std::min(data.size(), (k + 1) * room)));
+        data.begin() + static_cast<std::ptrdiff_t>(std::min(data.size(), k * per_panel)),
+        data.begin() + static_cast<std::ptrdiff_t>(std::min(data.size(), (k + 1) * per_panel)));
     for (const auto& g : guides) p.lines.push_back(g);
     if (k + 1 < panels) p.caption = "";  // the caption once, under the last panel
     out.push_back(std::move(p));

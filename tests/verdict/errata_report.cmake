@@ -40,7 +40,9 @@ foreach(want IN ITEMS akyurek.gelu_multiplication_tanh_error_vs_downscale
                       akyurek.gelu_multiplication_erf_error_vs_downscale
                       akyurek.gelu_bypass_tanh_error_vs_offset akyurek.gelu_bypass_erf_error_vs_offset
                       akyurek.layernorm_division_error_vs_nm
-                      akyurek.hard_attention_deviation_vs_logit_gap)
+                      akyurek.hard_attention_deviation_vs_logit_gap
+                      akyurek.raw_layer_error_vs_knob_scale akyurek.theorem1_chain_error_vs_knob_scale
+                      akyurek.theorem2_chain_error_vs_knob_scale)
   if(NOT want IN_LIST ids)
     message(FATAL_ERROR "report.json lacks the figure ${want} (has: ${ids})")
   endif()
