@@ -26,7 +26,7 @@
        NONZERO singular value of X: that identification is the SVD and is not proved here).
    - ridge_tends_to_min_norm_least_squares : the bound of the property of the same name,
        ||W_ridge(lambda) - W+||_F <= (lambda / mu) ||W+||_F, for lambda > 0, mu > 0 as above.
-       The C++ tolerance ridge_min_norm_rate (src/raw/approximation_bounds.hpp) is lambda / mu
+       The C++ rate ridge_min_norm_rate (src/references/regression_solutions.hpp) is lambda / mu
        with mu = sigma_min(X)^2.
 
    Auxiliary: fdot_sqr_le (Cauchy-Schwarz), eqmx_gram (the row space of X X^T is that of X^T),
