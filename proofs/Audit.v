@@ -67,6 +67,8 @@ Print Assumptions ICLProof.LeastSquares.ols_closed_form.
 Print Assumptions ICLProof.LeastSquares.ridge_min_norm_gap.
 Print Assumptions ICLProof.LeastSquares.ridge_min_norm_bound2.
 Print Assumptions ICLProof.LeastSquares.ridge_tends_to_min_norm_least_squares.
+Print Assumptions ICLProof.LeastSquares.sv_lower_bound_pinvmx.
+Print Assumptions ICLProof.LeastSquares.ridge_min_norm_pinvmx_bound.
 
 (* ConjugateGradient.v *)
 Print Assumptions ICLProof.ConjugateGradient.cg_residual_forms.

@@ -28,11 +28,17 @@
        ||W_ridge(lambda) - W+||_F <= (lambda / mu) ||W+||_F, for lambda > 0, mu > 0 as above.
        The C++ rate ridge_min_norm_rate (src/references/regression_solutions.hpp) is lambda / mu
        with mu = sigma_min(X)^2.
+   - sv_lower_bound_pinvmx : a valid mu always exists, mu = 1 / ||(X X^T)^- X||_F^2 (mathcomp's
+       generalised inverse pinvmx), so ridge -> W+ as lambda -> 0 holds with no assumption:
+   - ridge_min_norm_pinvmx_bound : ||W_ridge(lambda) - W+||_F
+       <= lambda ||(X X^T)^- X||_F^2 ||W+||_F for every X and lambda > 0.
 
-   Auxiliary: fdot_sqr_le (Cauchy-Schwarz), eqmx_gram (the row space of X X^T is that of X^T),
-   mulmx_gram_eq0, fdot_range_ker, ridge_unitmx.
+   Auxiliary: fdot_sqr_le (Cauchy-Schwarz), fnorm2_mulmx_le (||A B||_F <= ||A||_F ||B||_F),
+   eqmx_gram (the row space of X X^T is that of X^T), mulmx_gram_eq0, fdot_range_ker,
+   ridge_unitmx.
 
-   Dependencies: mathcomp ssreflect/algebra, algebra-tactics (ring).  No axioms. *)
+   Dependencies: mathcomp ssreflect/algebra, mathcomp zify (lia), algebra-tactics (ring).
+   No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra zify ring.
 Set Implicit Arguments.
@@ -130,6 +136,24 @@ have -> : fnorm2 A ^+ 2 * fnorm2 B + fdot A B ^+ 2 * fnorm2 A +
     2 * - (fnorm2 A * (fdot A B * fdot A B)) =
     fnorm2 A * (fnorm2 A * fnorm2 B - fdot A B ^+ 2) by ring.
 by rewrite pmulr_rge0 // subr_ge0.
+Qed.
+
+(* ||A B||_F^2 <= ||A||_F^2 ||B||_F^2. *)
+Lemma fnorm2_mulmx_le m n p (A : 'M[R]_(m, n)) (B : 'M[R]_(n, p)) :
+  fnorm2 (A *m B) <= fnorm2 A * fnorm2 B.
+Proof.
+have rowE i : fnorm2 (row i A) = \sum_k A i k ^+ 2.
+  by rewrite fnorm2E big_ord1; apply: eq_bigr => k _; rewrite mxE.
+have colE j : fnorm2 (col j B)^T = \sum_k B k j ^+ 2.
+  by rewrite fnorm2E big_ord1; apply: eq_bigr => k _; rewrite !mxE.
+have entryE i j : fdot (row i A) (col j B)^T = (A *m B) i j.
+  by rewrite fdotE big_ord1 mxE; apply: eq_bigr => k _; rewrite !mxE.
+have fA : fnorm2 A = \sum_i fnorm2 (row i A).
+  by rewrite fnorm2E; apply: eq_bigr => i _; rewrite rowE.
+have fB : fnorm2 B = \sum_j fnorm2 (col j B)^T.
+  by rewrite fnorm2E exchange_big; apply: eq_bigr => j _; rewrite colE.
+rewrite fA fB big_distrlr /= fnorm2E; apply: ler_sum => i _; apply: ler_sum => j _.
+by rewrite -entryE fdot_sqr_le.
 Qed.
 
 End Frobenius.
@@ -346,6 +370,27 @@ rewrite expr_div_n (mulrAC (lambda ^+ 2)) -(mulrA (lambda ^+ 2)) ler_pmul2l ?exp
 by rewrite ler_pdivl_mulr ?exprn_gt0 // mulrC.
 Qed.
 
+(* A valid mu always exists: mu = 1 / ||(X X^T)^- X||_F^2 (mathcomp's generalised inverse
+   pinvmx; mu = 0 only for X = 0).  With the Moore-Penrose inverse, ||H^+ X||_F^2 is the sum of
+   1 / sigma_i^2 over the nonzero singular values (not proved here), so this mu is within a factor
+   rank(X) of sigma_min^2. *)
+Theorem sv_lower_bound_pinvmx : sv_lower_bound (fnorm2 (pinvmx H *m X))^-1.
+Proof.
+move=> v vX; set M := pinvmx H *m X.
+have e : fnorm2 v = fdot (v *m M) (v *m X).
+  have vH : (v <= H)%MS by rewrite (eqmx_gram X).
+  rewrite /M (mulmxA v) /fnorm2 -{1}(mulmxKpV vH) /gram.
+  by rewrite (mulmxA (v *m pinvmx (X *m X^T))) (fdotMr (v *m pinvmx (X *m X^T) *m X)) trmxK.
+have cs : fnorm2 v * fnorm2 v <= fnorm2 v * (fnorm2 M * fnorm2 (v *m X)).
+  apply: le_trans (_ : fdot (v *m M) (v *m X) ^+ 2 <= _); first by rewrite -e expr2.
+  apply: le_trans (fdot_sqr_le _ _) _; rewrite mulrA ler_wpmul2r ?fnorm2_ge0 //.
+  exact: fnorm2_mulmx_le.
+have [v0|vpos] := eqVneq (fnorm2 v) 0; first by rewrite v0 mulr0 fnorm2_ge0.
+have [M0|Mpos] := eqVneq (fnorm2 M) 0; first by rewrite M0 invr0 mul0r fnorm2_ge0.
+rewrite ler_pdivr_mull ?lt0r ?Mpos ?fnorm2_ge0 //.
+by rewrite -(ler_pmul2l (_ : 0 < fnorm2 v)) ?lt0r ?vpos ?fnorm2_ge0.
+Qed.
+
 End Ridge.
 
 Section RidgeNorm.
@@ -369,6 +414,27 @@ have le : (lambda / (lambda + mu)) ^+ 2 <= (lambda / mu) ^+ 2.
   by rewrite ler_addr ltW.
 move=> /le_trans /(_ (ler_wpmul2r (fnorm2_ge0 _) le)) /ler_wsqrtr.
 by rewrite /frobenius sqrtrM ?sqr_ge0 // sqrtr_sqr ger0_norm // divr_ge0 ?ltW.
+Qed.
+
+(* Ridge -> min-norm least squares as lambda -> 0, with no assumption on X: the rate constant
+   is ||(X X^T)^- X||_F^2 (sv_lower_bound_pinvmx) instead of 1 / sigma_min(X)^2. *)
+Theorem ridge_min_norm_pinvmx_bound lambda : 0 < lambda ->
+  frobenius (ridge X Y lambda - min_norm_ls X Y)
+    <= lambda * fnorm2 (pinvmx (gram X) *m X) * frobenius (min_norm_ls X Y).
+Proof.
+move=> lpos; set M := pinvmx (gram X) *m X.
+have [M0|Mpos] := eqVneq (fnorm2 M) 0.
+  have X0 : X = 0.
+    have HPH : gram X *m pinvmx (gram X) *m gram X = gram X by apply: mulmxKpV.
+    have PX0 : pinvmx (gram X) *m X = 0 := fnorm2_eq0 M0.
+    have PH0 : pinvmx (gram X) *m gram X = 0.
+      by rewrite (mulmxA (pinvmx (gram X)) X X^T) PX0 mul0mx.
+    by apply: mul_tr_self_eq0; rewrite -/(gram X) -HPH -mulmxA PH0 mulmx0.
+  rewrite /ridge /min_norm_ls /gram X0 trmx0 !mulmx0 !mul0mx subrr /frobenius.
+  by rewrite /fnorm2 fdot0l sqrtr0 mulr0.
+have mu_gt0 : 0 < (fnorm2 M)^-1 by rewrite invr_gt0 lt0r Mpos fnorm2_ge0.
+have := ridge_tends_to_min_norm_least_squares lpos mu_gt0 (@sv_lower_bound_pinvmx _ _ _ X).
+by rewrite invrK.
 Qed.
 
 End RidgeNorm.
