@@ -194,10 +194,22 @@ const std::vector<family_info>& known_families() {
   };
   return f;
 }
+
+// Families declared by family_registrar objects (static initialisation, any order).
+std::vector<family_info>& registered_families() {
+  static std::vector<family_info> f;
+  return f;
+}
 }  // namespace
+
+family_registrar::family_registrar(family_info info) {
+  registered_families().push_back(std::move(info));
+}
 
 family_info describe_family(const std::string& id) {
   for (const auto& f : known_families())
+    if (f.id == id) return f;
+  for (const auto& f : registered_families())
     if (f.id == id) return f;
   return {id, id, "(no paper reference recorded for this family)"};
 }

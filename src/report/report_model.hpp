@@ -151,7 +151,17 @@ struct family_info {
   std::string title;
   std::string reference;
 };
+// The built-in families first, then those declared through family_registrar; an id neither
+// knows gets its id as title and "(no paper reference recorded for this family)".
 family_info describe_family(const std::string& id);
+// Declares a family that is not built in (its title and the paper it verifies), for the report's
+// section of the properties named "<id>.*". A static object in the family's own translation
+// unit, like property_registrar (examples/external_family). The title reads "Short name: what
+// it shows"; the part before ':' names the family's plots. A built-in id keeps its built-in
+// description.
+struct family_registrar {
+  explicit family_registrar(family_info info);
+};
 // Families of the given property names, known ones first in paper order, then the rest sorted.
 std::vector<std::string> families_in_order(const std::vector<std::string>& families);
 

@@ -1,0 +1,118 @@
+// The iclproof command line (check, list, report, compare) as a library function: the body of
+// `iclproof`'s main, and of any executable that links its own properties next to the built-in
+// ones (tests/verdict, examples/external_family).
+#include "cli/command_line.hpp"
+
+#include "cli/check_command.hpp"
+#include "cli/output_paths.hpp"
+#include "cli/report_command.hpp"
+#include "compare/compare.hpp"
+#include "core/precision.hpp"
+#include "report/report_model.hpp"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <map>
+
+namespace iclproof {
+
+int run_command_line(int argc, char** argv) {
+  CLI::App app{"iclproof: verification suite for in-context-learning weight constructions"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", [] {
+    // The versions the report records (report.json "tools"), one per line.
+    std::string text;
+    for (const auto& [name, version] : collect_tool_versions(proof_audit{}))
+      text += (name == "iclproof" ? "iclproof " : name + ": ") + version + "\n";
+    text.pop_back();
+    return text;
+  });
+
+  check_options check;
+  std::string scalar_name = "mpfr";
+  int precision = 0;
+  auto* check_cmd =
+      app.add_subcommand("check", "Run properties and print errors, tolerances, margins");
+  check_cmd->add_option("--property", check.property_glob, "Glob over property names")
+      ->capture_default_str();
+  check_cmd->add_option("--cases", check.cases, "Random cases per property")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  auto* prec_opt = check_cmd->add_option(
+      "--precision", precision,
+      fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
+                  max_precision_bits, default_precision_bits));
+  check_cmd->add_option("--scalar", scalar_name, "mpfr | double | long-double")
+      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
+      ->capture_default_str();
+  check_cmd->add_option("--seed", check.seed, "Run seed")->capture_default_str();
+  check_cmd->add_option("--json", check.json_path, "Write results as JSON to FILE");
+  check_cmd
+      ->add_option("--proof-audit", check.proof_audit_path,
+                   "audit.json of the Coq build; cited theorems must have checked")
+      ->check(CLI::ExistingFile);
+  check_cmd->add_flag("--ci", check.ci, "Gate mode: also fail on cited proofs that did not check");
+
+  report_subcommand report_cmd(app);
+
+  compare_options compare;
+  std::string compare_weights, compare_json;
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "Compare a trained model's weights file with the constructions (issue 7)");
+  compare_cmd->add_option("WEIGHTS", compare_weights, "Weights file written by iclproof-train")
+      ->required();
+  compare_cmd->add_option("--tasks", compare.tasks, "Fresh validation tasks")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  compare_cmd
+      ->add_option("--calibration-tasks", compare.calibration_tasks,
+                   "Tasks of the separate sample that fixes the GD reference step eta*")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
+  compare_cmd
+      ->add_option(
+          "--precision", compare.precision_bits,
+          fmt::format("MPFR precision in bits [{}, {}]", min_precision_bits, max_precision_bits))
+      ->check(CLI::Range(min_precision_bits, max_precision_bits))
+      ->capture_default_str();
+  compare_cmd->add_option("--seed", compare.seed, "Seed of the fresh tasks")->capture_default_str();
+  compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON to FILE");
+
+  std::string list_glob = "*";
+  auto* list_cmd = app.add_subcommand("list", "List properties with their claims and theorems");
+  list_cmd->add_option("--property", list_glob, "Glob over property names");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "iclproof: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    if (*check_cmd) {
+      static const std::map<std::string, scalar_kind> kinds{
+          {"mpfr", scalar_kind::mpfr},
+          {"double", scalar_kind::double_precision},
+          {"long-double", scalar_kind::long_double_precision}};
+      check.scalar = kinds.at(scalar_name);
+      if (prec_opt->count() > 0) check.precision_bits = precision;
+      return run_check_command(check);
+    }
+    if (*list_cmd) return run_list_command(list_glob);
+    if (*compare_cmd) {
+      if (!compare_json.empty()) require_writable_file(compare_json, "--json");
+      return run_compare_command(compare_weights, compare, compare_json);
+    }
+    if (report_cmd.selected()) return report_cmd.run();
+  } catch (const std::exception& e) {
+    std::cerr << "iclproof: error: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}
+
+}  // namespace iclproof
