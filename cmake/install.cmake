@@ -64,7 +64,8 @@ if(BUILD_TESTING)
                    -DEXAMPLE=${PROJECT_SOURCE_DIR}/examples/external_family
                    -DWORK=${PROJECT_BINARY_DIR}/install_test
                    -DCXX=${CMAKE_CXX_COMPILER} -DLAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
-                   -DBUILD_TYPE=${CMAKE_BUILD_TYPE}
+                   -DBUILD_TYPE=${CMAKE_BUILD_TYPE} "-DCXX_FLAGS=${CMAKE_CXX_FLAGS}"
+                   "-DLINKER_FLAGS=${CMAKE_EXE_LINKER_FLAGS}"
                    -P ${CMAKE_CURRENT_LIST_DIR}/install_test.cmake)
   set_tests_properties(install.external_family_builds_and_runs_against_installed_package
                        PROPERTIES LABELS install TIMEOUT 600)

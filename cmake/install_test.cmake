@@ -3,6 +3,8 @@
 # it with find_package(iclproof), then runs the installed family through the CLI.
 #   -DBUILD_DIR=<iclproof build> -DEXAMPLE=<example source> -DWORK=<scratch folder>
 #   -DCXX=<compiler> -DLAUNCHER=<compiler launcher or empty> -DBUILD_TYPE=<config>
+#   -DCXX_FLAGS=... -DLINKER_FLAGS=...  the build's own (a sanitizer build's libraries need the
+#                                       sanitizer runtime in the example's link too)
 function(run what expected_rc)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc STREQUAL expected_rc)
@@ -21,7 +23,8 @@ set(prefix ${WORK}/prefix)
 run("cmake --install" 0 ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
 set(configure_args -S ${EXAMPLE} -B ${WORK}/build -DCMAKE_PREFIX_PATH=${prefix}
-                   -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
+                   -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
+                   "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 if(LAUNCHER)
   list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
 endif()
