@@ -82,8 +82,8 @@ class reader {
   }
 
   // {"shape": [...], "data": ...} with the expected shape; rank 0 -> 1x1, rank 1 -> n x 1.
-  Mat<double> tensor(const nlohmann::json& t, const std::string& where,
-                     const std::vector<int>& expect) const {
+  Eigen::MatrixXd tensor(const nlohmann::json& t, const std::string& where,
+                         const std::vector<int>& expect) const {
     const auto& shape = field(t, where, "shape");
     if (!shape.is_array()) fail(join(where, "shape"), "expected an array");
     std::vector<std::int64_t> got;
@@ -99,18 +99,18 @@ class reader {
     const auto& data = field(t, where, "data");
     const std::string dw = join(where, "data");
     if (expect.empty()) {
-      Mat<double> m(1, 1);
+      Eigen::MatrixXd m(1, 1);
       m(0, 0) = number(data, dw);
       return m;
     }
     if (!data.is_array() || data.size() != static_cast<std::size_t>(expect[0]))
       fail(dw, fmt::format("expected an array of {} entries", expect[0]));
     if (expect.size() == 1) {
-      Mat<double> m(expect[0], 1);
+      Eigen::MatrixXd m(expect[0], 1);
       for (int i = 0; i < expect[0]; ++i) m(i, 0) = number(data[i], fmt::format("{}[{}]", dw, i));
       return m;
     }
-    Mat<double> m(expect[0], expect[1]);
+    Eigen::MatrixXd m(expect[0], expect[1]);
     for (int i = 0; i < expect[0]; ++i) {
       const auto& row = data[i];
       const std::string rw = fmt::format("{}[{}]", dw, i);
@@ -272,7 +272,7 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
       for (const auto& [n, s] : expected) names.push_back(n);
       r.fail(where, fmt::format("expected exactly the parameters {}", fmt::join(names, ", ")));
     }
-    std::map<std::string, Mat<double>> values;
+    std::map<std::string, Eigen::MatrixXd> values;
     for (const auto& [name, shape] : expected)
       values[name] = r.tensor(r.field(set, where, name.c_str()), reader::join(where, name), shape);
     if (w.kind == learned_model_kind::memformer_cgd && l == 0 && values["gamma"](0, 0) != 0.0)

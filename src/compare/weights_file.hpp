@@ -5,10 +5,11 @@
 // non-number, NaN/Inf or overflowing entry, a size outside the limits — is reported as ONE
 // weights_file_error whose what() is a single line naming the file and the defect. The reader
 // never clamps, never guesses, never crashes (it is fuzzed: tests/fuzz/weights_reader_fuzz.cpp).
+// Entries are doubles (Eigen::MatrixXd, the same type as Mat<double>): of Eigen this header needs
+// <Eigen/Core> only, and it includes nothing of MPFR or Boost.Multiprecision.
 #pragma once
 
-#include "core/eigen_scalar.hpp"
-
+#include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -50,17 +51,17 @@ struct weights_file {
   learned_model_kind kind = learned_model_kind::lsa;
   int d = 0, N = 0, layers = 0;
   bool tied = false;
-  std::string inputs;  // uniform | gaussian | anisotropic
-  Mat<double> Sigma;   // anisotropic only: d x d, exactly symmetric
+  std::string inputs;     // uniform | gaussian | anisotropic
+  Eigen::MatrixXd Sigma;  // anisotropic only: d x d, exactly symmetric
   // One map per parameter set (one per layer, or one if tied); scalars are 1 x 1 matrices.
-  std::vector<std::map<std::string, Mat<double>>> parameter_sets;
+  std::vector<std::map<std::string, Eigen::MatrixXd>> parameter_sets;
   std::vector<std::int64_t> curve_steps;
   std::vector<double> curve_loss;
   nlohmann::json config;    // as recorded (informational)
   nlohmann::json training;  // as recorded (informational)
 
   // Parameter `name` of layer l (resolves tying).
-  const Mat<double>& parameter(int layer, const std::string& name) const {
+  const Eigen::MatrixXd& parameter(int layer, const std::string& name) const {
     return parameter_sets.at(tied ? 0 : layer).at(name);
   }
 };

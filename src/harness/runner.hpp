@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/scalar.hpp"
+#include "harness/glob_match.hpp"
 #include "harness/property.hpp"
 
 #include <cstdint>
@@ -57,6 +58,5 @@ property_result run_body(const property_info& info, const property_body& body,
 // Properties whose names match a glob (`*` and `?`); throws std::invalid_argument with a
 // one-line message if none matches.
 std::vector<const property*> select_properties(const std::string& glob);
-bool glob_match(std::string_view pattern, std::string_view text);
 
 }  // namespace iclproof

@@ -1,6 +1,6 @@
 // Registries of findings, plot sources and precision-sweep exclusions (see findings.hpp and
 // plot_series.hpp), and the catalogue of errata from CONSTRUCTIONS.md.
-#include "harness/runner.hpp"
+#include "harness/glob_match.hpp"
 #include "report/findings.hpp"
 #include "report/plot_series.hpp"
 

@@ -3,6 +3,7 @@
 // passes Prop 1's exact construction and fails deliberately broken ones (mutation tests).
 #include "compare/compare.hpp"
 #include "compare/weights_file.hpp"
+#include "core/eigen_scalar.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
