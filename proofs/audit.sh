@@ -25,6 +25,7 @@
 #     shortest name, so a look-alike such as ICLProof.X.Classical_Prop.classic never matches
 #     Coq.Logic.Classical_Prop.classic).  Any line of the report that is not `name : type`
 #     (e.g. "f is assumed to be guarded.", "... relies on an unsafe hierarchy.") fails.
+#     Every allow-list entry must be a Coq.* (standard library) name.
 #  6. Per-file axiom sets: a constant of a file listed in real_analysis_files.txt passes as
 #     "closed" or "standard-axioms" (only allowed_axioms.txt); a constant of any other file
 #     (the mathcomp theories) must be "Closed under the global context".
@@ -132,6 +133,8 @@ shopt -u nullglob
 mapfile -t allow < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$allowed" | grep -v '^$')
 for a in "${allow[@]}"; do
   [[ "$a" =~ ^[A-Za-z_][A-Za-z0-9_\']*(\.[A-Za-z_][A-Za-z0-9_\']*)+$ ]] || die_usage "allow-list entry '$a' is not a fully qualified name"
+  # the standard axioms come from Coq's standard library; a project name is never allowed
+  [[ "$a" == Coq.* ]] || fail "$(basename "$allowed"): '$a' is not a name of Coq's standard library (Coq.*)"
 done
 declare -A real_ok=()
 while read -r f; do

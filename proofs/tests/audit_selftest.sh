@@ -54,6 +54,10 @@ for kw in hypothesis variable variables parameter parameters conjecture context 
   expect "top_$kw" "rejects_top_level_$kw" 1 "$re" "$F"
 done
 expect succeed_section     rejects_succeed_section 1 "Fixture.v:5: top-level 'Hypothesis'" "$F"
+# An allow-list naming a project constant is rejected (only Coq.* names may be allowed).
+mkdir -p "$work" && { cat "$src/allowed_axioms.txt"; echo ICLProof.Fixture.fixture_assumed; } > "$work/allow_project.txt"
+expect allow_project_name  rejects_top_level_hypothesis 1 "allow_project.txt: 'ICLProof.Fixture.fixture_assumed' is not a name of Coq's standard library" \
+  "$F" --no-text-scan --allowed "$work/allow_project.txt"
 expect top_hypothesis_assume rejects_top_level_hypothesis 1 "'ICLProof.Fixture.fixture_assumed' is not in" '"status":"failed"' --no-text-scan
 # --- kernel checks switched off -------------------------------------------------------------------
 expect bypass_guard        rejects_bypass_guard 1 "Classical_Prop.v:6: forbidden 'bypass_check'" "$F"
