@@ -8,7 +8,7 @@
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
 From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
-  AkyurekBounds AkyurekAlgebra.
+  AkyurekBounds AkyurekAlgebra AkyurekChains.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -56,3 +56,6 @@ Print Assumptions ICLProof.AkyurekAlgebra.raw_dot_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_aff_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_mov_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_mul_entry.
+
+(* AkyurekChains.v *)
+Print Assumptions ICLProof.AkyurekChains.theorem1_chain_sgd_pass.

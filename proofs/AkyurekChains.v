@@ -1,0 +1,556 @@
+(* AkyurekChains.v -- the exact semantics of the RAW/div layers of Akyurek et al. 2023 and the
+   Theorem 1 (SGD pass) chain in it.
+
+   Main results
+   - theorem1_chain_sgd_pass : for any d, n, w_0, alpha, lambda and 1 <= k <= n, after the first
+       8 k layers of theorem1_chain d n w_0 alpha lambda on chain_input X y, token 2k holds in its
+       w rows the SGD iterate w_k of sgd_pass (w_j = w_(j-1) - 2 alpha (x_j (w_(j-1)^T x_j - y_j)
+       + lambda w_(j-1)), the corrected ridge step) and in its pred row w_k^T x_(k+1).
+   - theorem1_chain_inv : the same as an invariant over the stages, plus: the data rows (x rows at
+       even tokens, the y row everywhere) are never overwritten.
+   Not yet here: the Theorem 2 (Sherman-Morrison / div) chain of chains.hpp; the semantics
+   (layer_exact with div_exact) is ready for it.
+   (x_j = column j of X, y_j = entry j of y, 0-based as in the C++.)
+
+   What is modelled.  src/raw/raw_operator.hpp's exact semantics (raw_exact, div_exact,
+   layer_exact, run_exact) and the op builders mov_op, aff_op, dot_op, mul_ops, and
+   src/raw/chains.hpp's sgd_rows layout, sgd_ridge_step, sgd_pass, theorem1_chain and
+   chain_input, transcribed line by line: same row indices, same token indices, same op lists in
+   the same order, same RAW formula (Wa/|K(i)| sum_(k in K(i)) h_k[r] (+ or .) W h_i[s], then Wo,
+   then b0), same div (y / |c|).  The hidden state is a function row -> token -> value
+   (an Eigen matrix is its restriction to [0, D) x [0, T)); an Eigen matrix weight is a function
+   (row, col) -> value with its sizes carried by the index lists.
+   What is not modelled: the C++ shape and causality checks (check_op_shapes, check_independent,
+   check_div; they throw, here the chains are simply shown to compute the right values); the
+   token count T in attend_self / attend_from (here K is defined at every token); and a write
+   list w with a repeated row is first-wins here, last-wins in the C++ loop (every op of the
+   chains writes distinct rows, so the two agree on them).  The tie between this model and
+   the C++ is a transcription checked by reading, not a proof about the C++ code.
+   The sums over d in the model are \sum_(q < d) in the order of the Eigen loops; the theorem is
+   an equality in any realFieldType (the C++ instantiates it in floating point, where it holds
+   up to rounding only).
+
+   Dependencies: mathcomp ssreflect/algebra, mczify (lia on nat), algebra-tactics (ring).
+   No axioms. *)
+
+From mathcomp Require Import all_ssreflect all_algebra zify ring.
+
+Set Implicit Arguments.
+Unset Strict Implicit.
+Unset Printing Implicit Defensive.
+
+Import Order.TTheory GRing.Theory Num.Theory.
+Local Open Scope ring_scope.
+
+Section RawSemantics.
+Variable R : realFieldType.
+
+(* The hidden state h(row, token) and an Eigen weight matrix M(row, col). *)
+Definition hstate := nat -> nat -> R.
+Definition fmx := nat -> nat -> R.
+
+Record raw_op := RawOp {
+  op_had : bool;              (* raw_kind::hadamard *)
+  op_s : seq nat; op_r : seq nat; op_w : seq nat;
+  op_W : fmx; op_Wa : fmx; op_Wo : fmx; op_b0 : nat -> R;
+  op_K : nat -> seq nat;      (* timestep map *)
+  op_t : nat                  (* t_size() = Wo.cols() *)
+}.
+
+Record div_op := DivOp { div_y : seq nat; div_c : nat; div_w : seq nat }.
+
+Inductive layer := LRaw of seq raw_op | LDiv of div_op.
+
+(* raw_exact: read = Wa (sum_(k in K(i)) h_k[r]) / |K(i)|, cur = W h_i[s],
+   res = Wo (read + cur or read .* cur) + b0, written to rows w of token i. *)
+Definition raw_read (o : raw_op) (h : hstate) i a :=
+  (\sum_(j < size (op_r o)) op_Wa o a j * \sum_(k <- op_K o i) h (nth 0%N (op_r o) j) k)
+    / (size (op_K o i))%:R.
+Definition raw_cur (o : raw_op) (h : hstate) i a :=
+  \sum_(j < size (op_s o)) op_W o a j * h (nth 0%N (op_s o) j) i.
+Definition raw_eval (o : raw_op) (h : hstate) m i :=
+  \sum_(a < op_t o) op_Wo o m a *
+    (if op_had o then raw_read o h i a * raw_cur o h i a else raw_read o h i a + raw_cur o h i a)
+  + op_b0 o m.
+
+(* Every op reads the layer input h and writes into the output. *)
+Definition raw_write (h : hstate) (out : hstate) (o : raw_op) : hstate :=
+  fun row i => if row \in op_w o then raw_eval o h (index row (op_w o)) i else out row i.
+Definition raw_apply h (out : hstate) ops := foldl (raw_write h) out ops.
+Definition raw_exact h ops := raw_apply h h ops.
+
+Definition div_exact (h : hstate) (dv : div_op) : hstate :=
+  fun row i => if row \in div_w dv
+    then h (nth 0%N (div_y dv) (index row (div_w dv))) i / `|h (div_c dv) i|
+    else h row i.
+
+Definition layer_exact (h : hstate) (l : layer) :=
+  match l with LRaw ops => raw_exact h ops | LDiv dv => div_exact h dv end.
+Definition run_exact (ls : seq layer) (h : hstate) := foldl layer_exact h ls.
+
+(* Eigen's Identity, Ones, Zero as functions; rows(from, to) = [from, to). *)
+Definition fid : fmx := fun p q => (p == q)%:R.
+Definition fones : fmx := fun _ _ => 1.
+Definition fzero : fmx := fun _ _ => 0.
+Definition fscale (c : R) (M : fmx) : fmx := fun p q => c * M p q.
+Definition rows (from to : nat) := iota from (to - from).
+Definition attend_self : nat -> seq nat := fun i => [:: i].
+Definition attend_from (target source : nat) : nat -> seq nat :=
+  fun i => if i == target then [:: source] else [:: i].
+
+Definition mov_op (from to : seq nat) (target source : nat) :=
+  RawOp false [::] from to fzero fid fid (fun _ => 0) (attend_from target source) (size from).
+Definition aff_op (a : seq nat) (W1 : fmx) (b : seq nat) (W2 : fmx) (bias : nat -> R)
+    (w : seq nat) :=
+  RawOp false a b w W1 W2 fid bias attend_self (size w).
+Definition dot_op (a b : seq nat) (w_row : nat) :=
+  RawOp true a b [:: w_row] fid fid fones (fun _ => 0) attend_self (size a).
+Definition mul_ops (p q r A0 B0 C0 : nat) : seq raw_op :=
+  flatten [seq [seq dot_op [seq (A0 + i * q + k)%N | k <- iota 0 q]
+                           [seq (B0 + k * r + j)%N | k <- iota 0 q] (C0 + i * r + j)
+               | j <- iota 0 r] | i <- iota 0 p].
+
+(* ------------------------------------------------------------------ evaluation lemmas *)
+
+Lemma sum_fid_l n (a : nat) (lt_an : (a < n)%N) (F : 'I_n -> R) :
+  \sum_(j < n) fid a j * F j = F (Ordinal lt_an).
+Proof.
+rewrite (bigD1 (Ordinal lt_an)) //= /fid eqxx mul1r big1 ?addr0 // => j.
+by rewrite -val_eqE /= eq_sym => /negPf ->; rewrite mul0r.
+Qed.
+
+Lemma rowsE a n : rows a (a + n) = iota a n.
+Proof. by rewrite /rows addKn. Qed.
+
+Lemma mem_rows a n row : (row \in iota a n) = (a <= row < a + n)%N.
+Proof. exact: mem_iota. Qed.
+
+Lemma index_iota_add a n j : (j < n)%N -> index (a + j)%N (iota a n) = j.
+Proof.
+move=> lt_jn; have := @index_uniq _ 0%N j (iota a n); rewrite size_iota nth_iota //.
+by apply; rewrite ?iota_uniq.
+Qed.
+
+Lemma raw_read_self o h i a :
+  op_K o = attend_self -> raw_read o h i a = \sum_(j < size (op_r o)) op_Wa o a j * h (nth 0%N (op_r o) j) i.
+Proof.
+move=> Ko; rewrite /raw_read Ko /attend_self /= divr1.
+by apply: eq_bigr => j _; rewrite big_seq1.
+Qed.
+
+Lemma mov_eval from to tg src h m i :
+  (m < size from)%N -> raw_eval (mov_op from to tg src) h m i = h (nth 0%N from m) (if i == tg then src else i).
+Proof.
+move=> lt_m; rewrite /raw_eval /= addr0 (sum_fid_l lt_m) /=.
+rewrite /raw_cur /= big_ord0 addr0 /raw_read /= (sum_fid_l lt_m) /= /attend_from.
+by case: (i == tg); rewrite /= big_seq1 divr1.
+Qed.
+
+Lemma aff_eval a W1 b W2 bias w h m i :
+  (m < size w)%N ->
+  raw_eval (aff_op a W1 b W2 bias w) h m i =
+    \sum_(j < size b) W2 m j * h (nth 0%N b j) i + \sum_(j < size a) W1 m j * h (nth 0%N a j) i
+    + bias m.
+Proof. by move=> lt_m; rewrite /raw_eval /= (sum_fid_l lt_m) /= raw_read_self. Qed.
+
+Lemma dot_eval a b wr h m i :
+  size b = size a ->
+  raw_eval (dot_op a b wr) h m i = \sum_(j < size a) h (nth 0%N b j) i * h (nth 0%N a j) i.
+Proof.
+move=> sz; rewrite /raw_eval /= addr0; apply: eq_bigr => j _.
+have ltj := ltn_ord j; have ltj' : (j < size b)%N by rewrite sz.
+by rewrite mul1r raw_read_self // /raw_cur /= (sum_fid_l ltj) (sum_fid_l ltj').
+Qed.
+
+(* Layers given as a concrete op list: the last op writing a row wins, others keep it. *)
+Lemma raw_apply_cat h out ops1 ops2 :
+  raw_apply h out (ops1 ++ ops2) = raw_apply h (raw_apply h out ops1) ops2.
+Proof. exact: foldl_cat. Qed.
+
+Lemma raw_apply_keep h out ops row i :
+  (forall o, List.In o ops -> row \notin op_w o) -> raw_apply h out ops row i = out row i.
+Proof.
+elim: ops out => [|o ops IH] out //= notin.
+rewrite IH => [|o' o'_in]; last by apply: notin; right.
+by rewrite /raw_write (negPf (notin o _)) //; left.
+Qed.
+
+Lemma has_In (T : Type) (a : pred T) (s : seq T) :
+  reflect (exists2 x, List.In x s & a x) (has a s).
+Proof.
+elim: s => [|x s IH] /=; first by right => -[].
+case ax: (a x); first by left; exists x => //; left.
+apply: (iffP IH) => [[y y_in ay] | [y [<- | y_in] ay]]; first by exists y => //; right.
+  by rewrite ax in ay.
+by exists y.
+Qed.
+
+(* If some op of the layer writes `row` and every op writing it gives v, the layer gives v. *)
+Lemma raw_apply_val h out ops row i v :
+  (exists2 o, List.In o ops & row \in op_w o) ->
+  (forall o, List.In o ops -> row \in op_w o -> raw_eval o h (index row (op_w o)) i = v) ->
+  raw_apply h out ops row i = v.
+Proof.
+elim: ops out => [|o1 ops IH] out [o //= o_in row_in] vals /=.
+have vals' : forall o, List.In o ops -> row \in op_w o -> raw_eval o h (index row (op_w o)) i = v.
+  by move=> o' o'_in; apply: vals; right.
+case: (has_In (fun o' => row \in op_w o') ops) => [wit | none]; first exact: IH.
+rewrite raw_apply_keep => [|o' o'_in]; last by apply/negP => row_in'; apply: none; exists o'.
+case: o_in => [o1o | o_in]; first by rewrite /raw_write o1o row_in vals //; left.
+by case: none; exists o.
+Qed.
+
+Lemma In_iota x a n : List.In x (iota a n) <-> (a <= x < a + n)%N.
+Proof.
+elim: n a => [|n IH] a /=; first by split => //; lia.
+rewrite IH; split => [[<- | ] | ]; [lia | lia | ].
+by case: (eqVneq a x) => [-> | ax] lt; [left | right; lia].
+Qed.
+
+Lemma In_flatten_map (A B : Type) (f : A -> seq B) s y :
+  List.In y (flatten (map f s)) <-> exists2 x, List.In x s & List.In y (f x).
+Proof.
+elim: s => [|x s IH] /=; first by split => // -[].
+rewrite List.in_app_iff IH; split => [[y_in | [x' x'_in y_in]] | [x' [<- | x'_in] y_in]].
+- by exists x => //; left.
+- by exists x' => //; right.
+- by left.
+- by right; exists x'.
+Qed.
+
+Lemma mul_ops_mem p q r A0 B0 C0 o :
+  List.In o (mul_ops p q r A0 B0 C0) <->
+  exists i, exists2 j, ((i < p) && (j < r))%N &
+    o = dot_op [seq (A0 + i * q + k)%N | k <- iota 0 q]
+               [seq (B0 + k * r + j)%N | k <- iota 0 q] (C0 + i * r + j).
+Proof.
+rewrite /mul_ops In_flatten_map; split.
+  move=> [i /In_iota lt_i /List.in_map_iff [j [<- /In_iota lt_j]]].
+  by exists i, j => //; lia.
+move=> [i [j /andP [lt_i lt_j] ->]]; exists i; first by apply/In_iota; lia.
+by apply/List.in_map_iff; exists j; split => //; apply/In_iota; lia.
+Qed.
+
+Lemma mul_ops_keep p q r A0 B0 C0 o row :
+  List.In o (mul_ops p q r A0 B0 C0) -> ((row < C0) || (C0 + p * r <= row))%N ->
+  row \notin op_w o.
+Proof.
+move=> /mul_ops_mem [i [j /andP [lt_ip lt_jr] ->]] out; rewrite /= inE.
+apply/negP => /eqP row_eq; move: out; rewrite row_eq.
+have : (i * r + j < p * r)%N.
+  by apply: (leq_trans (n := i * r + r)); rewrite ?ltn_add2l // -mulSnr leq_mul2r lt_ip orbT.
+lia.
+Qed.
+
+Lemma mul_ops_eval h out p q r A0 B0 C0 i j t :
+  (i < p)%N -> (j < r)%N ->
+  raw_apply h out (mul_ops p q r A0 B0 C0) (C0 + i * r + j)%N t =
+    \sum_(k < q) h (A0 + i * q + k)%N t * h (B0 + k * r + j)%N t.
+Proof.
+move=> lt_ip lt_jr; apply: raw_apply_val.
+  by exists (dot_op [seq (A0 + i * q + k)%N | k <- iota 0 q]
+                    [seq (B0 + k * r + j)%N | k <- iota 0 q] (C0 + i * r + j));
+     rewrite ?inE //; apply/mul_ops_mem; exists i, j => //; rewrite lt_ip.
+move=> o' /mul_ops_mem [i' [j' /andP [lt_i'p lt_j'r] ->]]; rewrite inE => /eqP eq_row.
+have eq_ij : (i' * r + j' = i * r + j)%N by lia.
+have ej : j' = j by move: (congr1 (modn^~ r) eq_ij); rewrite /= !modnMDl !modn_small.
+have rpos : (0 < r)%N by lia.
+have ei : i' = i by move: (congr1 (divn^~ r) eq_ij); rewrite /= !divnMDl // !divn_small ?addn0.
+rewrite ei ej dot_eval ?size_map // size_iota; apply: eq_bigr => k _.
+by rewrite mulrC !(nth_map 0%N) ?size_iota // nth_iota.
+Qed.
+
+End RawSemantics.
+
+Arguments fid {R}.
+Arguments fones {R}.
+Arguments fzero {R}.
+Arguments mov_op {R}.
+Arguments dot_op {R}.
+Arguments mul_ops {R}.
+Arguments LRaw {R}.
+Arguments LDiv {R}.
+
+Section ChainCommon.
+Variable R : realFieldType.
+Local Notation hstate := (hstate R).
+
+Lemma layer1E h (o : raw_op R) row i :
+  raw_exact h [:: o] row i =
+    if row \in op_w o then raw_eval o h (index row (op_w o)) i else h row i.
+Proof. by []. Qed.
+
+Lemma layer2E h (o1 o2 : raw_op R) row i :
+  raw_exact h [:: o1; o2] row i =
+    if row \in op_w o2 then raw_eval o2 h (index row (op_w o2)) i
+    else if row \in op_w o1 then raw_eval o1 h (index row (op_w o1)) i else h row i.
+Proof. by []. Qed.
+
+Lemma in_iota_add a n j : (j < n)%N -> ((a + j)%N \in iota a n) = true.
+Proof. by move=> lt; rewrite mem_iota; lia. Qed.
+
+Lemma notin_iota a n row : ((row < a) || (a + n <= row))%N -> (row \in iota a n) = false.
+Proof. by move=> out; rewrite mem_iota; lia. Qed.
+
+Lemma sum_fscale_fid n c m (lt_m : (m < n)%N) (F : 'I_n -> R) :
+  \sum_(j < n) fscale c fid m j * F j = c * F (Ordinal lt_m).
+Proof.
+rewrite -(sum_fid_l lt_m (fun j => c * F j)); apply: eq_bigr => j _.
+by rewrite /fscale -mulrA [in RHS]mulrCA.
+Qed.
+
+(* An entry of a matrix by natural indices, 0 outside: how chain_input reads X and y. *)
+Definition mx_at m n (M : 'M[R]_(m, n)) (r c : nat) : R :=
+  match insub r, insub c with Some i, Some j => M i j | _, _ => 0 end.
+
+Lemma mx_atE m n (M : 'M[R]_(m, n)) (i : 'I_m) (j : 'I_n) : mx_at M i j = M i j.
+Proof. by rewrite /mx_at !valK. Qed.
+
+Lemma mx_at_cV m (M : 'cV[R]_m) (i : 'I_m) : mx_at M i 0%N = M i 0.
+Proof. exact: (mx_atE M i 0). Qed.
+
+(* chains.hpp chain_input: D x (2n + 1) zeros, h(1 + r, 2i) = X(r, i) (i <= n),
+   h(0, 2i + 1) = y(0, i) (i < n). *)
+Definition chain_input (D d n N : nat) (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) : hstate :=
+  fun row t =>
+    if ((row < D) && (t < 2 * n + 1))%N then
+      if odd t then (if row == 0%N then mx_at y 0 t./2 else 0)
+      else (if (0 < row <= d)%N then mx_at X row.-1 t./2 else 0)
+    else 0.
+Arguments chain_input D d n {N} X y.
+
+(* Column j of X and entry j of y by natural index (x_(j+1), y_(j+1) in the paper). *)
+Definition xcol d N (X : 'M[R]_(d, N)) j : 'cV[R]_d := \col_(r < d) mx_at X r j.
+Definition yat n (y : 'M[R]_(1, n)) j := mx_at y 0 j.
+
+Lemma chain_input_x D d n N (X : 'M[R]_(d, N)) y (r : 'I_d) j :
+  (d < D)%N -> (j <= n)%N -> chain_input D d n X y (1 + r)%N (2 * j)%N = xcol X j r 0.
+Proof.
+move=> dD jn; have rd := ltn_ord r; rewrite /chain_input mxE ifT; last by lia.
+by rewrite oddM /= ifT ?mul2n ?doubleK //; lia.
+Qed.
+
+Lemma chain_input_y D d n N (X : 'M[R]_(d, N)) y j :
+  (0 < D)%N -> (j < n)%N -> chain_input D d n X y 0%N (2 * j + 1)%N = yat y j.
+Proof.
+move=> D0 jn; rewrite /chain_input ifT; last by lia.
+by rewrite oddD oddM /= mul2n addn1 /= uphalf_double.
+Qed.
+
+Lemma run_exact_cat (ls1 ls2 : seq (layer R)) h :
+  run_exact (ls1 ++ ls2) h = run_exact ls2 (run_exact ls1 h).
+Proof. exact: foldl_cat. Qed.
+
+End ChainCommon.
+
+Arguments chain_input {R} D d n {N} X y.
+
+(* ------------------------------------------------------------ Theorem 1 (SGD pass) *)
+Section Theorem1.
+Variable R : realFieldType.
+Variable d : nat.
+
+(* chains.hpp sgd_rows. *)
+Definition sgd_y := 0%N.
+Definition sgd_x0 := 1%N.
+Definition sgd_p := (1 + d)%N.
+Definition sgd_r := (2 + d)%N.
+Definition sgd_g0 := (3 + d)%N.
+Definition sgd_w0 := (3 + 2 * d)%N.
+Definition sgd_h0 := (3 + 3 * d)%N.
+Definition sgd_pred := (3 + 4 * d)%N.
+Definition sgd_D := (4 + 4 * d)%N.
+
+(* chains.hpp theorem1_chain, the eight layers of stage k (yt = 2k - 1, xt = 2k - 2). *)
+Definition sgd_stage (w_init : 'cV[R]_d) (alpha lambda : R) (k : nat) : seq (layer R) :=
+  let yt := (2 * k - 1)%N in let xt := (2 * k - 2)%N in
+  let wr := rows sgd_w0 (sgd_w0 + d) in let xr := rows sgd_x0 (sgd_x0 + d) in
+  [:: LRaw [:: mov_op xr xr yt xt;
+               if k == 1%N then aff_op [::] fzero [::] fzero (fun m => mx_at w_init m 0) wr
+               else mov_op wr wr yt xt];
+      LRaw [:: dot_op wr xr sgd_p];
+      LRaw [:: aff_op [:: sgd_p] fones [:: sgd_y] (fscale (-1) fones) (fun _ => 0) [:: sgd_r]];
+      LRaw (mul_ops d 1 1 sgd_x0 sgd_r sgd_g0);
+      LRaw [:: aff_op (rows sgd_g0 (sgd_g0 + d)) fid wr (fscale lambda fid) (fun _ => 0)
+                      (rows sgd_h0 (sgd_h0 + d))];
+      LRaw [:: aff_op wr fid (rows sgd_h0 (sgd_h0 + d)) (fscale (-2 * alpha) fid) (fun _ => 0) wr];
+      LRaw [:: mov_op wr wr (2 * k)%N yt];
+      LRaw [:: dot_op wr xr sgd_pred]].
+
+Definition theorem1_chain (w_init : 'cV[R]_d) (alpha lambda : R) (n : nat) : seq (layer R) :=
+  flatten [seq sgd_stage w_init alpha lambda k | k <- iota 1 n].
+
+(* chains.hpp sgd_ridge_step (corrected Appendix A) and sgd_pass. *)
+Definition sgd_ridge_step (w x : 'cV[R]_d) (yv alpha lambda : R) : 'cV[R]_d :=
+  w - (2 * alpha) *: (((w^T *m x) 0 0 - yv) *: x + lambda *: w).
+
+Fixpoint sgd_pass n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) (w_init : 'cV[R]_d) (alpha lambda : R)
+    k : 'cV[R]_d :=
+  if k is k'.+1 then
+    sgd_ridge_step (sgd_pass X y w_init alpha lambda k') (xcol X k') (yat y k') alpha lambda
+  else w_init.
+
+Lemma size_sgd_stages w_init alpha lambda s :
+  size (flatten [seq sgd_stage w_init alpha lambda k | k <- s]) = (8 * size s)%N.
+Proof. by elim: s => [|k s IH] //=; rewrite IH mulnS. Qed.
+
+Lemma take_theorem1_chain w_init alpha lambda n k :
+  (k <= n)%N ->
+  take (8 * k) (theorem1_chain w_init alpha lambda n) = theorem1_chain w_init alpha lambda k.
+Proof.
+move=> kn; rewrite /theorem1_chain -(subnKC kn) iotaD map_cat flatten_cat take_size_cat //.
+by rewrite size_sgd_stages size_iota.
+Qed.
+
+Ltac sgd_lia := unfold sgd_y, sgd_x0, sgd_p, sgd_r, sgd_g0, sgd_w0, sgd_h0, sgd_pred, sgd_D in *; lia.
+Ltac nt := rewrite /rows ?mem_iota ?inE; sgd_lia.
+
+Lemma sgd_stage_spec w_init alpha lambda n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) h j
+    (w : 'cV[R]_d) :
+  (j < n)%N ->
+  (forall r t, (r < d)%N -> h (1 + r)%N (2 * t)%N = chain_input sgd_D d n X y (1 + r)%N (2 * t)%N) ->
+  (forall t, h 0%N t = chain_input sgd_D d n X y 0%N t) ->
+  (if j is 0 then w = w_init else forall r : 'I_d, h (sgd_w0 + r)%N (2 * j)%N = w r 0) ->
+  let h' := run_exact (sgd_stage w_init alpha lambda j.+1) h in
+  [/\ forall r t, (r < d)%N ->
+        h' (1 + r)%N (2 * t)%N = chain_input sgd_D d n X y (1 + r)%N (2 * t)%N,
+      forall t, h' 0%N t = chain_input sgd_D d n X y 0%N t,
+      forall r : 'I_d,
+        h' (sgd_w0 + r)%N (2 * j.+1)%N = sgd_ridge_step w (xcol X j) (yat y j) alpha lambda r 0 &
+      h' sgd_pred (2 * j.+1)%N
+        = ((sgd_ridge_step w (xcol X j) (yat y j) alpha lambda)^T *m xcol X j.+1) 0 0].
+Proof.
+move=> jn hx hy hw; rewrite /sgd_stage.
+have -> : (2 * j.+1 - 1 = 2 * j + 1)%N by lia.
+have -> : (2 * j.+1 - 2 = 2 * j)%N by lia.
+rewrite /run_exact /=.
+set o2 := (if j.+1 == 1%N then _ else _).
+have o2v (r : 'I_d) :
+    raw_eval o2 h (index (sgd_w0 + r)%N (rows sgd_w0 (sgd_w0 + d))) (2 * j + 1)%N = w r 0.
+  rewrite /o2 rowsE index_iota_add //; clear o2.
+  case: j jn hx hy hw => [|j] jn hx hy hw /=.
+    by rewrite aff_eval ?size_iota // !big_ord0 !add0r mx_at_cV hw.
+  by rewrite mov_eval ?size_iota // eqxx nth_iota // -hw.
+set h1 := raw_exact h _; set h2 := raw_exact h1 _; set h3 := raw_exact h2 _.
+set h4 := raw_exact h3 _; set h5 := raw_exact h4 _; set h6 := raw_exact h5 _.
+set h7 := raw_exact h6 _; set h8 := raw_exact h7 _.
+have wo2 : op_w o2 = rows sgd_w0 (sgd_w0 + d) by rewrite /o2; case: ifP.
+have xin (r : 'I_d) : xcol X j r 0 = h (sgd_x0 + r)%N (2 * j)%N.
+  by rewrite (hx r j (ltn_ord r)) chain_input_x //; sgd_lia.
+have xin' (r : 'I_d) : xcol X j.+1 r 0 = h (sgd_x0 + r)%N (2 * j.+1)%N.
+  by rewrite (hx r j.+1 (ltn_ord r)) chain_input_x //; sgd_lia.
+have h1x r t : (r < d)%N ->
+    h1 (sgd_x0 + r)%N t = h (sgd_x0 + r)%N (if t == (2 * j + 1)%N then (2 * j)%N else t).
+  move=> rd; rewrite /h1 layer2E wo2 ifF; last by nt.
+  by rewrite rowsE (in_iota_add _ rd) mov_eval ?index_iota_add ?size_iota // nth_iota.
+have h1y t : h1 sgd_y t = h sgd_y t.
+  by rewrite /h1 layer2E wo2 !ifF //; nt.
+have h1w (r : 'I_d) : h1 (sgd_w0 + r)%N (2 * j + 1)%N = w r 0.
+  by rewrite /h1 layer2E wo2 -o2v rowsE (in_iota_add _ (ltn_ord r)).
+have h2k row t : row != sgd_p -> h2 row t = h1 row t.
+  by move=> ne; rewrite /h2 layer1E inE (negPf ne).
+have h2p : h2 sgd_p (2 * j + 1)%N = \sum_(q < d) xcol X j q 0 * w q 0.
+  rewrite /h2 layer1E inE eqxx dot_eval; last by rewrite !rowsE !size_iota.
+  rewrite !rowsE size_iota.
+  apply: eq_bigr => q _; rewrite !nth_iota // h1x // h1w eqxx xin //.
+have h3k row t : row != sgd_r -> h3 row t = h2 row t.
+  by move=> ne; rewrite /h3 layer1E inE (negPf ne).
+have h3r : h3 sgd_r (2 * j + 1)%N = \sum_(q < d) xcol X j q 0 * w q 0 - yat y j.
+  rewrite /h3 layer1E inE eqxx aff_eval; last by rewrite /= eqxx.
+  rewrite !big_ord1 /= /fscale /fones h2p h2k; last by sgd_lia.
+  rewrite h1y hy /sgd_y chain_input_y; try by sgd_lia.
+  by rewrite addr0 mulr1 mulN1r addrC mul1r.
+have h4k row t : ((row < sgd_g0) || (sgd_g0 + d * 1 <= row))%N -> h4 row t = h3 row t.
+  by move=> out; rewrite /h4 /raw_exact raw_apply_keep // => o o_in; apply: mul_ops_keep o_in _.
+have h4g (r : 'I_d) : h4 (sgd_g0 + r)%N (2 * j + 1)%N = xcol X j r 0 * h3 sgd_r (2 * j + 1)%N.
+  have -> : (sgd_g0 + r = sgd_g0 + r * 1 + 0)%N by lia.
+  have rd := ltn_ord r.
+  rewrite /h4 /raw_exact mul_ops_eval // big_ord1 muln1 mul0n !addn0 h3k; last by sgd_lia.
+  by rewrite h2k; [rewrite h1x // eqxx -xin | sgd_lia].
+have h5k row t : ((row < sgd_h0) || (sgd_h0 + d <= row))%N -> h5 row t = h4 row t.
+  by move=> out; rewrite /h5 layer1E notin_iota //; sgd_lia.
+have h5h (r : 'I_d) : h5 (sgd_h0 + r)%N (2 * j + 1)%N
+    = lambda * h4 (sgd_w0 + r)%N (2 * j + 1)%N + h4 (sgd_g0 + r)%N (2 * j + 1)%N.
+  rewrite /h5 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /= (index_iota_add _ (ltn_ord r)) size_iota.
+  rewrite /= !size_iota index_iota_add // (sum_fscale_fid _ (ltn_ord r)) (sum_fid_l (ltn_ord r)) /=.
+  by rewrite !nth_iota // addr0.
+have h6k row t : ((row < sgd_w0) || (sgd_w0 + d <= row))%N -> h6 row t = h5 row t.
+  by move=> out; rewrite /h6 layer1E notin_iota //; sgd_lia.
+have h6w (r : 'I_d) : h6 (sgd_w0 + r)%N (2 * j + 1)%N
+    = - 2 * alpha * h5 (sgd_h0 + r)%N (2 * j + 1)%N + h5 (sgd_w0 + r)%N (2 * j + 1)%N.
+  rewrite /h6 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /= (index_iota_add _ (ltn_ord r)) size_iota.
+  rewrite /= !size_iota index_iota_add // (sum_fscale_fid _ (ltn_ord r)) (sum_fid_l (ltn_ord r)) /=.
+  by rewrite !nth_iota // addr0.
+have h7k row t : ((row < sgd_w0) || (sgd_w0 + d <= row))%N -> h7 row t = h6 row t.
+  by move=> out; rewrite /h7 layer1E notin_iota //; sgd_lia.
+have h7w (r : 'I_d) : h7 (sgd_w0 + r)%N (2 * j.+1)%N = h6 (sgd_w0 + r)%N (2 * j + 1)%N.
+  rewrite /h7 layer1E rowsE (in_iota_add _ (ltn_ord r)) mov_eval; last first.
+    by rewrite /= (index_iota_add _ (ltn_ord r)) size_iota.
+  by rewrite /= (index_iota_add _ (ltn_ord r)) eqxx nth_iota.
+have h8k row t : row != sgd_pred -> h8 row t = h7 row t.
+  by move=> ne; rewrite /h8 layer1E inE (negPf ne).
+have hxs r t : (r < d)%N -> h8 (sgd_x0 + r)%N (2 * t)%N = h (sgd_x0 + r)%N (2 * t)%N.
+  move=> rd; rewrite h8k ?h7k ?h6k ?h5k ?h4k ?h3k ?h2k ?h1x //; try by sgd_lia.
+  by rewrite ifF //; lia.
+have wk (r : 'I_d) :
+    h8 (sgd_w0 + r)%N (2 * j.+1)%N = sgd_ridge_step w (xcol X j) (yat y j) alpha lambda r 0.
+  have rd := ltn_ord r.
+  rewrite h8k ?h7w ?h6w ?h5h ?h5k ?h4g ?h3r ?h4k ?h3k ?h2k ?h1w; try by sgd_lia.
+  rewrite /sgd_ridge_step !mxE /=.
+  have -> : \sum_(q < d) xcol X j q 0 * w q 0 = \sum_(q < d) w^T 0 q * xcol X j q 0.
+    by apply: eq_bigr => q _; rewrite [w^T _ _]mxE mulrC.
+  by move: (\sum_(q < d) _) => S; ring.
+split => //.
+- by move=> r t rd; rewrite (hxs r t rd) hx.
+- by move=> t; rewrite h8k ?h7k ?h6k ?h5k ?h4k ?h3k ?h2k ?h1y ?hy //; sgd_lia.
+have wk7 (r : 'I_d) :
+    h7 (sgd_w0 + r)%N (2 * j.+1)%N = sgd_ridge_step w (xcol X j) (yat y j) alpha lambda r 0.
+  by have rd := ltn_ord r; rewrite -wk h8k //; sgd_lia.
+rewrite /h8 layer1E inE eqxx dot_eval; last by rewrite !rowsE !size_iota.
+rewrite !rowsE size_iota mxE; apply: eq_bigr => q _.
+rewrite !nth_iota // wk7 mulrC; congr (_ * _); first by rewrite [RHS]mxE.
+have qd := ltn_ord q; rewrite -h8k; last by sgd_lia.
+by rewrite (hxs _ _ (ltn_ord q)) xin'.
+Qed.
+
+Lemma theorem1_chainS w_init alpha lambda k :
+  theorem1_chain w_init alpha lambda k.+1
+    = theorem1_chain w_init alpha lambda k ++ sgd_stage w_init alpha lambda k.+1.
+Proof.
+rewrite /theorem1_chain.
+have -> : iota 1 k.+1 = iota 1 k ++ [:: k.+1] by rewrite -[k.+1]addn1 iotaD add1n addn1.
+by rewrite map_cat flatten_cat /= ?cats0.
+Qed.
+
+Lemma theorem1_chain_inv n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) w_init alpha lambda k :
+  (k <= n)%N ->
+  let h := run_exact (theorem1_chain w_init alpha lambda k) (chain_input sgd_D d n X y) in
+  [/\ forall r t, (r < d)%N ->
+        h (1 + r)%N (2 * t)%N = chain_input sgd_D d n X y (1 + r)%N (2 * t)%N,
+      forall t, h 0%N t = chain_input sgd_D d n X y 0%N t &
+      (0 < k)%N ->
+      (forall r : 'I_d, h (sgd_w0 + r)%N (2 * k)%N = sgd_pass X y w_init alpha lambda k r 0) /\
+      h sgd_pred (2 * k)%N = ((sgd_pass X y w_init alpha lambda k)^T *m xcol X k) 0 0].
+Proof.
+elim: k => [|k IH] kn; first by split.
+have [hx hy hw] := IH (ltnW kn).
+rewrite theorem1_chainS run_exact_cat.
+have H := @sgd_stage_spec w_init alpha lambda n N X y _ k (sgd_pass X y w_init alpha lambda k)
+  kn hx hy.
+have [|hx' hy' hw'' hp''] := H; first by case: k {IH kn hx hy H} hw => [|k] hw //; case: (hw isT).
+by split => // _; split.
+Qed.
+
+Theorem theorem1_chain_sgd_pass n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) (w_init : 'cV[R]_d)
+    (alpha lambda : R) k :
+  (0 < k <= n)%N ->
+  let h := run_exact (take (8 * k) (theorem1_chain w_init alpha lambda n))
+             (chain_input sgd_D d n X y) in
+  (forall r : 'I_d, h (sgd_w0 + r)%N (2 * k)%N = sgd_pass X y w_init alpha lambda k r 0) /\
+  h sgd_pred (2 * k)%N = ((sgd_pass X y w_init alpha lambda k)^T *m xcol X k) 0 0.
+Proof.
+move=> /andP [k0 kn]; rewrite take_theorem1_chain //.
+by have [_ _ /(_ k0)] := theorem1_chain_inv X y w_init alpha lambda kn.
+Qed.
+
+End Theorem1.
