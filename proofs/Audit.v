@@ -23,6 +23,7 @@ Print Assumptions ICLProof.GradientDescent.gd_delta_neg_grad.
 (* VonOswald.v *)
 Print Assumptions ICLProof.VonOswald.prop1_lsa_gd_step.
 Print Assumptions ICLProof.VonOswald.prop1_readout.
+Print Assumptions ICLProof.VonOswald.prop1_layer_readout.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_deviation.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_exact.
 Print Assumptions ICLProof.VonOswald.lsa_stack_gd_steps.
@@ -42,6 +43,8 @@ Print Assumptions ICLProof.Memformer.lfom_memformer_precond.
 Print Assumptions ICLProof.Memformer.lfom_memformer_nonconstant_gamma.
 Print Assumptions ICLProof.Memformer.momentum_as_lfom.
 Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
+Print Assumptions ICLProof.Memformer.memformer_momentum.
+Print Assumptions ICLProof.Memformer.memformer_nesterov.
 
 (* AkyurekBounds.v *)
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.
