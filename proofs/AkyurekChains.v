@@ -34,6 +34,7 @@
    No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra zify ring.
+From ICLProof Require Import ShermanMorrison.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -259,6 +260,11 @@ have ei : i' = i by move: (congr1 (divn^~ r) eq_ij); rewrite /= !divnMDl // !div
 rewrite ei ej dot_eval ?size_map // size_iota; apply: eq_bigr => k _.
 by rewrite mulrC !(nth_map 0%N) ?size_iota // nth_iota.
 Qed.
+
+Lemma mul_ops_apply_keep h out p q r A0 B0 C0 row t :
+  ((row < C0) || (C0 + p * r <= row))%N ->
+  raw_apply h out (mul_ops p q r A0 B0 C0) row t = out row t.
+Proof. by move=> out'; apply: raw_apply_keep => o o_in; apply: mul_ops_keep o_in out'. Qed.
 
 End RawSemantics.
 
@@ -554,3 +560,330 @@ by have [_ _ /(_ k0)] := theorem1_chain_inv X y w_init alpha lambda kn.
 Qed.
 
 End Theorem1.
+
+(* ------------------------------------------------ Theorem 2 (Sherman-Morrison pass) *)
+Section RidgeGramQuad.
+Variable R : realFieldType.
+
+Lemma ridge_gram_tr d (lambda : R) (us : seq 'cV[R]_d) :
+  (ridge_gram lambda us)^T = ridge_gram lambda us.
+Proof.
+rewrite /ridge_gram linearD /= tr_scalar_mx linear_sum /=; congr (_ + _).
+by apply: eq_bigr => u _; rewrite trmx_mul trmxK.
+Qed.
+
+Lemma ridge_gram_quad_ge0 d (lambda : R) (us : seq 'cV[R]_d) (z : 'cV[R]_d) :
+  0 <= lambda -> 0 <= (z^T *m ridge_gram lambda us *m z) 0 0.
+Proof.
+move=> lambda_ge0.
+have -> : z^T *m ridge_gram lambda us *m z
+    = lambda *: (z^T *m z) + \sum_(u <- us) (z^T *m u) *m (z^T *m u)^T.
+  rewrite /ridge_gram mulmxDr mul_mx_scalar mulmx_sumr mulmxDl mulmx_suml -scalemxAl.
+  by congr (_ + _); apply: eq_bigr => u _; rewrite trmx_mul trmxK !mulmxA.
+rewrite mxE summxE; apply: addr_ge0.
+  rewrite mxE; apply: mulr_ge0 => //; rewrite mxE; apply: sumr_ge0 => i _.
+  by rewrite mxE -expr2 sqr_ge0.
+by apply: sumr_ge0 => u _; rewrite mxE big_ord1 [_^T _ _]mxE -expr2 sqr_ge0.
+Qed.
+
+(* The denominator of every Sherman-Morrison update of the ridge iteration is positive:
+   1 + x^T A^-1 x > 0, so the chain's |1 + x^T A^-1 x| is 1 + x^T A^-1 x. *)
+Lemma sm_iter_denom_gt0 d (lambda : R) (us : seq 'cV[R]_d) (x : 'cV[R]_d) :
+  0 < lambda -> 0 < 1 + (x^T *m sm_iter lambda us *m x) 0 0.
+Proof.
+move=> lambda_gt0; rewrite sm_iter_gram //.
+have Gu := ridge_gram_unitmx us lambda_gt0; set G := ridge_gram lambda us in Gu *.
+have -> : x^T *m invmx G *m x = (invmx G *m x)^T *m G *m (invmx G *m x).
+  by rewrite trmx_mul trmx_inv ridge_gram_tr -!mulmxA mulKVmx.
+by apply: ltr_paddr; [apply: ridge_gram_quad_ge0; apply: ltW | apply: ltr01].
+Qed.
+
+End RidgeGramQuad.
+
+Section Theorem2.
+Variable R : realFieldType.
+Variable d : nat.
+
+(* chains.hpp sm_rows: A^-1 is d x d row-major, entry (r, c) in row sm_ainv0 + r d + c. *)
+Definition sm_y := 0%N.
+Definition sm_x0 := 1%N.
+Definition sm_ainv0 := (1 + d)%N.
+Definition sm_b0 := (1 + d + d * d)%N.
+Definition sm_u0 := (sm_b0 + d)%N.
+Definition sm_v0 := (sm_u0 + d)%N.
+Definition sm_xy0 := (sm_v0 + d)%N.
+Definition sm_m0 := (sm_xy0 + d)%N.
+Definition sm_den := (sm_m0 + d * d)%N.
+Definition sm_m20 := (sm_den + 1)%N.
+Definition sm_q0 := (sm_m20 + d * d)%N.
+Definition sm_pred := (sm_q0 + d)%N.
+Definition sm_D := (sm_pred + 1)%N.
+
+(* The stage-1 bias of the A^-1 rows: a0(i d + i) = 1 / lambda, 0 elsewhere. *)
+Definition sm_a0 (lambda : R) : nat -> R :=
+  fun m => if (m %/ d == m %% d)%N then 1 / lambda else 0.
+
+(* chains.hpp theorem2_chain, the ten layers of stage k (yt = 2k - 1, xt = 2k - 2). *)
+Definition sm_stage (lambda : R) (k : nat) : seq (layer R) :=
+  let yt := (2 * k - 1)%N in let xt := (2 * k - 2)%N in let d2 := (d * d)%N in
+  let xr := rows sm_x0 (sm_x0 + d) in let ar := rows sm_ainv0 (sm_ainv0 + d2) in
+  let br := rows sm_b0 (sm_b0 + d) in
+  [:: LRaw (mov_op xr xr yt xt ::
+            if k == 1%N then [:: aff_op [::] fzero [::] fzero (sm_a0 lambda) ar;
+                                 aff_op [::] fzero [::] fzero (fun _ => 0) br]
+            else [:: mov_op (rows sm_ainv0 (sm_b0 + d)) (rows sm_ainv0 (sm_b0 + d)) yt xt]);
+      LRaw (mul_ops d d 1 sm_ainv0 sm_x0 sm_u0 ++ mul_ops d 1 1 sm_x0 sm_y sm_xy0);
+      LRaw (mul_ops 1 d d sm_x0 sm_ainv0 sm_v0 ++
+            [:: aff_op br fid (rows sm_xy0 (sm_xy0 + d)) fid (fun _ => 0) br]);
+      LRaw (mul_ops d 1 d sm_u0 sm_v0 sm_m0 ++ mul_ops 1 d 1 sm_v0 sm_x0 sm_den);
+      LRaw [:: aff_op [:: sm_den] fones [::] fzero (fun _ => 1) [:: sm_den]];
+      LDiv (DivOp (rows sm_m0 (sm_m0 + d2)) sm_den (rows sm_m20 (sm_m20 + d2)));
+      LRaw [:: aff_op ar fid (rows sm_m20 (sm_m20 + d2)) (fscale (-1) fid) (fun _ => 0) ar];
+      LRaw (mul_ops d d 1 sm_ainv0 sm_b0 sm_q0);
+      LRaw [:: mov_op (rows sm_ainv0 (sm_b0 + d)) (rows sm_ainv0 (sm_b0 + d)) (2 * k)%N yt;
+               mov_op (rows sm_q0 (sm_q0 + d)) (rows sm_q0 (sm_q0 + d)) (2 * k)%N yt];
+      LRaw [:: dot_op (rows sm_q0 (sm_q0 + d)) xr sm_pred]].
+
+Definition theorem2_chain (lambda : R) (n : nat) : seq (layer R) :=
+  flatten [seq sm_stage lambda k | k <- iota 1 n].
+
+Lemma size_sm_stages lambda s :
+  size (flatten [seq sm_stage lambda k | k <- s]) = (10 * size s)%N.
+Proof. by elim: s => [|k s IH] //=; rewrite IH mulnS. Qed.
+
+Lemma take_theorem2_chain lambda n k :
+  (k <= n)%N -> take (10 * k) (theorem2_chain lambda n) = theorem2_chain lambda k.
+Proof.
+move=> kn; rewrite /theorem2_chain -(subnKC kn) iotaD map_cat flatten_cat take_size_cat //.
+by rewrite size_sm_stages size_iota.
+Qed.
+
+Lemma theorem2_chainS lambda k :
+  theorem2_chain lambda k.+1 = theorem2_chain lambda k ++ sm_stage lambda k.+1.
+Proof.
+rewrite /theorem2_chain.
+have -> : iota 1 k.+1 = iota 1 k ++ [:: k.+1] by rewrite -[k.+1]addn1 iotaD add1n addn1.
+by rewrite map_cat flatten_cat /= ?cats0.
+Qed.
+
+Lemma lt_rc (r c : 'I_d) : (r * d + c < d * d)%N.
+Proof.
+apply: (leq_trans (n := r * d + d)); first by rewrite ltn_add2l.
+by rewrite -mulSnr leq_mul2r ltn_ord orbT.
+Qed.
+
+Lemma rc_div (r c : 'I_d) : ((r * d + c) %/ d = r)%N.
+Proof.
+have d0 : (0 < d)%N by case: d r => // -[].
+by rewrite divnMDl // divn_small ?addn0.
+Qed.
+
+Lemma rc_mod (r c : 'I_d) : ((r * d + c) %% d = c)%N.
+Proof. by rewrite modnMDl modn_small. Qed.
+
+Ltac sm_lia := unfold sm_D, sm_pred, sm_q0, sm_m20, sm_den, sm_m0, sm_xy0, sm_v0, sm_u0, sm_b0,
+  sm_ainv0, sm_x0, sm_y in *; lia.
+Ltac smt := rewrite /= /rows ?mem_iota ?inE; sm_lia.
+
+Lemma sm_stage_spec lambda n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) h j (A : 'M[R]_d)
+    (b : 'cV[R]_d) :
+  (j < n)%N ->
+  (forall r t, (r < d)%N -> h (1 + r)%N (2 * t)%N = chain_input sm_D d n X y (1 + r)%N (2 * t)%N) ->
+  (forall t, h 0%N t = chain_input sm_D d n X y 0%N t) ->
+  (if j is 0 then A = lambda^-1 *: 1%:M /\ b = 0
+   else (forall r c : 'I_d, h (sm_ainv0 + r * d + c)%N (2 * j)%N = A r c) /\
+        (forall r : 'I_d, h (sm_b0 + r)%N (2 * j)%N = b r 0)) ->
+  0 < 1 + ((xcol X j)^T *m A *m xcol X j) 0 0 ->
+  let h' := run_exact (sm_stage lambda j.+1) h in
+  let A' := sm_update A (xcol X j) (xcol X j) in
+  let b' := b + yat y j *: xcol X j in
+  [/\ forall r t, (r < d)%N ->
+        h' (1 + r)%N (2 * t)%N = chain_input sm_D d n X y (1 + r)%N (2 * t)%N,
+      forall t, h' 0%N t = chain_input sm_D d n X y 0%N t,
+      (forall r c : 'I_d, h' (sm_ainv0 + r * d + c)%N (2 * j.+1)%N = A' r c) /\
+        (forall r : 'I_d, h' (sm_b0 + r)%N (2 * j.+1)%N = b' r 0),
+      forall r : 'I_d, h' (sm_q0 + r)%N (2 * j.+1)%N = (A' *m b') r 0 &
+      h' sm_pred (2 * j.+1)%N = ((A' *m b')^T *m xcol X j.+1) 0 0].
+Proof.
+move=> jn hx hy hAb hpos; rewrite /sm_stage.
+have -> : (2 * j.+1 - 1 = 2 * j + 1)%N by lia.
+have -> : (2 * j.+1 - 2 = 2 * j)%N by lia.
+rewrite /run_exact /=.
+set x := xcol X j in hpos *; set yv := yat y j.
+have xE : x = xcol X j by []; have yE : yv = yat y j by []; clearbody x yv.
+set ot := (if j.+1 == 1%N then _ else _).
+have otk (out : hstate R) row t : (row < sm_ainv0)%N -> raw_apply h out ot row t = out row t.
+  move=> lt; rewrite /ot; case: ifP => _ /=; rewrite /raw_write !ifF //; rewrite /= /rows mem_iota;
+  sm_lia.
+have otA (out : hstate R) (r c : 'I_d) :
+    raw_apply h out ot (sm_ainv0 + r * d + c)%N (2 * j + 1)%N = A r c.
+  have := lt_rc r c; rewrite /ot -addnA; case: j jn hAb {x yv xE yE ot otk hpos} => [|j] jn hAb rc /=.
+    case: hAb => -> _; rewrite /raw_write ifF; last by smt.
+    rewrite rowsE in_iota_add // aff_eval; last by rewrite /= index_iota_add // size_iota.
+    rewrite !big_ord0 !add0r /= index_iota_add // /sm_a0 rc_div rc_mod !mxE.
+    by rewrite -[in RHS]val_eqE /=; case: (_ == _); rewrite ?mulr1 ?mulr0 ?div1r.
+  have rc' : (r * d + c < d * d + d)%N by lia.
+  rewrite /raw_write /sm_b0 -addnA rowsE -/sm_b0 in_iota_add //.
+  rewrite mov_eval; last by rewrite /= index_iota_add // size_iota.
+  by rewrite /= index_iota_add // nth_iota // eqxx addnA (hAb.1 r c).
+have otb (out : hstate R) (r : 'I_d) : raw_apply h out ot (sm_b0 + r)%N (2 * j + 1)%N = b r 0.
+  have rd := ltn_ord r.
+  rewrite /ot; case: j jn hAb {x yv xE yE ot otk otA hpos} => [|j] jn hAb /=.
+    case: hAb => _ ->; rewrite /raw_write rowsE in_iota_add // aff_eval; last first.
+      by rewrite /= index_iota_add // size_iota.
+    by rewrite !big_ord0 !add0r mxE.
+  have rb : (d * d + r < d * d + d)%N by lia.
+  have -> : (sm_b0 + r = sm_ainv0 + (d * d + r))%N by rewrite /sm_b0 /sm_ainv0; lia.
+  rewrite /raw_write /sm_b0 -addnA rowsE -/sm_ainv0 in_iota_add //.
+  rewrite mov_eval; last by rewrite /= index_iota_add // size_iota.
+  rewrite /= index_iota_add // nth_iota // eqxx -(hAb.2 r); congr h; rewrite /sm_b0 /sm_ainv0; lia.
+set h1 := raw_exact h _; set h2 := raw_exact h1 _; set h3 := raw_exact h2 _.
+set h4 := raw_exact h3 _; set h5 := raw_exact h4 _; set h6 := div_exact h5 _.
+set h7 := raw_exact h6 _; set h8 := raw_exact h7 _; set h9 := raw_exact h8 _.
+set h10 := raw_exact h9 _.
+have xin (r : 'I_d) : x r 0 = h (sm_x0 + r)%N (2 * j)%N.
+  by rewrite xE (hx r j (ltn_ord r)) chain_input_x //; sm_lia.
+have xin' (r : 'I_d) : xcol X j.+1 r 0 = h (sm_x0 + r)%N (2 * j.+1)%N.
+  by rewrite (hx r j.+1 (ltn_ord r)) chain_input_x //; sm_lia.
+have h1x r t : (r < d)%N ->
+    h1 (sm_x0 + r)%N t = h (sm_x0 + r)%N (if t == (2 * j + 1)%N then (2 * j)%N else t).
+  move=> rd; rewrite /h1 /raw_exact /= otk; last by sm_lia.
+  rewrite /raw_write rowsE (in_iota_add _ rd) mov_eval; last by rewrite /= index_iota_add // size_iota.
+  by rewrite /= index_iota_add // nth_iota.
+have h1y t : h1 sm_y t = h sm_y t.
+  by rewrite /h1 /raw_exact /= otk /raw_write ?ifF //; smt.
+have h1A (r c : 'I_d) : h1 (sm_ainv0 + r * d + c)%N (2 * j + 1)%N = A r c by exact: otA.
+have h1b (r : 'I_d) : h1 (sm_b0 + r)%N (2 * j + 1)%N = b r 0 by exact: otb.
+(* layer 2: u = A^-1 x, x y *)
+have h2k row t : ((row < sm_u0) || (sm_u0 + d <= row < sm_xy0) || (sm_xy0 + d <= row))%N ->
+    h2 row t = h1 row t.
+  move=> out; rewrite /h2 /raw_exact raw_apply_cat !mul_ops_apply_keep //; sm_lia.
+have h2u (r : 'I_d) : h2 (sm_u0 + r)%N (2 * j + 1)%N = (A *m x) r 0.
+  have rd := ltn_ord r; have -> : (sm_u0 + r = sm_u0 + r * 1 + 0)%N by lia.
+  rewrite /h2 /raw_exact raw_apply_cat mul_ops_apply_keep; last by sm_lia.
+  rewrite mul_ops_eval // mxE; apply: eq_bigr => k _; have kd := ltn_ord k.
+  by rewrite h1A muln1 addn0 h1x // eqxx -xin.
+have h2xy (r : 'I_d) : h2 (sm_xy0 + r)%N (2 * j + 1)%N = x r 0 * yv.
+  have rd := ltn_ord r; have -> : (sm_xy0 + r = sm_xy0 + r * 1 + 0)%N by lia.
+  rewrite /h2 /raw_exact raw_apply_cat mul_ops_eval // big_ord1 (_ : (sm_y + _ * 1 + 0)%N = sm_y) //.
+  rewrite muln1 addn0.
+  rewrite h1x // eqxx -xin h1y hy /sm_y chain_input_y -?yE //; sm_lia.
+(* layer 3: v = x^T A^-1, b += x y *)
+have h3k row t : ((row < sm_b0) || (sm_b0 + d <= row < sm_v0) || (sm_v0 + d <= row))%N ->
+    h3 row t = h2 row t.
+  move=> out; rewrite /h3 /raw_exact raw_apply_cat /= /raw_write ifF; last by smt.
+  by rewrite mul_ops_apply_keep //; sm_lia.
+have h3v (c : 'I_d) : h3 (sm_v0 + c)%N (2 * j + 1)%N = (x^T *m A) 0 c.
+  have cd := ltn_ord c; have -> : (sm_v0 + c = sm_v0 + 0 * d + c)%N by lia.
+  rewrite /h3 /raw_exact raw_apply_cat /= /raw_write ifF; last by smt.
+  rewrite mul_ops_eval // mxE; apply: eq_bigr => k _; have kd := ltn_ord k.
+  rewrite h2k; last by sm_lia.
+  rewrite h2k; last by have := lt_rc k c; sm_lia.
+  by rewrite mul0n addn0 h1x // eqxx -xin h1A mxE.
+have h3b (r : 'I_d) : h3 (sm_b0 + r)%N (2 * j + 1)%N = (b + yv *: x) r 0.
+  have rd := ltn_ord r.
+  rewrite /h3 /raw_exact raw_apply_cat /= /raw_write rowsE in_iota_add // aff_eval; last first.
+    by rewrite /= index_iota_add // size_iota.
+  rewrite /= !rowsE !size_iota index_iota_add // (sum_fid_l rd) (sum_fid_l rd) /= !nth_iota // addr0.
+  rewrite h2xy h2k; last by sm_lia.
+  by rewrite h1b !mxE addrC mulrC.
+(* layer 4: u v^T, v x *)
+have h4k row t : ((row < sm_m0) || (sm_den < row))%N -> h4 row t = h3 row t.
+  move=> out; rewrite /h4 /raw_exact raw_apply_cat !mul_ops_apply_keep //; sm_lia.
+have h4m (r c : 'I_d) :
+    h4 (sm_m0 + r * d + c)%N (2 * j + 1)%N = (A *m x) r 0 * (x^T *m A) 0 c.
+  have rc := lt_rc r c; have := ltn_ord r; have := ltn_ord c => cd rd.
+  rewrite /h4 /raw_exact raw_apply_cat mul_ops_apply_keep; last by sm_lia.
+  rewrite mul_ops_eval // big_ord1 muln1 addn0 mul0n addn0 -h2u -h3v h3k //; sm_lia.
+have h4den : h4 sm_den (2 * j + 1)%N = (x^T *m A *m x) 0 0.
+  have -> : sm_den = (sm_den + 0 * 1 + 0)%N by lia.
+  rewrite /h4 /raw_exact raw_apply_cat mul_ops_eval // mxE; apply: eq_bigr => k _; have kd := ltn_ord k.
+  rewrite mul0n addn0 h3v muln1 addn0 h3k; last by sm_lia.
+  by rewrite h2k; [rewrite h1x // eqxx -xin | sm_lia].
+(* layer 5: 1 + x^T A^-1 x *)
+have h5k row t : row != sm_den -> h5 row t = h4 row t.
+  by move=> ne; rewrite /h5 layer1E inE (negPf ne).
+have h5den : h5 sm_den (2 * j + 1)%N = 1 + (x^T *m A *m x) 0 0.
+  rewrite /h5 layer1E inE eqxx aff_eval; last by rewrite /= eqxx.
+  by rewrite big_ord0 big_ord1 /= /fones h4den add0r mul1r addrC.
+(* layer 6: div *)
+have h6k row t : ((row < sm_m20) || (sm_m20 + d * d <= row))%N -> h6 row t = h5 row t.
+  by move=> out; rewrite /h6 /div_exact /= ifF //; rewrite /rows mem_iota; sm_lia.
+have h6m (r c : 'I_d) : h6 (sm_m20 + r * d + c)%N (2 * j + 1)%N
+    = (A *m x) r 0 * (x^T *m A) 0 c / (1 + (x^T *m A *m x) 0 0).
+  have rc := lt_rc r c.
+  rewrite /h6 /div_exact /= -addnA rowsE in_iota_add // index_iota_add // rowsE nth_iota // addnA.
+  rewrite h5den gtr0_norm // h5k; last by sm_lia.
+  by rewrite h4m.
+(* layer 7: A^-1 -= u v^T / den *)
+have h7k row t : ((row < sm_ainv0) || (sm_ainv0 + d * d <= row))%N -> h7 row t = h6 row t.
+  by move=> out; rewrite /h7 layer1E ifF //; rewrite /= /rows mem_iota; sm_lia.
+have h7A (r c : 'I_d) : h7 (sm_ainv0 + r * d + c)%N (2 * j + 1)%N = sm_update A x x r c.
+  have rc := lt_rc r c.
+  rewrite /h7 layer1E -addnA rowsE in_iota_add // aff_eval; last first.
+    by rewrite /= index_iota_add // size_iota.
+  rewrite /= !rowsE !size_iota index_iota_add // (sum_fscale_fid _ rc) (sum_fid_l rc) /= !nth_iota // !addnA addr0.
+  rewrite h6m !h6k; try by sm_lia.
+  rewrite !h5k; try by sm_lia.
+  rewrite !h4k; try by sm_lia.
+  rewrite h3k; last by sm_lia.
+  rewrite h2k; last by sm_lia.
+  rewrite h1A /sm_update /sm_denom -(mulmxA (A *m x) x^T A) !mxE big_ord1.
+  by rewrite mulN1r [_^-1 * _]mulrC addrC [(A *m x) r 0]mxE [(x^T *m A) 0 c]mxE.
+set A' := sm_update A x x; set b' := b + yv *: x.
+(* layer 8: w = A^-1 b *)
+have h8k row t : ((row < sm_q0) || (sm_q0 + d * 1 <= row))%N -> h8 row t = h7 row t.
+  by move=> out; rewrite /h8 /raw_exact mul_ops_apply_keep.
+have h8q (r : 'I_d) : h8 (sm_q0 + r)%N (2 * j + 1)%N = (A' *m b') r 0.
+  have rd := ltn_ord r; have -> : (sm_q0 + r = sm_q0 + r * 1 + 0)%N by lia.
+  rewrite /h8 /raw_exact mul_ops_eval // mxE; apply: eq_bigr => k _; have kd := ltn_ord k.
+  rewrite h7A muln1 addn0 h7k; last by sm_lia.
+  rewrite h6k; last by sm_lia.
+  rewrite h5k; last by sm_lia.
+  by rewrite h4k ?h3b //; sm_lia.
+(* layer 9: move A^-1, b and w to token 2k *)
+have rowsAb : rows sm_ainv0 (sm_b0 + d) = iota sm_ainv0 (d * d + d).
+  by rewrite /rows; congr iota; sm_lia.
+have h9k row t : ((row < sm_ainv0) || (sm_b0 + d <= row < sm_q0) || (sm_q0 + d <= row))%N ->
+    h9 row t = h8 row t.
+  by move=> out; rewrite /h9 layer2E !ifF //; smt.
+have h9A (r c : 'I_d) :
+    h9 (sm_ainv0 + r * d + c)%N (2 * j.+1)%N = h8 (sm_ainv0 + r * d + c)%N (2 * j + 1)%N.
+  have rc := lt_rc r c; have rc' : (r * d + c < d * d + d)%N by lia.
+  rewrite /h9 layer2E ifF; last by smt.
+  rewrite /= rowsAb -addnA in_iota_add // mov_eval; last by rewrite index_iota_add // size_iota.
+  by rewrite index_iota_add // nth_iota // eqxx.
+have h9b (r : 'I_d) : h9 (sm_b0 + r)%N (2 * j.+1)%N = h8 (sm_b0 + r)%N (2 * j + 1)%N.
+  have rd := ltn_ord r; have rb : (d * d + r < d * d + d)%N by rewrite ltn_add2l.
+  have -> : (sm_b0 + r = sm_ainv0 + (d * d + r))%N by rewrite /sm_b0 /sm_ainv0; lia.
+  rewrite /h9 layer2E ifF; last by smt.
+  rewrite /= rowsAb in_iota_add // mov_eval; last by rewrite index_iota_add // size_iota.
+  by rewrite index_iota_add // nth_iota // eqxx.
+have h9q (r : 'I_d) : h9 (sm_q0 + r)%N (2 * j.+1)%N = h8 (sm_q0 + r)%N (2 * j + 1)%N.
+  have rd := ltn_ord r.
+  rewrite /h9 layer2E /= rowsE in_iota_add // mov_eval; last by rewrite index_iota_add // size_iota.
+  by rewrite index_iota_add // nth_iota // eqxx.
+(* layer 10: w^T x_next *)
+have h10k row t : row != sm_pred -> h10 row t = h9 row t.
+  by move=> ne; rewrite /h10 layer1E inE (negPf ne).
+have hxs r t : (r < d)%N -> h10 (sm_x0 + r)%N t = h1 (sm_x0 + r)%N t.
+  move=> rd; rewrite h10k ?h9k ?h8k ?h7k ?h6k ?h5k ?h4k ?h3k ?h2k //; sm_lia.
+have hys t : h10 sm_y t = h1 sm_y t.
+  by rewrite h10k ?h9k ?h8k ?h7k ?h6k ?h5k ?h4k ?h3k ?h2k //; sm_lia.
+split.
+- move=> r t rd; rewrite (hxs r _ rd) h1x // ifF ?hx //; lia.
+- by move=> t; rewrite hys h1y hy.
+- split => [r c | r].
+    have rc := lt_rc r c.
+    by rewrite h10k ?h9A ?h8k ?h7A //; sm_lia.
+  have rd := ltn_ord r.
+  rewrite h10k ?h9b ?h8k ?h7k ?h6k ?h5k ?h4k ?h3b //; sm_lia.
+- by move=> r; have rd := ltn_ord r; rewrite h10k ?h9q ?h8q //; sm_lia.
+rewrite /h10 layer1E inE eqxx dot_eval; last by rewrite !rowsE !size_iota.
+rewrite !rowsE size_iota mxE; apply: eq_bigr => q _; have qd := ltn_ord q.
+rewrite !nth_iota // -h10k; last by sm_lia.
+rewrite hxs // h1x // ifF; last by lia.
+by rewrite -xin' h9q h8q [_^T _ _]mxE mulrC.
+Qed.
+
+End Theorem2.
