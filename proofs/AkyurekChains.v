@@ -1,5 +1,5 @@
 (* AkyurekChains.v -- the exact semantics of the RAW/div layers of Akyurek et al. 2023 and the
-   Theorem 1 (SGD pass) chain in it.
+   Theorem 1 (SGD pass) and Theorem 2 (Sherman-Morrison pass = ridge) chains in it.
 
    Main results
    - theorem1_chain_sgd_pass : for any d, n, w_0, alpha, lambda and 1 <= k <= n, after the first
@@ -8,18 +8,26 @@
        + lambda w_(j-1)), the corrected ridge step) and in its pred row w_k^T x_(k+1).
    - theorem1_chain_inv : the same as an invariant over the stages, plus: the data rows (x rows at
        even tokens, the y row everywhere) are never overwritten.
-   Not yet here: the Theorem 2 (Sherman-Morrison / div) chain of chains.hpp; the semantics
-   (layer_exact with div_exact) is ready for it.
+   - theorem2_chain_ridge : for lambda > 0, any d, n and 1 <= k <= n, after the first 10 k layers
+       of theorem2_chain d n lambda on chain_input X y, token 2k holds in its A^-1 rows (row-major,
+       row sm_ainv0 + r d + c) (lambda I + sum_(j<k) x_j x_j^T)^-1, in its b rows
+       sum_(j<k) y_j x_j, in its q rows the ridge solution on the first k examples
+       w_k = (lambda I + sum_(j<k) x_j x_j^T)^-1 sum_(j<k) y_j x_j, and in its pred row
+       w_k^T x_(k+1).  The chain's A^-1 is the iterated Sherman-Morrison inverse (sm_A, composed
+       with ShermanMorrison.sm_iter_gram); its div divides by |1 + x^T A^-1 x|, shown positive
+       (sm_iter_denom_gt0), so the absolute value is harmless.
+   - theorem2_chain_inv, sm_stage_spec, sgd_stage_spec : the per-stage and invariant forms.
    (x_j = column j of X, y_j = entry j of y, 0-based as in the C++.)
 
    What is modelled.  src/raw/raw_operator.hpp's exact semantics (raw_exact, div_exact,
    layer_exact, run_exact) and the op builders mov_op, aff_op, dot_op, mul_ops, and
-   src/raw/chains.hpp's sgd_rows layout, sgd_ridge_step, sgd_pass, theorem1_chain and
-   chain_input, transcribed line by line: same row indices, same token indices, same op lists in
-   the same order, same RAW formula (Wa/|K(i)| sum_(k in K(i)) h_k[r] (+ or .) W h_i[s], then Wo,
-   then b0), same div (y / |c|).  The hidden state is a function row -> token -> value
-   (an Eigen matrix is its restriction to [0, D) x [0, T)); an Eigen matrix weight is a function
-   (row, col) -> value with its sizes carried by the index lists.
+   src/raw/chains.hpp's sgd_rows / sm_rows layouts, sgd_ridge_step, sgd_pass, theorem1_chain,
+   theorem2_chain and chain_input, transcribed line by line: same row indices, same token
+   indices, same op lists in the same order, same RAW formula
+   (Wa/|K(i)| sum_(k in K(i)) h_k[r] (+ or .) W h_i[s], then Wo, then b0), same div (y / |c|).
+   The hidden state is a function row -> token -> value (an Eigen matrix is its restriction to
+   [0, D) x [0, T)); an Eigen matrix weight is a function (row, col) -> value with its sizes
+   carried by the index lists.
    What is not modelled: the C++ shape and causality checks (check_op_shapes, check_independent,
    check_div; they throw, here the chains are simply shown to compute the right values); the
    token count T in attend_self / attend_from (here K is defined at every token); and a write
@@ -30,8 +38,8 @@
    an equality in any realFieldType (the C++ instantiates it in floating point, where it holds
    up to rounding only).
 
-   Dependencies: mathcomp ssreflect/algebra, mczify (lia on nat), algebra-tactics (ring).
-   No axioms. *)
+   Dependencies: mathcomp ssreflect/algebra, mczify (lia on nat), algebra-tactics (ring),
+   ShermanMorrison (sm_update, sm_iter, sm_iter_gram, ridge_gram).  No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra zify ring.
 From ICLProof Require Import ShermanMorrison.
@@ -133,14 +141,16 @@ by apply; rewrite ?iota_uniq.
 Qed.
 
 Lemma raw_read_self o h i a :
-  op_K o = attend_self -> raw_read o h i a = \sum_(j < size (op_r o)) op_Wa o a j * h (nth 0%N (op_r o) j) i.
+  op_K o = attend_self -> raw_read o h i a = \sum_(j < size (op_r o)) op_Wa o a j * h (nth 0%N
+    (op_r o) j) i.
 Proof.
 move=> Ko; rewrite /raw_read Ko /attend_self /= divr1.
 by apply: eq_bigr => j _; rewrite big_seq1.
 Qed.
 
 Lemma mov_eval from to tg src h m i :
-  (m < size from)%N -> raw_eval (mov_op from to tg src) h m i = h (nth 0%N from m) (if i == tg then src else i).
+  (m < size from)%N -> raw_eval (mov_op from to tg src) h m i = h (nth 0%N from m) (if i == tg then
+    src else i).
 Proof.
 move=> lt_m; rewrite /raw_eval /= addr0 (sum_fid_l lt_m) /=.
 rewrite /raw_cur /= big_ord0 addr0 /raw_read /= (sum_fid_l lt_m) /= /attend_from.
@@ -408,13 +418,15 @@ move=> kn; rewrite /theorem1_chain -(subnKC kn) iotaD map_cat flatten_cat take_s
 by rewrite size_sgd_stages size_iota.
 Qed.
 
-Ltac sgd_lia := unfold sgd_y, sgd_x0, sgd_p, sgd_r, sgd_g0, sgd_w0, sgd_h0, sgd_pred, sgd_D in *; lia.
+Ltac sgd_lia := unfold sgd_y, sgd_x0, sgd_p, sgd_r, sgd_g0, sgd_w0, sgd_h0, sgd_pred, sgd_D in *;
+  lia.
 Ltac nt := rewrite /rows ?mem_iota ?inE; sgd_lia.
 
 Lemma sgd_stage_spec w_init alpha lambda n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) h j
     (w : 'cV[R]_d) :
   (j < n)%N ->
-  (forall r t, (r < d)%N -> h (1 + r)%N (2 * t)%N = chain_input sgd_D d n X y (1 + r)%N (2 * t)%N) ->
+  (forall r t, (r < d)%N -> h (1 + r)%N (2 * t)%N = chain_input sgd_D d n X y (1 + r)%N (2 * t)%N)
+    ->
   (forall t, h 0%N t = chain_input sgd_D d n X y 0%N t) ->
   (if j is 0 then w = w_init else forall r : 'I_d, h (sgd_w0 + r)%N (2 * j)%N = w r 0) ->
   let h' := run_exact (sgd_stage w_init alpha lambda j.+1) h in
@@ -477,14 +489,16 @@ have h5k row t : ((row < sgd_h0) || (sgd_h0 + d <= row))%N -> h5 row t = h4 row 
   by move=> out; rewrite /h5 layer1E notin_iota //; sgd_lia.
 have h5h (r : 'I_d) : h5 (sgd_h0 + r)%N (2 * j + 1)%N
     = lambda * h4 (sgd_w0 + r)%N (2 * j + 1)%N + h4 (sgd_g0 + r)%N (2 * j + 1)%N.
-  rewrite /h5 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /= (index_iota_add _ (ltn_ord r)) size_iota.
+  rewrite /h5 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /=
+    (index_iota_add _ (ltn_ord r)) size_iota.
   rewrite /= !size_iota index_iota_add // (sum_fscale_fid _ (ltn_ord r)) (sum_fid_l (ltn_ord r)) /=.
   by rewrite !nth_iota // addr0.
 have h6k row t : ((row < sgd_w0) || (sgd_w0 + d <= row))%N -> h6 row t = h5 row t.
   by move=> out; rewrite /h6 layer1E notin_iota //; sgd_lia.
 have h6w (r : 'I_d) : h6 (sgd_w0 + r)%N (2 * j + 1)%N
     = - 2 * alpha * h5 (sgd_h0 + r)%N (2 * j + 1)%N + h5 (sgd_w0 + r)%N (2 * j + 1)%N.
-  rewrite /h6 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /= (index_iota_add _ (ltn_ord r)) size_iota.
+  rewrite /h6 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /=
+    (index_iota_add _ (ltn_ord r)) size_iota.
   rewrite /= !size_iota index_iota_add // (sum_fscale_fid _ (ltn_ord r)) (sum_fid_l (ltn_ord r)) /=.
   by rewrite !nth_iota // addr0.
 have h7k row t : ((row < sgd_w0) || (sgd_w0 + d <= row))%N -> h7 row t = h6 row t.
@@ -717,7 +731,8 @@ have otk (out : hstate R) row t : (row < sm_ainv0)%N -> raw_apply h out ot row t
   sm_lia.
 have otA (out : hstate R) (r c : 'I_d) :
     raw_apply h out ot (sm_ainv0 + r * d + c)%N (2 * j + 1)%N = A r c.
-  have := lt_rc r c; rewrite /ot -addnA; case: j jn hAb {x yv xE yE ot otk hpos} => [|j] jn hAb rc /=.
+  have := lt_rc r c; rewrite /ot -addnA; case: j jn hAb {x yv xE yE ot otk hpos} => [|j] jn hAb rc
+    /=.
     case: hAb => -> _; rewrite /raw_write ifF; last by smt.
     rewrite rowsE in_iota_add // aff_eval; last by rewrite /= index_iota_add // size_iota.
     rewrite !big_ord0 !add0r /= index_iota_add // /sm_a0 rc_div rc_mod !mxE.
@@ -748,7 +763,8 @@ have xin' (r : 'I_d) : xcol X j.+1 r 0 = h (sm_x0 + r)%N (2 * j.+1)%N.
 have h1x r t : (r < d)%N ->
     h1 (sm_x0 + r)%N t = h (sm_x0 + r)%N (if t == (2 * j + 1)%N then (2 * j)%N else t).
   move=> rd; rewrite /h1 /raw_exact /= otk; last by sm_lia.
-  rewrite /raw_write rowsE (in_iota_add _ rd) mov_eval; last by rewrite /= index_iota_add // size_iota.
+  rewrite /raw_write rowsE (in_iota_add _ rd) mov_eval; last by rewrite /= index_iota_add //
+    size_iota.
   by rewrite /= index_iota_add // nth_iota.
 have h1y t : h1 sm_y t = h sm_y t.
   by rewrite /h1 /raw_exact /= otk /raw_write ?ifF //; smt.
@@ -765,7 +781,8 @@ have h2u (r : 'I_d) : h2 (sm_u0 + r)%N (2 * j + 1)%N = (A *m x) r 0.
   by rewrite h1A muln1 addn0 h1x // eqxx -xin.
 have h2xy (r : 'I_d) : h2 (sm_xy0 + r)%N (2 * j + 1)%N = x r 0 * yv.
   have rd := ltn_ord r; have -> : (sm_xy0 + r = sm_xy0 + r * 1 + 0)%N by lia.
-  rewrite /h2 /raw_exact raw_apply_cat mul_ops_eval // big_ord1 (_ : (sm_y + _ * 1 + 0)%N = sm_y) //.
+  rewrite /h2 /raw_exact raw_apply_cat mul_ops_eval // big_ord1 (_ : (sm_y + _ * 1 + 0)%N = sm_y)
+    //.
   rewrite muln1 addn0.
   rewrite h1x // eqxx -xin h1y hy /sm_y chain_input_y -?yE //; sm_lia.
 (* layer 3: v = x^T A^-1, b += x y *)
@@ -784,7 +801,8 @@ have h3b (r : 'I_d) : h3 (sm_b0 + r)%N (2 * j + 1)%N = (b + yv *: x) r 0.
   have rd := ltn_ord r.
   rewrite /h3 /raw_exact raw_apply_cat /= /raw_write rowsE in_iota_add // aff_eval; last first.
     by rewrite /= index_iota_add // size_iota.
-  rewrite /= !rowsE !size_iota index_iota_add // (sum_fid_l rd) (sum_fid_l rd) /= !nth_iota // addr0.
+  rewrite /= !rowsE !size_iota index_iota_add // (sum_fid_l rd) (sum_fid_l rd) /= !nth_iota //
+    addr0.
   rewrite h2xy h2k; last by sm_lia.
   by rewrite h1b !mxE addrC mulrC.
 (* layer 4: u v^T, v x *)
@@ -797,7 +815,8 @@ have h4m (r c : 'I_d) :
   rewrite mul_ops_eval // big_ord1 muln1 addn0 mul0n addn0 -h2u -h3v h3k //; sm_lia.
 have h4den : h4 sm_den (2 * j + 1)%N = (x^T *m A *m x) 0 0.
   have -> : sm_den = (sm_den + 0 * 1 + 0)%N by lia.
-  rewrite /h4 /raw_exact raw_apply_cat mul_ops_eval // mxE; apply: eq_bigr => k _; have kd := ltn_ord k.
+  rewrite /h4 /raw_exact raw_apply_cat mul_ops_eval // mxE; apply: eq_bigr => k _; have kd :=
+    ltn_ord k.
   rewrite mul0n addn0 h3v muln1 addn0 h3k; last by sm_lia.
   by rewrite h2k; [rewrite h1x // eqxx -xin | sm_lia].
 (* layer 5: 1 + x^T A^-1 x *)
@@ -822,7 +841,8 @@ have h7A (r c : 'I_d) : h7 (sm_ainv0 + r * d + c)%N (2 * j + 1)%N = sm_update A 
   have rc := lt_rc r c.
   rewrite /h7 layer1E -addnA rowsE in_iota_add // aff_eval; last first.
     by rewrite /= index_iota_add // size_iota.
-  rewrite /= !rowsE !size_iota index_iota_add // (sum_fscale_fid _ rc) (sum_fid_l rc) /= !nth_iota // !addnA addr0.
+  rewrite /= !rowsE !size_iota index_iota_add // (sum_fscale_fid _ rc) (sum_fid_l rc) /= !nth_iota
+    // !addnA addr0.
   rewrite h6m !h6k; try by sm_lia.
   rewrite !h5k; try by sm_lia.
   rewrite !h4k; try by sm_lia.
@@ -884,6 +904,71 @@ rewrite !rowsE size_iota mxE; apply: eq_bigr => q _; have qd := ltn_ord q.
 rewrite !nth_iota // -h10k; last by sm_lia.
 rewrite hxs // h1x // ifF; last by lia.
 by rewrite -xin' h9q h8q [_^T _ _]mxE mulrC.
+Qed.
+
+(* The iterated Sherman-Morrison inverse and the right-hand side after k examples. *)
+Definition sm_xs N (X : 'M[R]_(d, N)) k := [seq xcol X j | j <- iota 0 k].
+Definition sm_A N (X : 'M[R]_(d, N)) (lambda : R) k := sm_iter lambda (sm_xs X k).
+Definition sm_b n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) k : 'cV[R]_d :=
+  \sum_(j < k) yat y j *: xcol X j.
+
+Lemma sm_xsS N (X : 'M[R]_(d, N)) k : sm_xs X k.+1 = rcons (sm_xs X k) (xcol X k).
+Proof. by rewrite /sm_xs -[k.+1]addn1 iotaD map_cat /= cats1. Qed.
+
+Lemma sm_AS N (X : 'M[R]_(d, N)) lambda k :
+  sm_A X lambda k.+1 = sm_update (sm_A X lambda k) (xcol X k) (xcol X k).
+Proof. by rewrite /sm_A /sm_iter sm_xsS foldl_rcons. Qed.
+
+Lemma sum_iota_ord (F : nat -> 'M[R]_d) k : \sum_(j <- iota 0 k) F j = \sum_(j < k) F j.
+Proof.
+rewrite (big_nth 0%N) size_iota big_mkord; apply: eq_bigr => i _.
+by rewrite nth_iota // add0n.
+Qed.
+
+Lemma sm_A_ridge N (X : 'M[R]_(d, N)) lambda k :
+  0 < lambda ->
+  sm_A X lambda k = invmx (lambda%:M + \sum_(j < k) xcol X j *m (xcol X j)^T).
+Proof.
+by move=> lambda_gt0; rewrite /sm_A sm_iter_gram // /ridge_gram /sm_xs big_map sum_iota_ord.
+Qed.
+
+Lemma theorem2_chain_inv n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) lambda k :
+  0 < lambda -> (k <= n)%N ->
+  let h := run_exact (theorem2_chain lambda k) (chain_input sm_D d n X y) in
+  [/\ forall r t, (r < d)%N ->
+        h (1 + r)%N (2 * t)%N = chain_input sm_D d n X y (1 + r)%N (2 * t)%N,
+      forall t, h 0%N t = chain_input sm_D d n X y 0%N t &
+      (0 < k)%N ->
+      [/\ forall r c : 'I_d, h (sm_ainv0 + r * d + c)%N (2 * k)%N = sm_A X lambda k r c,
+          forall r : 'I_d, h (sm_b0 + r)%N (2 * k)%N = sm_b X y k r 0,
+          forall r : 'I_d, h (sm_q0 + r)%N (2 * k)%N = (sm_A X lambda k *m sm_b X y k) r 0 &
+          h sm_pred (2 * k)%N = ((sm_A X lambda k *m sm_b X y k)^T *m xcol X k) 0 0]].
+Proof.
+move=> lambda_gt0; elim: k => [|k IH] kn; first by split.
+have [hx hy hAb] := IH (ltnW kn).
+rewrite theorem2_chainS run_exact_cat.
+have H := @sm_stage_spec lambda n N X y _ k (sm_A X lambda k) (sm_b X y k) kn hx hy.
+have [||hx' hy' [hA' hb'] hq' hp'] := H.
+- case: k {IH kn hx hy H} hAb => [|k] hAb; first by rewrite /sm_b big_ord0.
+  by have [hA hb _ _] := hAb isT.
+- exact: sm_iter_denom_gt0.
+have bS : sm_b X y k + yat y k *: xcol X k = sm_b X y k.+1 by rewrite /sm_b big_ord_recr.
+split => // _; rewrite sm_AS -bS; split => //.
+Qed.
+
+Theorem theorem2_chain_ridge n N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, n)) (lambda : R) k :
+  0 < lambda -> (0 < k <= n)%N ->
+  let h := run_exact (take (10 * k) (theorem2_chain lambda n)) (chain_input sm_D d n X y) in
+  let Ainv := invmx (lambda%:M + \sum_(j < k) xcol X j *m (xcol X j)^T) in
+  let w := Ainv *m \sum_(j < k) yat y j *: xcol X j in
+  [/\ forall r c : 'I_d, h (sm_ainv0 + r * d + c)%N (2 * k)%N = Ainv r c,
+      forall r : 'I_d, h (sm_b0 + r)%N (2 * k)%N = (\sum_(j < k) yat y j *: xcol X j) r 0,
+      forall r : 'I_d, h (sm_q0 + r)%N (2 * k)%N = w r 0 &
+      h sm_pred (2 * k)%N = (w^T *m xcol X k) 0 0].
+Proof.
+move=> lambda_gt0 /andP [k0 kn]; rewrite take_theorem2_chain //.
+have [_ _ /(_ k0)] := theorem2_chain_inv X y lambda_gt0 kn.
+by rewrite sm_A_ridge.
 Qed.
 
 End Theorem2.

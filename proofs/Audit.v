@@ -62,3 +62,4 @@ Print Assumptions ICLProof.AkyurekAlgebra.raw_mul_entry.
 
 (* AkyurekChains.v *)
 Print Assumptions ICLProof.AkyurekChains.theorem1_chain_sgd_pass.
+Print Assumptions ICLProof.AkyurekChains.theorem2_chain_ridge.

@@ -378,8 +378,9 @@ move/addrI/oppr_inj/(mulfI (invr_neq0 N_neq0))/(mulIf attn_neq0)/eqP.
 by rewrite eq_sym (negbTE gamma_ij).
 Qed.
 
-(* Momentum GD as a Memformer: Gamma_j^l = eta beta^(l-j) * ones, A_j = I, from Z_0 = [[X, Xq], [y, 0]]
-   (w_0 = 0): Z_L is the state of the heavy-ball iterate w_L on R(w) = 1/(2N) ||X^T w - y^T||^2. *)
+(* Momentum GD as a Memformer: Gamma_j^l = eta beta^(l-j) * ones, A_j = I, from
+   Z_0 = [[X, Xq], [y, 0]] (w_0 = 0): Z_L is the state of the heavy-ball iterate w_L on
+   R(w) = 1/(2N) ||X^T w - y^T||^2. *)
 Theorem memformer_momentum (eta beta : R) L :
   lfom_memformer (fun j l => const_mx (momentum_coeff eta beta j l)) (fun=> 1%:M) L
     = ahn_state (heavy_ball eta beta grad 0 L).1.
