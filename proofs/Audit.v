@@ -35,6 +35,8 @@ Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_readout.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_multihead.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_multihead_readout.
 
 (* Memformer.v *)
 Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
