@@ -7,8 +7,8 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
-  AkyurekBounds AkyurekAlgebra AkyurekChains.
+From ICLProof Require MatrixFacts ShermanMorrison GradientDescent VonOswald AhnLemma1
+  AttentionForms Memformer AkyurekBounds AkyurekAlgebra AkyurekChains.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -37,6 +37,10 @@ Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_readout.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_multihead.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_multihead_readout.
+
+(* AttentionForms.v *)
+Print Assumptions ICLProof.AttentionForms.lsa_masked_ahn_attn.
+Print Assumptions ICLProof.AttentionForms.ahn_layer_lsa_masked.
 
 (* Memformer.v *)
 Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
