@@ -112,29 +112,40 @@ void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
   ctx.compare<T>("W_K by recursion vs closed form", W_rec, W_closed, bound);
 }
 
-// Relative forward error of a ridge solve W = Y X^T (X X^T + lambda I)^-1 by Cholesky: the
-// solve, chol(d, kappa(A)) (Higham Thm 10.4), plus forming A and the right-hand side,
-// gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 (Higham 3.13 and the perturbation bound of
-// Thm 7.2). A = X X^T + lambda I is formed here separately from the code under test.
+// Forward error ||W_hat - W||_F of a ridge solve W = Y X^T A^-1, A = X X^T + lambda I, by
+// Cholesky, in absolute terms (Higham, ASNA 2nd ed., Thm 7.2, the normwise perturbation bound
+// ||x_hat - x|| <= ||A^-1|| (||db|| + ||dA|| ||x||) / (1 - ||A^-1|| ||dA||), applied per output):
+//   solve:        ||W||_F chol(d, kappa(A))                      (Higham Thm 10.4, dA of the solve)
+//   forming A:    ||W||_F gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2   (Higham 3.13)
+//   forming the right-hand side B = Y X^T:  |dB| <= gamma_N |Y| |X|^T (Higham 3.13), so
+//                 ||dB||_F ||A^-1||_2 <= gamma_N ||Y||_F ||X||_F ||A^-1||_2.
+// The last term is absolute: it is NOT a multiple of ||W||_F. It was missing until a sweep with
+// 20000 cases found ridge_at_p_agrees_with_ridge_at_2p failing on a 1-D task where
+// sum_i x_i y_i cancels (|W| = 5.4e-4 against sum |x_i y_i| / (sum x_i^2 + lambda) ~ 0.1): the
+// right-hand side's rounding is relative to sum |x_i y_i|, not to |sum x_i y_i|
+// (tests/unit/references_test.cpp, "ridge forward bound: the right-hand side term").
+// W_norm is ||W||_F of the solution (computed or reference: the 1/(1 - ...) factor and the
+// difference are second order, covered by the callers' factor 2).
 template <class T>
-T ridge_solve_relative_bound(const Mat<T>& X, const T& lambda) {
+T ridge_solve_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& lambda, const T& W_norm) {
   const Eigen::Index d = X.rows(), N = X.cols();
   const Mat<T> A = matmul_nt(X, X) + lambda * Mat<T>::Identity(d, d);
   const Vec<T> ev = symmetric_eigenvalues(A);
   const T kappa = ev(d - 1) / ev(0);
   const T nx = frobenius<T>(X);
-  const T forming =
+  const T forming_A =
       higham_gamma<T>(static_cast<double>(N + 2)) * (nx * nx + lambda * sqrt_of(T(d))) / ev(0);
-  return cholesky_solve_relative_bound<T>(static_cast<double>(d), kappa) + forming;
+  const T forming_rhs = higham_gamma<T>(static_cast<double>(N)) * nx * frobenius<T>(Y) / ev(0);
+  return W_norm * (cholesky_solve_relative_bound<T>(static_cast<double>(d), kappa) + forming_A) +
+         forming_rhs;
 }
 
 // Bayes posterior mean with prior N(0, tau^2 I) and noise sigma^2 == ridge with
 // lambda = sigma^2 / tau^2 (paper: CONSTRUCTIONS.md section 6; the algebra is one line:
 // (X X^T / sigma^2 + I / tau^2)^-1 X y^T / sigma^2 = (X X^T + sigma^2/tau^2 I)^-1 X y^T).
-// Tolerance: two Cholesky solves of matrices with the same condition number kappa, each with
-// relative error <= chol(d, kappa) (Higham Thm 10.4) plus the error of forming the matrix and
-// right-hand side, gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 relative (Higham 3.13
-// and the perturbation bound Thm 7.2); twice the sum, times ||W||_F.
+// Tolerance: two Cholesky solves of matrices with the same condition number kappa, each within
+// ridge_solve_error_bound (the solve, forming the matrix and forming the right-hand side X y^T;
+// Higham Thm 10.4, 3.13, 7.2; dividing by sigma^2 = 2^k is exact); twice the sum.
 template <class T, class Bayes>
 void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   task_ranges r;
@@ -152,8 +163,10 @@ void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   const Mat<T> W_bayes = bayes(task.X, task.Y, sigma2, tau2);
   const Mat<T> W_ridge = ridge_closed_form(task.X, task.Y, lambda);
   // Two solves with matrices of the same condition number: twice one solve's bound.
-  const T rel = T(2) * ridge_solve_relative_bound<T>(task.X, lambda);
-  const T bound = T(2) * rel * std::max(frobenius<T>(W_ridge), frobenius<T>(W_bayes));
+  const T bound =
+      T(2) * T(2) *
+      ridge_solve_error_bound<T>(task.X, task.Y, lambda,
+                                 std::max(frobenius<T>(W_ridge), frobenius<T>(W_bayes)));
   ctx.compare<T>("W_bayes vs W_ridge", W_bayes, W_ridge, bound);
 }
 
@@ -208,7 +221,8 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
 
 // Ridge at precision p agrees with ridge at precision 2p (tolerance-free in spirit: the 2p
 // result stands in for the exact one; its own error is 2^-p times smaller). Bound: the
-// Cholesky forward error at p, chol(d, kappa) ||W||_F (Higham Thm 10.4), plus the 2p error.
+// forward error at p, ridge_solve_error_bound (solve, forming A and the right-hand side), plus
+// the 2p error and rounding the 2p result to p bits, twice the sum.
 // For double and long double the 2p run is MPFR at twice their significand bits.
 template <class T, class Ridge>
 void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge) {
@@ -236,8 +250,8 @@ void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge
         W_2p_rounded(i, j) = static_cast<T>(W_2p(i, j));
   }
   // + eps for rounding the 2p result to p bits (|x - fl(x)| <= u |x|).
-  const T bound =
-      T(2) * frobenius<T>(W_p) * (ridge_solve_relative_bound<T>(task.X, lambda) + eps<T>());
+  const T nw = frobenius<T>(W_p);
+  const T bound = T(2) * (ridge_solve_error_bound<T>(task.X, task.Y, lambda, nw) + eps<T>() * nw);
   ctx.compare<T>("ridge at p vs ridge at 2p", W_p, W_2p_rounded, bound);
 }
 

@@ -211,3 +211,49 @@ TEST_CASE("the GD iterate polynomial in eta equals K GD steps, exactly on dyadic
   }
   CHECK_THROWS_AS(gd_iterate_polynomial(q, 0), std::invalid_argument);
 }
+
+// Regression (issue 12 item 4): `iclproof check --scalar double --cases 20000` failed
+// references.ridge_at_p_agrees_with_ridge_at_2p on this shrunk 1-D counterexample (error
+// 2^-5.33 eps against a tolerance of 2^-6.33 eps). The old bound was relative to ||W||_F only,
+// 2 ||W||_F (chol(d, kappa) + gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 + eps); it
+// omitted the rounding of the right-hand side X y^T, which is relative to sum |x_i y_i| and here
+// far exceeds |sum x_i y_i|. The old bound must fail on this case and the corrected one hold.
+TEST_CASE("ridge forward bound: the right-hand side term", "[references][tolerance]") {
+  task_spec spec;
+  spec.d = 1;
+  spec.o = 1;
+  spec.N = 3;
+  spec.distribution = input_distribution::uniform;
+  spec.noise = 0.1;
+  spec.seed = 107103544;
+  const double lambda = std::ldexp(1.0, -6);
+  const auto task = make_task<double>(spec);
+  const Mat<double> W_p = ridge_closed_form<double>(task.X, task.Y, lambda);
+  Mat<double> W_2p(1, 1);
+  {
+    scoped_mpfr_precision twice(2 * 53);
+    const auto task2 = make_task<mpfr_real>(spec);
+    W_2p(0, 0) = static_cast<double>(
+        ridge_closed_form<mpfr_real>(task2.X, task2.Y, mpfr_real(lambda))(0, 0));
+  }
+  const double err = std::abs(W_p(0, 0) - W_2p(0, 0));
+  const double nw = std::abs(W_p(0, 0));
+  // The old formula, verbatim.
+  const Mat<double> A = matmul_nt(task.X, task.X) + lambda * Mat<double>::Identity(1, 1);
+  const double a = A(0, 0), nx = std::sqrt(task.X.squaredNorm());
+  const double old_rel = cholesky_solve_relative_bound<double>(1, 1.0) +
+                         higham_gamma<double>(3 + 2) * (nx * nx + lambda) / a;
+  const double old_bound = 2 * nw * (old_rel + eps<double>());
+  const double new_bound =
+      2 * (reference_checks::ridge_solve_error_bound<double>(task.X, task.Y, lambda, nw) +
+           eps<double>() * nw);
+  // The cancellation: |sum x_i y_i| is far below sum |x_i y_i|.
+  const double dot = (task.X.array() * task.Y.array()).sum();
+  const double abs_dot = (task.X.array().abs() * task.Y.array().abs()).sum();
+  INFO("err " << err << " old bound " << old_bound << " new bound " << new_bound << " |x.y| "
+              << std::abs(dot) << " |x|.|y| " << abs_dot);
+  CHECK(std::abs(dot) < abs_dot / 16);
+  CHECK(err > old_bound);        // the counterexample: the old bound fails
+  CHECK(err <= new_bound);       // the corrected bound holds
+  CHECK(new_bound <= 64 * err);  // and is not vacuous on it
+}
