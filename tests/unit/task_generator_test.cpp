@@ -138,6 +138,7 @@ TEST_CASE("gen_task_spec reaches every value in its ranges within 100 cases",
         Ns.insert(s.N);
         os.insert(s.o);
         dists.insert(s.distribution);
+        if (s.distribution == input_distribution::rank_deficient) ranks.insert(s.rank);
         if (s.distribution == input_distribution::anisotropic) conds.insert(s.condition);
         noises.insert(s.noise);
         ctx.require("drawn", true, "");
@@ -149,6 +150,7 @@ TEST_CASE("gen_task_spec reaches every value in its ranges within 100 cases",
   CHECK(os.size() == 2);
   CHECK(dists.size() == 4);
   CHECK(noises.size() == 2);
+  CHECK(ranks.size() >= 4);  // rank in [1, d - 1], d <= 8: at least ranks 1..4 drawn
   // About 25 of the 100 cases are anisotropic, over 7 condition steps: each step is missed with
   // probability (6/7)^25 = 2%, so on this seed one inner step is; both ends must be drawn.
   CHECK(conds.size() >= 6);
