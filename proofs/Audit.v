@@ -7,8 +7,9 @@
    Print Assumptions line per headline Theorem (auxiliary results are `Lemma`s).
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
-From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
-  AkyurekBounds AkyurekAlgebra.
+From ICLProof Require MatrixFacts ShermanMorrison GradientDescent VonOswald AhnLemma1
+  AttentionForms Memformer AkyurekBounds AkyurekAlgebra AkyurekChains LeastSquares
+  ConjugateGradient.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -23,6 +24,7 @@ Print Assumptions ICLProof.GradientDescent.gd_delta_neg_grad.
 (* VonOswald.v *)
 Print Assumptions ICLProof.VonOswald.prop1_lsa_gd_step.
 Print Assumptions ICLProof.VonOswald.prop1_readout.
+Print Assumptions ICLProof.VonOswald.prop1_layer_readout.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_deviation.
 Print Assumptions ICLProof.VonOswald.prop1_unmasked_exact.
 Print Assumptions ICLProof.VonOswald.lsa_stack_gd_steps.
@@ -34,6 +36,12 @@ Print Assumptions ICLProof.VonOswald.gdpp_preconditioned_gd.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_x_rows.
 Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_readout.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_multihead.
+Print Assumptions ICLProof.AhnLemma1.ahn_lemma1_multihead_readout.
+
+(* AttentionForms.v *)
+Print Assumptions ICLProof.AttentionForms.lsa_masked_ahn_attn.
+Print Assumptions ICLProof.AttentionForms.ahn_layer_lsa_masked.
 
 (* Memformer.v *)
 Print Assumptions ICLProof.Memformer.cgd_memformer_cg.
@@ -42,6 +50,8 @@ Print Assumptions ICLProof.Memformer.lfom_memformer_precond.
 Print Assumptions ICLProof.Memformer.lfom_memformer_nonconstant_gamma.
 Print Assumptions ICLProof.Memformer.momentum_as_lfom.
 Print Assumptions ICLProof.Memformer.nesterov_as_lfom.
+Print Assumptions ICLProof.Memformer.memformer_momentum.
+Print Assumptions ICLProof.Memformer.memformer_nesterov.
 
 (* AkyurekBounds.v *)
 Print Assumptions ICLProof.AkyurekBounds.gelu_tanh_product_quartic.
@@ -56,3 +66,35 @@ Print Assumptions ICLProof.AkyurekAlgebra.raw_dot_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_aff_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_mov_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_mul_entry.
+
+(* AkyurekChains.v *)
+Print Assumptions ICLProof.AkyurekChains.theorem1_chain_sgd_pass.
+Print Assumptions ICLProof.AkyurekChains.theorem2_chain_ridge.
+
+(* LeastSquares.v *)
+Print Assumptions ICLProof.LeastSquares.min_norm_ls_normal.
+Print Assumptions ICLProof.LeastSquares.min_norm_ls_range.
+Print Assumptions ICLProof.LeastSquares.least_squares_normalP.
+Print Assumptions ICLProof.LeastSquares.min_norm_ls_unique.
+Print Assumptions ICLProof.LeastSquares.min_norm_least_squares_spec.
+Print Assumptions ICLProof.LeastSquares.ols_closed_form.
+Print Assumptions ICLProof.LeastSquares.ridge_min_norm_gap.
+Print Assumptions ICLProof.LeastSquares.ridge_min_norm_bound2.
+Print Assumptions ICLProof.LeastSquares.ridge_tends_to_min_norm_least_squares.
+Print Assumptions ICLProof.LeastSquares.sv_lower_bound_pinvmx.
+Print Assumptions ICLProof.LeastSquares.ridge_min_norm_pinvmx_bound.
+
+(* ConjugateGradient.v *)
+Print Assumptions ICLProof.ConjugateGradient.cg_residual_forms.
+Print Assumptions ICLProof.ConjugateGradient.cg_orthogonality.
+Print Assumptions ICLProof.ConjugateGradient.cg_residuals_orthogonal.
+Print Assumptions ICLProof.ConjugateGradient.cg_directions_conjugate.
+Print Assumptions ICLProof.ConjugateGradient.cg_exact_line_search.
+Print Assumptions ICLProof.ConjugateGradient.cg_alpha_formulas.
+Print Assumptions ICLProof.ConjugateGradient.cg_gamma_formulas.
+Print Assumptions ICLProof.ConjugateGradient.cg_finite_termination.
+Print Assumptions ICLProof.ConjugateGradient.cg_after_rank_steps.
+Print Assumptions ICLProof.ConjugateGradient.cg_after_rank_steps_equals_min_norm.
+Print Assumptions ICLProof.ConjugateGradient.cg_prediction_equals_min_norm.
+Print Assumptions ICLProof.ConjugateGradient.cgd_after_rank_layers_equals_min_norm.
+Print Assumptions ICLProof.ConjugateGradient.cgd_after_rank_layers_equals_min_norm_prediction.

@@ -37,8 +37,7 @@ ICLPROOF_PROPERTY(
     ridge_min_norm, "references.ridge_tends_to_min_norm_least_squares",
     "||W_ridge(lambda) - W_min_norm||_F <= (lambda / sigma_min(X)^2) ||W_min_norm||_F, so ridge "
     "tends to the minimum-norm least-squares solution as lambda -> 0 (rank-deficient X included).",
-    "paper: CONSTRUCTIONS.md section 6 (ridge -> min-norm LS; SVD argument in "
-    "properties/references.hpp)") {
+    "proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares") {
   ridge_tends_to_min_norm<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }

@@ -95,7 +95,8 @@ TEST_CASE("check_le rejects a negative error or tolerance as a misuse", "[harnes
 TEST_CASE("a property that ran no check fails", "[harness]") {
   run_config cfg = one_case_double();
   cfg.cases = 5;
-  const auto r = run_body(harness_info, [](case_context&) {}, cfg);
+  const auto r = run_body(
+      harness_info, [](case_context&) {}, cfg);
   CHECK(r.outcome == verdict::fail);
   CHECK(r.failure == "the property ran no check");
 }
