@@ -23,7 +23,9 @@ if [ "${ICLPROOF_MUTATION_IN_PLACE:-0}" = 1 ]; then
     echo "mutation-score: uncommitted changes in $root; commit them first" >&2
     exit 2
   fi
-  trap '[ -n "$current" ] && patch -s -R -p1 -d "$src" <"$current"' EXIT INT TERM
+  revert() { [ -n "$current" ] && patch -s -R -p1 -d "$src" <"$current"; current=""; }
+  trap revert EXIT
+  trap 'revert; exit 130' INT TERM
 else
   src=$mut/src
   build=$mut/build
@@ -65,8 +67,8 @@ for p in "${patches[@]}"; do
     echo "| $name | $rationale | $result | | 0 |" >>"$results"
     continue
   fi
-  patch -s -p1 -d "$src" <"$p"
   current=$p
+  patch -s -p1 -d "$src" <"$p"
   killers=""
   if ! build_targets; then
     result="build error"
@@ -74,7 +76,7 @@ for p in "${patches[@]}"; do
   else
     out=$(cd "$build" && nice ctest -R "$regex" --stop-on-failure --timeout 900 2>&1)
     if echo "$out" | grep -q "tests failed out of"; then
-      killers=$(echo "$out" | sed -n 's/^ *[0-9]* - \(.*\) (.*)$/\1/p' | tr '\n' ' ')
+      killers=$(echo "$out" | sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (.*)$/\1/p' | tr '\n' ' ')
       result="killed"
       killed=$((killed + 1))
     elif echo "$out" | grep -q "100% tests passed"; then
