@@ -22,14 +22,39 @@ T frobenius(const Mat<T>& A) {
   return sqrt(A.squaredNorm());
 }
 
-// Iterated Sherman-Morrison == ridge (proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge).
-// Tolerance: both compute W = Y X^T A^-1, A = lambda I + X X^T, by backward-stable steps.
+// Bound on ||W_sm - W_ridge|| (max entry <= Frobenius) for W = Y X^T A^-1, A = lambda I + X X^T,
+// computed by Cholesky (ridge) and by N Sherman-Morrison updates from A_0^-1 = I / lambda.
 // Ridge: Cholesky, relative error <= kappa c / (1 - kappa c), c = 4 d (3d+1) u (Higham Thm 10.4).
-// Sherman-Morrison: each of the N rank-one updates is a backward-stable O(d^2) operation whose
-// rounding perturbs A_i^-1 by at most gamma_{2d+3} relative; propagated to A_N^-1 these add at
-// most N gamma_{2d+3} kappa(A_N) relative (first-order; Yip, SIAM J. Sci. Stat. Comput. 7, 1986).
+// Sherman-Morrison: update i is a backward-stable O(d^2) operation on A_(i-1)^-1 and x_i; its
+// rounding is gamma_{2d+3} relative to its OPERANDS, whose norm is up to ||A_0^-1||_2 = 1 / lambda
+// (the A_i^-1 only shrink), not to its result: the update A_(i-1)^-1 - u u^T / (1 + x^T u)
+// cancels (in 1-D, 1/lambda - x^2 / (lambda (lambda + x^2)) = 1 / (lambda + x^2)). Propagated
+// to A_N^-1 (first order; Yip, SIAM J. Sci. Stat. Comput. 7, 1986, factor kappa(A_N)) the N
+// updates add at most N gamma_{2d+3} kappa(A_N) / lambda to ||A_N^-1||, so
+// ||X||_F ||Y||_F N gamma_{2d+3} kappa(A_N) / lambda to W. Until a 20000-case sweep (seed
+// 20261123) failed a 1-D task with N = 1, lambda = 1/8 (tests/unit/references_test.cpp,
+// "Sherman-Morrison bound: the update's cancellation"), this term was N gamma_{2d+3} kappa(A_N)
+// relative to ||A_N^-1|| = 1 / lambda_min(A_N), smaller by lambda / lambda_min(A_N).
 // The final product Y X^T A^-1 adds gamma_{N+d} relative in |.| norms, bounded by the Frobenius
-// norms used here. The sum, times ||W||_F and a factor 2 for second-order terms, is the bound.
+// norms used here. The sum, with a factor 2 for second-order terms, is the bound.
+template <class T>
+T sherman_morrison_ridge_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& lambda,
+                                     const T& W_norm) {
+  const Eigen::Index d = X.rows(), N = X.cols();
+  const Mat<T> A = matmul_nt(X, X) + lambda * Mat<T>::Identity(d, d);
+  const T kappa = spd_condition_number(A);
+  const T XY = frobenius<T>(X) * frobenius<T>(Y);
+  const T Ainv_norm = T(1) / symmetric_eigenvalues(A)(0);
+  const T scale = std::max(W_norm, T(XY * Ainv_norm));
+  const double dd = static_cast<double>(d), n = static_cast<double>(N);
+  const T updates = XY * T(n) * higham_gamma<T>(2 * dd + 3) * kappa / lambda;
+  return T(2) *
+         (scale * (cholesky_solve_relative_bound<T>(dd, kappa) + T(2) * higham_gamma<T>(n + dd)) +
+          updates);
+}
+
+// Iterated Sherman-Morrison == ridge (proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge),
+// within sherman_morrison_ridge_error_bound.
 template <class T, class SM>
 void sherman_morrison_equals_ridge(case_context& ctx, const SM& sherman_morrison) {
   task_ranges r;
@@ -45,15 +70,8 @@ void sherman_morrison_equals_ridge(case_context& ctx, const SM& sherman_morrison
   const auto task = make_task<T>(spec);
   const Mat<T> W_sm = sherman_morrison(task.X, task.Y, lambda);
   const Mat<T> W_ridge = ridge_closed_form(task.X, task.Y, lambda);
-  const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
-  const T kappa = spd_condition_number(A);
-  const double d = spec.d, n = spec.N;
-  const T XY = frobenius<T>(task.X) * frobenius<T>(task.Y);
-  const T Ainv_norm = T(1) / symmetric_eigenvalues(A)(0);
-  const T scale = std::max(frobenius<T>(W_ridge), T(XY * Ainv_norm));
-  const T bound = T(2) * scale *
-                  (cholesky_solve_relative_bound<T>(d, kappa) +
-                   T(n) * higham_gamma<T>(2 * d + 3) * kappa + T(2) * higham_gamma<T>(n + d));
+  const T bound =
+      sherman_morrison_ridge_error_bound<T>(task.X, task.Y, lambda, frobenius<T>(W_ridge));
   ctx.compare<T>("W_sherman_morrison vs W_ridge", W_sm, W_ridge, bound);
 }
 
@@ -112,29 +130,40 @@ void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
   ctx.compare<T>("W_K by recursion vs closed form", W_rec, W_closed, bound);
 }
 
-// Relative forward error of a ridge solve W = Y X^T (X X^T + lambda I)^-1 by Cholesky: the
-// solve, chol(d, kappa(A)) (Higham Thm 10.4), plus forming A and the right-hand side,
-// gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 (Higham 3.13 and the perturbation bound of
-// Thm 7.2). A = X X^T + lambda I is formed here separately from the code under test.
+// Forward error ||W_hat - W||_F of a ridge solve W = Y X^T A^-1, A = X X^T + lambda I, by
+// Cholesky, in absolute terms (Higham, ASNA 2nd ed., Thm 7.2, the normwise perturbation bound
+// ||x_hat - x|| <= ||A^-1|| (||db|| + ||dA|| ||x||) / (1 - ||A^-1|| ||dA||), applied per output):
+//   solve:        ||W||_F chol(d, kappa(A))                      (Higham Thm 10.4, dA of the solve)
+//   forming A:    ||W||_F gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2   (Higham 3.13)
+//   forming the right-hand side B = Y X^T:  |dB| <= gamma_N |Y| |X|^T (Higham 3.13), so
+//                 ||dB||_F ||A^-1||_2 <= gamma_N ||Y||_F ||X||_F ||A^-1||_2.
+// The last term is absolute: it is NOT a multiple of ||W||_F. It was missing until a sweep with
+// 20000 cases found ridge_at_p_agrees_with_ridge_at_2p failing on a 1-D task where
+// sum_i x_i y_i cancels (|W| = 5.4e-4 against sum |x_i y_i| / (sum x_i^2 + lambda) ~ 0.1): the
+// right-hand side's rounding is relative to sum |x_i y_i|, not to |sum x_i y_i|
+// (tests/unit/references_test.cpp, "ridge forward bound: the right-hand side term").
+// W_norm is ||W||_F of the solution (computed or reference: the 1/(1 - ...) factor and the
+// difference are second order, covered by the callers' factor 2).
 template <class T>
-T ridge_solve_relative_bound(const Mat<T>& X, const T& lambda) {
+T ridge_solve_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& lambda, const T& W_norm) {
   const Eigen::Index d = X.rows(), N = X.cols();
   const Mat<T> A = matmul_nt(X, X) + lambda * Mat<T>::Identity(d, d);
   const Vec<T> ev = symmetric_eigenvalues(A);
   const T kappa = ev(d - 1) / ev(0);
   const T nx = frobenius<T>(X);
-  const T forming =
+  const T forming_A =
       higham_gamma<T>(static_cast<double>(N + 2)) * (nx * nx + lambda * sqrt_of(T(d))) / ev(0);
-  return cholesky_solve_relative_bound<T>(static_cast<double>(d), kappa) + forming;
+  const T forming_rhs = higham_gamma<T>(static_cast<double>(N)) * nx * frobenius<T>(Y) / ev(0);
+  return W_norm * (cholesky_solve_relative_bound<T>(static_cast<double>(d), kappa) + forming_A) +
+         forming_rhs;
 }
 
 // Bayes posterior mean with prior N(0, tau^2 I) and noise sigma^2 == ridge with
 // lambda = sigma^2 / tau^2 (paper: CONSTRUCTIONS.md section 6; the algebra is one line:
 // (X X^T / sigma^2 + I / tau^2)^-1 X y^T / sigma^2 = (X X^T + sigma^2/tau^2 I)^-1 X y^T).
-// Tolerance: two Cholesky solves of matrices with the same condition number kappa, each with
-// relative error <= chol(d, kappa) (Higham Thm 10.4) plus the error of forming the matrix and
-// right-hand side, gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 relative (Higham 3.13
-// and the perturbation bound Thm 7.2); twice the sum, times ||W||_F.
+// Tolerance: two Cholesky solves of matrices with the same condition number kappa, each within
+// ridge_solve_error_bound (the solve, forming the matrix and forming the right-hand side X y^T;
+// Higham Thm 10.4, 3.13, 7.2; dividing by sigma^2 = 2^k is exact); twice the sum.
 template <class T, class Bayes>
 void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   task_ranges r;
@@ -152,9 +181,25 @@ void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   const Mat<T> W_bayes = bayes(task.X, task.Y, sigma2, tau2);
   const Mat<T> W_ridge = ridge_closed_form(task.X, task.Y, lambda);
   // Two solves with matrices of the same condition number: twice one solve's bound.
-  const T rel = T(2) * ridge_solve_relative_bound<T>(task.X, lambda);
-  const T bound = T(2) * rel * std::max(frobenius<T>(W_ridge), frobenius<T>(W_bayes));
+  const T bound =
+      T(2) * T(2) *
+      ridge_solve_error_bound<T>(task.X, task.Y, lambda,
+                                 std::max(frobenius<T>(W_ridge), frobenius<T>(W_bayes)));
   ctx.compare<T>("W_bayes vs W_ridge", W_bayes, W_ridge, bound);
+}
+
+// The largest k such that lambda = sigma_min^2 2^-k keeps the Cholesky bound of the ridge solve
+// valid: kappa(A) = kappa_X^2 2^k + 1 <= 2 kappa_X^2 2^k and chol needs kappa(A) c < 1/2,
+// c = 4 d (3d + 1) u; k <= log2(1 / (8 c kappa_X^2)) keeps kappa(A) c <= 1/4. Negative (lambda
+// above sigma_min^2, a weaker but still true rate) when kappa_X^2 c > 1/8. Without it, a square
+// uniform X with kappa_X ~ 10^5 (about one draw in 20000) made the bound void in double and the
+// property threw (tests/unit/references_test.cpp, "ridge -> min-norm: the exponent keeps the
+// Cholesky bound valid").
+template <class T>
+int min_norm_ridge_exponent(int d, const T& kappa_X) {
+  const double c = 4.0 * d * (3.0 * d + 1) * static_cast<double>(unit_roundoff<T>());
+  const double kx = static_cast<double>(kappa_X);
+  return static_cast<int>(std::floor(std::log2(1.0 / (8.0 * c * kx * kx))));
 }
 
 // Ridge tends to the minimum-norm least-squares solution as lambda -> 0, with the exact rate
@@ -183,9 +228,11 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
               "exact rank " + std::to_string(rank) + " of the task's X");
   const Vec<T> sv = singular_values<T>(task.X);
   const T smin = sv(rank - 1), smax = sv(0);
-  // lambda = sigma_min^2 2^-k, with k small enough that kappa(A) eps stays below 2^-8.
+  // lambda = sigma_min^2 2^-k, with k small enough that kappa(A) eps stays below 2^-8, and at
+  // most min_norm_ridge_exponent(d, kappa_X), where the Cholesky bound is not void.
   const int p = scalar_traits<T>::bits();
-  const int k = *rc::gen::inRange(2, std::max(3, std::min(40, p / 4)));
+  const int k = std::min(*rc::gen::inRange(2, std::max(3, std::min(40, p / 4))),
+                         min_norm_ridge_exponent<T>(spec.d, smax / smin));
   const T lambda = smin * smin * T(std::ldexp(1.0, -k));
   ctx.note_value("task", spec);
   ctx.note_value("exact rank", rank);
@@ -210,7 +257,8 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
 
 // Ridge at precision p agrees with ridge at precision 2p (tolerance-free in spirit: the 2p
 // result stands in for the exact one; its own error is 2^-p times smaller). Bound: the
-// Cholesky forward error at p, chol(d, kappa) ||W||_F (Higham Thm 10.4), plus the 2p error.
+// forward error at p, ridge_solve_error_bound (solve, forming A and the right-hand side), plus
+// the 2p error and rounding the 2p result to p bits, twice the sum.
 // For double and long double the 2p run is MPFR at twice their significand bits.
 template <class T, class Ridge>
 void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge) {
@@ -238,8 +286,8 @@ void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge
         W_2p_rounded(i, j) = static_cast<T>(W_2p(i, j));
   }
   // + eps for rounding the 2p result to p bits (|x - fl(x)| <= u |x|).
-  const T bound =
-      T(2) * frobenius<T>(W_p) * (ridge_solve_relative_bound<T>(task.X, lambda) + eps<T>());
+  const T nw = frobenius<T>(W_p);
+  const T bound = T(2) * (ridge_solve_error_bound<T>(task.X, task.Y, lambda, nw) + eps<T>() * nw);
   ctx.compare<T>("ridge at p vs ridge at 2p", W_p, W_2p_rounded, bound);
 }
 

@@ -329,7 +329,22 @@ void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) 
   const int K = *rc::gen::inRange(1, 9);
   ctx.note("layers K", std::to_string(K));
   const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
-  const auto stacked = lsa_stack_forward<T>(make.gd_stack(d, o, N, std::vector<T>(K, c.eta)), E, N);
+  // The stack takes one eta per layer: eta_k = eta m_k, m_k in {1, 3/4, 1/2}, the first two
+  // layers different, so a stack that ignores the per-layer values fails. |eta_k| <= |eta|, so
+  // the constant-eta shadows below bound the stack's as well (they grow with |eta|).
+  std::vector<T> etas(K);
+  for (int k = 0; k < K; ++k)
+    etas[k] = c.eta * T(*rc::gen::elementOf(std::vector<double>{1.0, 0.75, 0.5}));
+  etas[0] = c.eta;
+  if (K >= 2) etas[1] = c.eta * T(0.5);
+  ctx.note("per-layer eta / eta", [&] {
+    std::string m;
+    for (const T& e : etas) m += full_digits(T(e / c.eta)) + " ";
+    return m;
+  }());
+  const auto stacked = lsa_stack_forward<T>(make.gd_stack(d, o, N, etas), E, N);
+  std::vector<Mat<T>> W_stack{Mat<T>(Mat<T>::Zero(o, d))};
+  for (int k = 0; k < K; ++k) W_stack.push_back(gd_step<T>(W_stack.back(), c.X, c.Y, etas[k]));
   const auto recurrent =
       lsa_recurrent_forward<T>(make.prop1(d, o, N, c.eta, Mat<T>(Mat<T>::Zero(o, d))), E, N, K);
   ctx.require("one token matrix per layer",
@@ -344,18 +359,20 @@ void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) 
   for (int k = 1; k <= K; ++k) {
     S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
     const Mat<T> ref_y = Yext - matmul(W[k], X_all);
+    const Mat<T> ref_y_stack = Yext - matmul(W_stack[k], X_all);
     const T scale = max_abs(S);
     const T bound = rounding_bound<T>(k * layer_depth(N, d + o), scale, scale);
     const std::string at = "layer " + std::to_string(k);
-    compare_within<T>(ctx, at + " (stack): y-parts vs [Y - W_k X, -W_k Xq]",
-                      Mat<T>(stacked[k].bottomRows(o)), ref_y, bound);
+    compare_within<T>(ctx, at + " (stack, per-layer eta): y-parts vs [Y - W_k X, -W_k Xq]",
+                      Mat<T>(stacked[k].bottomRows(o)), ref_y_stack, bound);
     compare_within<T>(ctx, at + " (recurrent): y-parts vs [Y - W_k X, -W_k Xq]",
                       Mat<T>(recurrent[k].bottomRows(o)), ref_y, bound);
     ctx.require(at + ": x-parts unchanged (exact)",
                 stacked[k].topRows(d) == X_all && recurrent[k].topRows(d) == X_all,
                 "the x-parts moved");
     if (k == K)
-      note_error_in_eps<T>(ctx, "layer K y-parts", Mat<T>(stacked[k].bottomRows(o)), ref_y, scale);
+      note_error_in_eps<T>(ctx, "layer K y-parts", Mat<T>(stacked[k].bottomRows(o)), ref_y_stack,
+                           scale);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "cli/output_paths.hpp"
 
 #include "core/precision.hpp"
+#include "harness/sharpness.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -127,6 +128,13 @@ int run_check_command(const check_options& opt) {
       ok = false;
       verdict_text = "FAIL (proof " + ps.status + ")";
     }
+    // Sharpness gate (harness/sharpness.hpp): a tolerance far above every error is vacuous.
+    const sharpness_limit sharp = sharpness_limit_of(p->info.name);
+    const bool vacuous = ok && is_vacuous(r, sharp);
+    if (vacuous) {
+      verdict_text = fmt::format("VACUOUS (margin > +{:.1f})", sharp.log10_factor);
+      if (opt.ci) ok = false;
+    }
     (ok ? passed : failed)++;
     fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {}\n", r.info.name, r.cases,
                format_log2(r.worst_log2_err), format_log2(r.worst_log2_bound),
@@ -149,6 +157,9 @@ int run_check_command(const check_options& opt) {
         {"checks", r.checks},
         {"seed", r.seed},
         {"verdict", ok ? "pass" : "fail"},
+        {"vacuous", vacuous},
+        {"sharpness_limit_log10",
+         sharp.exempt ? nlohmann::json(nullptr) : nlohmann::json(sharp.log10_factor)},
         {"log2_max_error", std::isfinite(r.worst_log2_err) ? nlohmann::json(r.worst_log2_err)
                                                            : nlohmann::json(nullptr)},
         {"log2_tolerance", std::isfinite(r.worst_log2_bound) ? nlohmann::json(r.worst_log2_bound)

@@ -89,3 +89,32 @@ TEST_CASE("check_le rejects a negative error or tolerance as a misuse", "[harnes
   };
   CHECK(run_body(harness_info, negative_bound, one_case_double()).outcome == verdict::fail);
 }
+
+// Watchers of the runner itself (issue 18): a property that checks nothing must not pass, and a
+// run must execute exactly the cases asked for (the sweeps and the CI budget rely on it).
+TEST_CASE("a property that ran no check fails", "[harness]") {
+  run_config cfg = one_case_double();
+  cfg.cases = 5;
+  const auto r = run_body(
+      harness_info, [](case_context&) {}, cfg);
+  CHECK(r.outcome == verdict::fail);
+  CHECK(r.failure == "the property ran no check");
+}
+
+TEST_CASE("the runner runs exactly the cases asked for", "[harness]") {
+  for (int cases : {1, 37, 100, 250}) {
+    run_config cfg = one_case_double();
+    cfg.cases = cases;
+    int calls = 0;
+    const auto r = run_body(
+        harness_info,
+        [&](case_context& ctx) {
+          ++calls;
+          ctx.require("counted", true, "");
+        },
+        cfg);
+    CHECK(r.outcome == verdict::pass);
+    CHECK(r.cases == cases);
+    CHECK(calls == cases);
+  }
+}

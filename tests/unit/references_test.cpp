@@ -277,3 +277,105 @@ TEST_CASE("the GD iterate polynomial in eta equals K GD steps, exactly on dyadic
   }
   CHECK_THROWS_AS(gd_iterate_polynomial(q, 0), std::invalid_argument);
 }
+
+// Regression (issue 12 item 4): `iclproof check --scalar double --cases 20000` failed
+// references.ridge_at_p_agrees_with_ridge_at_2p on this shrunk 1-D counterexample (error
+// 2^-5.33 eps against a tolerance of 2^-6.33 eps). The old bound was relative to ||W||_F only,
+// 2 ||W||_F (chol(d, kappa) + gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 + eps); it
+// omitted the rounding of the right-hand side X y^T, which is relative to sum |x_i y_i| and here
+// far exceeds |sum x_i y_i|. The old bound must fail on this case and the corrected one hold.
+TEST_CASE("ridge forward bound: the right-hand side term", "[references][tolerance]") {
+  task_spec spec;
+  spec.d = 1;
+  spec.o = 1;
+  spec.N = 3;
+  spec.distribution = input_distribution::uniform;
+  spec.noise = 0.1;
+  spec.seed = 107103544;
+  const double lambda = std::ldexp(1.0, -6);
+  const auto task = make_task<double>(spec);
+  const Mat<double> W_p = ridge_closed_form<double>(task.X, task.Y, lambda);
+  Mat<double> W_2p(1, 1);
+  {
+    scoped_mpfr_precision twice(2 * 53);
+    const auto task2 = make_task<mpfr_real>(spec);
+    W_2p(0, 0) = static_cast<double>(
+        ridge_closed_form<mpfr_real>(task2.X, task2.Y, mpfr_real(lambda))(0, 0));
+  }
+  const double err = std::abs(W_p(0, 0) - W_2p(0, 0));
+  const double nw = std::abs(W_p(0, 0));
+  // The old formula, verbatim.
+  const Mat<double> A = matmul_nt(task.X, task.X) + lambda * Mat<double>::Identity(1, 1);
+  const double a = A(0, 0), nx = std::sqrt(task.X.squaredNorm());
+  const double old_rel = cholesky_solve_relative_bound<double>(1, 1.0) +
+                         higham_gamma<double>(3 + 2) * (nx * nx + lambda) / a;
+  const double old_bound = 2 * nw * (old_rel + eps<double>());
+  const double new_bound =
+      2 * (reference_checks::ridge_solve_error_bound<double>(task.X, task.Y, lambda, nw) +
+           eps<double>() * nw);
+  // The cancellation: |sum x_i y_i| is far below sum |x_i y_i|.
+  const double dot = (task.X.array() * task.Y.array()).sum();
+  const double abs_dot = (task.X.array().abs() * task.Y.array().abs()).sum();
+  INFO("err " << err << " old bound " << old_bound << " new bound " << new_bound << " |x.y| "
+              << std::abs(dot) << " |x|.|y| " << abs_dot);
+  CHECK(std::abs(dot) < abs_dot / 16);
+  CHECK(err > old_bound);        // the counterexample: the old bound fails
+  CHECK(err <= new_bound);       // the corrected bound holds
+  CHECK(new_bound <= 64 * err);  // and is not vacuous on it
+}
+
+// Regression (sweep of issue 12 item 4, seed 20261123): iterated_sherman_morrison_equals_ridge
+// failed in double on this shrunk case (error 2^5.81 eps, tolerance 2^5.44 eps; long double
+// failed likewise). The old bound counted the updates' rounding as N gamma_{2d+3} kappa(A_N)
+// relative to ||A_N^-1||; in 1-D kappa(A_N) = 1 while the update 1/lambda - x^2 / (lambda
+// (lambda + x^2)) cancels from 1/lambda down to 1/(lambda + x^2).
+TEST_CASE("Sherman-Morrison bound: the update's cancellation", "[references][tolerance]") {
+  task_spec spec;
+  spec.d = 1;
+  spec.o = 1;
+  spec.N = 1;
+  spec.distribution = input_distribution::gaussian;
+  spec.seed = 3160044;
+  const double lambda = 0.125;
+  const auto task = make_task<double>(spec);
+  const Mat<double> W_sm = iterated_sherman_morrison_ridge<double>(task.X, task.Y, lambda);
+  const Mat<double> W_ridge = ridge_closed_form<double>(task.X, task.Y, lambda);
+  const double err = std::abs(W_sm(0, 0) - W_ridge(0, 0));
+  // The old formula, verbatim.
+  const double x2 = task.X(0, 0) * task.X(0, 0);
+  const double XY = std::abs(task.X(0, 0)) * std::abs(task.Y(0, 0));
+  const double scale = std::max(std::abs(W_ridge(0, 0)), XY / (lambda + x2));
+  const double old_bound = 2 * scale *
+                           (cholesky_solve_relative_bound<double>(1, 1.0) +
+                            1 * higham_gamma<double>(2 + 3) * 1.0 + 2 * higham_gamma<double>(2));
+  const double new_bound = reference_checks::sherman_morrison_ridge_error_bound<double>(
+      task.X, task.Y, lambda, std::abs(W_ridge(0, 0)));
+  INFO("err " << err << " old " << old_bound << " new " << new_bound << " lambda_min(A)/lambda "
+              << (lambda + x2) / lambda);
+  CHECK(err > old_bound);
+  CHECK(err <= new_bound);
+  CHECK(new_bound <= 64 * err);
+}
+
+// Regression (same sweep): ridge_tends_to_min_norm_least_squares threw "cholesky bound: kappa c
+// >= 1/2, the bound is void" in double on this shrunk case: a square uniform X with a large
+// kappa_X, and lambda = sigma_min^2 2^-3 gave kappa(A) = kappa_X^2 2^3 + 1 past the bound's range.
+TEST_CASE("ridge -> min-norm: the exponent keeps the Cholesky bound valid",
+          "[references][tolerance]") {
+  task_spec spec;
+  spec.d = 3;
+  spec.o = 1;
+  spec.N = 3;
+  spec.distribution = input_distribution::uniform;
+  spec.seed = 477816953;
+  const auto task = make_task<double>(spec);
+  const Vec<double> sv = singular_values<double>(task.X);
+  const double kappa_X = sv(0) / sv(2);
+  const auto kappa_A = [&](int k) { return kappa_X * kappa_X * std::ldexp(1.0, k) + 1; };
+  INFO("kappa_X " << kappa_X);
+  CHECK_THROWS_AS(cholesky_solve_relative_bound<double>(3, kappa_A(3)), std::domain_error);
+  const int k = reference_checks::min_norm_ridge_exponent<double>(3, kappa_X);
+  CHECK(k < 3);
+  CHECK_NOTHROW(cholesky_solve_relative_bound<double>(3, kappa_A(k)));
+  CHECK(cholesky_solve_relative_bound<double>(3, kappa_A(k)) <= 0.5);
+}

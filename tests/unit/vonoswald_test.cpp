@@ -68,6 +68,15 @@ constructions<T> one_layer_eta_changed() {
   };
   return m;
 }
+// The stack ignores its per-layer step sizes and uses the first layer's eta throughout (issue 18:
+// survived every test while the stack properties passed one eta for all layers).
+constructions<T> first_layer_eta_everywhere() {
+  auto m = real_constructions<T>();
+  m.gd_stack = [](Eigen::Index d, Eigen::Index o, Eigen::Index N, const std::vector<T>& eta) {
+    return gd_stack_weights<T>(d, o, N, std::vector<T>(eta.size(), eta.front()));
+  };
+  return m;
+}
 constructions<T> gdpp_gamma_wrong() {
   auto m = real_constructions<T>();
   // gamma off by 1 + 2^-40 and a zero gamma replaced by 2^-40 (a draw may have gamma = 0).
@@ -298,7 +307,8 @@ TEST_CASE("vonoswald.gd_stack properties fail when one layer's eta changes",
     gd_stack_follows_gd_steps<T>(ctx, c);
   };
   expect_mutant_killed(steps, one_layer_eta_changed());
-  expect_mutant_killed(steps, p_off_by_factor());  // the recurrent stack's layer
+  expect_mutant_killed(steps, first_layer_eta_everywhere());  // per-layer eta ignored
+  expect_mutant_killed(steps, p_off_by_factor());             // the recurrent stack's layer
   const auto neumann = [](case_context& ctx, const constructions<T>& c) {
     gd_stack_prediction_is_neumann_form<T>(ctx, c);
   };

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Mutation score (issue 18 item 4): applies each small source mutation kept in tests/mutations/
+# (a patch whose first lines are "# rationale: ..." and "# tests: <ctest -R regex>"), rebuilds
+# incrementally, runs the ctest entries the patch names, and prints killed / survived with the
+# tests that killed it. A mutation that does not compile is reported as such (not a kill).
+# Not in CI (one rebuild per mutation). The mutations are applied to an exported copy of the
+# committed tree (build-mutation/src, refreshed file by file so unchanged files keep their
+# mtimes), built in build-mutation/build: the worktree is never modified.
+# ICLPROOF_MUTATION_IN_PLACE=1 instead mutates the worktree itself and rebuilds its build/ (no
+# first full build of a copy; for a loaded machine): it refuses to start with uncommitted changes
+# to tracked files, and reverts the current mutation on exit or interrupt.
+# Usage: scripts/mutation-score.sh [PATCH...]   (default: every tests/mutations/*.patch)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+mut=${ICLPROOF_MUTATION_DIR:-$root/build-mutation}
+jobs=${ICLPROOF_JOBS:-2}
+mkdir -p "$mut"
+current=""
+if [ "${ICLPROOF_MUTATION_IN_PLACE:-0}" = 1 ]; then
+  src=$root
+  build=${ICLPROOF_BUILD_DIR:-$root/build}
+  if ! git -C "$root" diff --quiet HEAD; then
+    echo "mutation-score: uncommitted changes in $root; commit them first" >&2
+    exit 2
+  fi
+  revert() { [ -n "$current" ] && patch -s -R -p1 -d "$src" <"$current"; current=""; }
+  trap revert EXIT
+  trap 'revert; exit 130' INT TERM
+else
+  src=$mut/src
+  build=$mut/build
+  mkdir -p "$src" "$build"
+  # Refresh the copy from HEAD: only files whose content changed are rewritten.
+  export_dir=$(mktemp -d)
+  trap 'rm -rf "$export_dir"' EXIT
+  git -C "$root" archive HEAD | tar -x -C "$export_dir"
+  (cd "$export_dir" && find . -type f) | while read -r f; do
+    if ! cmp -s "$export_dir/$f" "$src/$f"; then
+      mkdir -p "$(dirname "$src/$f")"
+      cp "$export_dir/$f" "$src/$f"
+    fi
+  done
+fi
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DICLPROOF_BUILD_PROOFS=OFF \
+    -DICLPROOF_BUILD_TRAINER=OFF -DICLPROOF_BUILD_BENCHMARKS=OFF >/dev/null || exit 2
+fi
+targets="iclproof iclproof_unit_tests iclproof_verdict_fixture"
+build_targets() { nice cmake --build "$build" -j"$jobs" --target $targets >"$mut/build.log" 2>&1; }
+build_targets || { echo "mutation-score: the unmutated tree does not build ($mut/build.log)"; exit 2; }
+
+if [ $# -gt 0 ]; then patches=("$@"); else patches=("$root"/tests/mutations/*.patch); fi
+killed=0 survived=0 broken=0
+results=$mut/results.md
+echo "| mutation | rationale | result | killing tests | seconds |" >"$results"
+echo "|---|---|---|---|---|" >>"$results"
+for p in "${patches[@]}"; do
+  name=$(basename "$p" .patch)
+  rationale=$(sed -n 's/^# rationale: //p' "$p" | head -1)
+  regex=$(sed -n 's/^# tests: //p' "$p" | head -1)
+  start=$(date +%s)
+  if ! patch --dry-run -s -p1 -d "$src" <"$p" >/dev/null; then
+    echo "mutation-score: $name does not apply" >&2
+    result="does not apply"
+    broken=$((broken + 1))
+    echo "| $name | $rationale | $result | | 0 |" >>"$results"
+    continue
+  fi
+  current=$p
+  patch -s -p1 -d "$src" <"$p"
+  killers=""
+  if ! build_targets; then
+    result="build error"
+    broken=$((broken + 1))
+  else
+    out=$(cd "$build" && nice ctest -R "$regex" --stop-on-failure --timeout 900 2>&1)
+    if echo "$out" | grep -q "tests failed out of"; then
+      killers=$(echo "$out" | sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (.*)$/\1/p' | tr '\n' ' ')
+      result="killed"
+      killed=$((killed + 1))
+    elif echo "$out" | grep -q "100% tests passed"; then
+      result="SURVIVED"
+      survived=$((survived + 1))
+    else
+      result="no test ran (regex '$regex')"
+      broken=$((broken + 1))
+    fi
+  fi
+  patch -s -R -p1 -d "$src" <"$p"
+  current=""
+  secs=$(($(date +%s) - start))
+  echo "| $name | $rationale | $result | $killers | $secs |" >>"$results"
+  echo "$name: $result $killers (${secs} s)" >&2
+done
+build_targets  # leave the copy built unmutated
+cat "$results"
+total=$((killed + survived))
+echo "killed $killed, survived $survived, not counted (build error / no test) $broken"
+if [ $total -gt 0 ]; then echo "kill rate: $((100 * killed / total))%"; fi

@@ -1,0 +1,23 @@
+// A test-only property whose tolerance is 10^10 times its error (issue 18: the sharpness gate
+// shown catching its own failure). Linked only into iclproof_verdict_fixture; the shipped
+// `iclproof` never contains it. Its margin is log10(10^10) = 10, above the default sharpness
+// limit 10^4, so at >= 100 cases `check` must call it VACUOUS and `check --ci` must fail
+// (vacuous_gate.cmake).
+#include "harness/property.hpp"
+
+namespace {
+
+template <class T>
+void loose(iclproof::case_context& ctx) {
+  ctx.check_le<T>("eps <= 10^10 eps (test-only tolerance 10^10 too loose)", iclproof::eps<T>(),
+                  T(iclproof::eps<T>() * T(1e10)));
+}
+
+const iclproof::property_registrar vacuous_property{
+    {"sharpness.test_only_vacuous", "Test-only: a tolerance 10^10 above its error.",
+     "test-only (tests/verdict/vacuous_property.cpp)"},
+    &loose<double>,
+    &loose<long double>,
+    &loose<iclproof::mpfr_real>};
+
+}  // namespace
