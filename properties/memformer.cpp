@@ -2,13 +2,18 @@
 #include "memformer.hpp"
 
 using namespace iclproof;
+using namespace iclproof::cite;
 using namespace iclproof::memformer_checks;
 
 ICLPROOF_PROPERTY(
     cgd_cg, "memformer.cgd_with_cg_coefficients_reproduces_cg_iterates",
     "The CGD Memformer (A_l = I, B_l = 0) with the per-instance CG coefficients alpha_l, gamma_l "
     "holds y_i - <x_i, w_l^CG> in the last row after layer l, for every token and layer.",
-    "proofs/Memformer.v:cgd_memformer_cg") {
+    exact_identity(identity("proofs/Memformer.v:cgd_memformer_cg"))
+        .missing("the reference CG (src/references/first_order_methods.hpp) updates its residual "
+                 "recursively, r_(l+1) = r_l - alpha_l H s_l; that this equals the -grad R(w_l) "
+                 "of the theorem's CG-form recursion (the two residual forms of CG) is not "
+                 "proved")) {
   cgd_reproduces_cg<T>(ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
     return cg_memformer_model<T>(Z0, a, g);
   });
@@ -19,8 +24,11 @@ ICLPROOF_PROPERTY(
     "After rank(H) layers the CGD Memformer with CG coefficients predicts x_q^T w+, w+ the "
     "minimum-norm least-squares solution (rank-deficient X included; CG-termination part is a "
     "first-order model, see properties/memformer.hpp).",
-    "paper: Memformer eqs 17-18 with proofs/Memformer.v:cgd_memformer_cg; CG finite "
-    "termination, Nocedal-Wright Thm 5.1") {
+    exact_identity(identity("proofs/Memformer.v:cgd_memformer_cg"),
+                   paper("Memformer eqs 17-18; CG finite termination, Nocedal-Wright Thm 5.1"))
+        .missing("CG finite termination after rank(H) steps, that its limit is the minimum-norm "
+                 "least-squares solution, and the equality of the two residual forms of CG are "
+                 "not proved")) {
   cgd_after_rank_layers_equals_min_norm<T>(
       ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
         return cg_memformer_model<T>(Z0, a, g);
@@ -31,7 +39,7 @@ ICLPROOF_PROPERTY(
     lfom_scalar, "memformer.lfom_scalar_gamma_equals_lfom",
     "The LFOM Memformer with A_j = a_j I and Gamma_j^l = lambda_j^l ones runs the LFOM "
     "w_{l+1} = w_l - sum_{j<=l} lambda_j^l a_j grad R(w_j).",
-    "proofs/Memformer.v:lfom_memformer_scalar") {
+    exact_identity(identity("proofs/Memformer.v:lfom_memformer_scalar"))) {
   lfom_scalar_gamma_equals_lfom<T>(
       ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
         return scalar_lfom_model<T>(Z0, a, lambda);
@@ -42,7 +50,12 @@ ICLPROOF_PROPERTY(
     momentum, "memformer.momentum_gd_is_an_lfom_memformer",
     "Heavy-ball momentum (eta, beta; the paper's eta = 0.005, beta = 0.9 included) is the LFOM "
     "Memformer with A_j = I, Gamma_j^l = eta beta^(l-j) ones.",
-    "proofs/Memformer.v:momentum_as_lfom") {
+    exact_identity(identity("proofs/Memformer.v:lfom_memformer_scalar"),
+                   identity("proofs/Memformer.v:momentum_as_lfom"))
+        .missing("the composition: no theorem states that the Memformer with a_j = 1, lambda_j^l "
+                 "= eta beta^(l-j) runs lfom_w with momentum_coeff (the LFOM's congruence in its "
+                 "coefficients, from w_0 = 0), i.e. that lfom_memformer_scalar and "
+                 "momentum_as_lfom compose")) {
   momentum_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& eta, const T& beta, int L) {
     return momentum_memformer_model<T>(Z0, eta, beta, L);
   });
@@ -53,7 +66,12 @@ ICLPROOF_PROPERTY(
     "Nesterov's method (eta, beta; the paper's eta = 0.03, beta = 0.9 included) is the LFOM "
     "Memformer with A_j = I, Gamma_l^l = eta (1 + beta), Gamma_j^l = eta beta^(l-j+1); the "
     "Memformer tracks the look-ahead point v_l.",
-    "proofs/Memformer.v:nesterov_as_lfom") {
+    exact_identity(identity("proofs/Memformer.v:lfom_memformer_scalar"),
+                   identity("proofs/Memformer.v:nesterov_as_lfom"))
+        .missing("the composition: no theorem states that the Memformer with a_j = 1 and the "
+                 "Nesterov Gamma rows runs lfom_w with nesterov_coeff (the LFOM's congruence in "
+                 "its coefficients), i.e. that lfom_memformer_scalar and nesterov_as_lfom "
+                 "compose")) {
   nesterov_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& eta, const T& beta, int L) {
     return nesterov_memformer_model<T>(Z0, eta, beta, L);
   });
@@ -65,7 +83,10 @@ ICLPROOF_PROPERTY(
     "preconditioned LFOM with Lambda_j^l = lambda_j^l A_j^T: one matrix per j times scalars, "
     "not an arbitrary diagonal Lambda_j^l as Prop. 2 / eq 21 claims (erratum, CONSTRUCTIONS.md "
     "section 4).",
-    "proofs/Memformer.v:lfom_memformer_precond") {
+    exact_identity(identity("proofs/Memformer.v:lfom_memformer_precond"))
+        .missing("the \"not an arbitrary diagonal Lambda_j^l\" half of the Prop. 2 erratum (that "
+                 "no choice of A_j and scalar Gamma rows reaches an arbitrary diagonal "
+                 "Lambda_j^l) is not proved")) {
   diagonal_a_scalings_are_lambda_a_transpose<T>(
       ctx, [](const Mat<T>& Z0, const std::vector<Mat<T>>& A, const Mat<T>& lambda) {
         return matrix_a_lfom_model<T>(Z0, A, lambda);
@@ -79,7 +100,10 @@ ICLPROOF_PROPERTY(
     "rounding explanation (the gap in Prop. 2's proof, A.3; erratum, CONSTRUCTIONS.md section 4). "
     "The theorem proves it when two context columns share an x; the property shows it on random "
     "data.",
-    "proofs/Memformer.v:lfom_memformer_nonconstant_gamma") {
+    approximation(identity("proofs/Memformer.v:lfom_memformer_nonconstant_gamma"))
+        .missing("the theorem covers data where two context columns share an x; the property's "
+                 "random data (no shared x) is not covered, and there the claim rests on the "
+                 "computed least-squares deviation")) {
   nonconstant_gamma_row_breaks_linear_model<T>(ctx,
                                                [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
                                                  return token_gamma_model<T>(Z0, a, row);

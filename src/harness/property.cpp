@@ -18,6 +18,8 @@ std::vector<property>& registry() {
 
 property_registrar::property_registrar(property_info info, property_body d, property_body ld,
                                        property_body mp) {
+  if (const std::string bad = validate(info.coverage); !bad.empty())
+    throw std::logic_error("property " + info.name + ": " + bad);
   auto& r = registry();
   for (const auto& p : r)
     if (p.info.name == info.name) throw std::logic_error("property registered twice: " + info.name);

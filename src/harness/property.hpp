@@ -1,11 +1,12 @@
-// A property: a named claim, the theorem (or paper equation) it checks, and a body that draws
+// A property: a named claim, what backs it (the Coq theorems it cites with their roles, paper
+// equations, and the part no theorem states: trust/claim_coverage.hpp), and a body that draws
 // its inputs through RapidCheck, computes in the scalar T, and checks `err <= bound` for
 // bounds that are formulas in eps = 2^(1-p), the sizes and the data's scale.
 //
-// Define one with
+// Define one with (and `using namespace iclproof::cite;`)
 //   ICLPROOF_PROPERTY(sm_ridge, "references.sherman_morrison_equals_ridge",
 //                     "Iterated Sherman-Morrison from A0 = lambda I equals ridge.",
-//                     "proofs/ShermanMorrison.v:iterated_sm_ridge") {
+//                     exact_identity(identity("proofs/ShermanMorrison.v:iterated_sm_ridge"))) {
 //     const task_spec spec = *gen_task_spec(ranges);   // draws shrink
 //     ...
 //     ctx.compare("w", w_sm, w_ridge, bound);           // or ctx.check_le(label, err, bound)
@@ -15,6 +16,7 @@
 
 #include "core/eigen_scalar.hpp"
 #include "core/scalar.hpp"
+#include "trust/claim_coverage.hpp"
 
 #include <rapidcheck.h>
 
@@ -28,9 +30,9 @@
 namespace iclproof {
 
 struct property_info {
-  std::string name;     // "family.what_it_checks"
-  std::string claim;    // one sentence stating the identity
-  std::string theorem;  // "proofs/File.v:theorem_name", or "paper: ..." until a proof exists
+  std::string name;         // "family.what_it_checks"
+  std::string claim;        // one sentence stating the identity
+  claim_coverage coverage;  // cited theorems with roles, papers, and what is not proved
   std::string family() const { return name.substr(0, name.find('.')); }
 };
 
@@ -167,11 +169,11 @@ struct property_registrar {
 
 // Defines and registers a property whose body is a template on the scalar T with a
 // `case_context& ctx` in scope.
-#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, THEOREM)                        \
-  template <class T>                                                       \
-  static void ID##_body(::iclproof::case_context& ctx);                    \
-  static const ::iclproof::property_registrar ID##_registrar{              \
-      ::iclproof::property_info{NAME, CLAIM, THEOREM}, &ID##_body<double>, \
-      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};         \
-  template <class T>                                                       \
+#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, COVERAGE)                        \
+  template <class T>                                                        \
+  static void ID##_body(::iclproof::case_context& ctx);                     \
+  static const ::iclproof::property_registrar ID##_registrar{               \
+      ::iclproof::property_info{NAME, CLAIM, COVERAGE}, &ID##_body<double>, \
+      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};          \
+  template <class T>                                                        \
   static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)
