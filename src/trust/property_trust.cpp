@@ -47,7 +47,17 @@ bool all_errors_zero(const property_result& r) {
   return r.checks > 0 && std::isinf(r.max_log2_err_in_eps) && r.max_log2_err_in_eps < 0;
 }
 
-bool all_bounds_qed(const property_result&) { return false; }
+bool all_bounds_qed(const property_result& r, const proof_audit& audit) {
+  if (audit.path.empty() || !r.hand_derived_bounds.empty()) return false;
+  if (r.identity_checks + r.enclosed_checks == 0) return false;
+  for (const auto& lemma : r.proved_bounds) {
+    const auto colon = lemma.find(':');
+    if (colon == std::string::npos) return false;
+    const audited_theorem* t = audit.find(lemma.substr(0, colon), lemma.substr(colon + 1));
+    if (!t || !(t->status == "closed" || t->status == "standard-axioms")) return false;
+  }
+  return true;
+}
 
 property_trust assess_property_run(const property_result& r, const proof_audit& audit) {
   property_trust t;
@@ -57,7 +67,7 @@ property_trust assess_property_run(const property_result& r, const proof_audit& 
   e.mode = t.mode;
   e.passed = r.outcome == verdict::pass;
   e.all_errors_zero = all_errors_zero(r);
-  e.all_bounds_qed = all_bounds_qed(r);
+  e.all_bounds_qed = all_bounds_qed(r, audit);
   e.audit_passed = citations_checked(t.citations, audit);
   t.assessment = assess_run(r.info.coverage, e);
   return t;

@@ -26,9 +26,11 @@ bool citations_checked(const std::vector<citation_status>& cs, const proof_audit
 
 // Every error the run recorded was exactly 0, over at least one check.
 bool all_errors_zero(const property_result& r);
-// Every bound the run's checks used was evaluated from a Qed statement. Interval runs record it
-// per check; until they do, this is false (no run claims Qed bounds it did not record).
-bool all_bounds_qed(const property_result& r);
+// Every bound the run's checks used was evaluated from a Qed statement: no hand-derived bound
+// was recorded (case_context::check_le_hand_derived, or a plain check_le on intervals), every
+// Qed lemma recorded (check_le_proved, "proofs/File.v:name") checked in this run's audit, and at
+// least one identity or enclosed check ran. False without an audit.
+bool all_bounds_qed(const property_result& r, const proof_audit& audit);
 
 struct property_trust {
   std::vector<citation_status> citations;

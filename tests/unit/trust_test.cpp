@@ -248,6 +248,33 @@ TEST_CASE("property runs: without an audit no output level says proved", "[trust
   CHECK(assess_property_run(exact, audit).assessment.level == trust_level::enclosed_hand_derived);
 }
 
+TEST_CASE("interval runs: proved + enclosed only under audited Qed bounds", "[trust]") {
+  property_result r;
+  r.info.name = "t.interval";
+  r.info.coverage = full_approximation();
+  r.scalar = "interval";
+  r.outcome = verdict::pass;
+  r.checks = r.enclosed_checks = 4;
+  r.proved_bounds = {"proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"};
+  proof_audit audit;
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+  audit.path = "audit.json";
+  audit.theorems.push_back(
+      {"proofs/AkyurekBounds.v", "gelu_tanh_bypass_exponential", "standard-axioms", {}});
+  const property_trust t = assess_property_run(r, audit);
+  CHECK(t.mode == check_mode::interval);
+  CHECK(t.assessment.level == trust_level::proved_enclosed);
+  // One hand-derived bound among the checks: not proved, and the output says why.
+  r.hand_derived_bounds = {"gamma_n rounding model"};
+  const auto hand = assess_property_run(r, audit).assessment;
+  CHECK(hand.level == trust_level::enclosed_hand_derived);
+  CHECK_THAT(hand.limited_by, Catch::Contains("hand-derived"));
+  r.hand_derived_bounds.clear();
+  // A Qed lemma the audit did not check is no Qed bound.
+  r.proved_bounds.push_back("proofs/AkyurekBounds.v:not_audited");
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+}
+
 TEST_CASE("recorded levels: parse, and the gate fails on a lowered level", "[trust]") {
   const auto levels = parse_recorded_levels(
       "# comment\n\na.b proved + exact\nc.d tolerance under a rounding model\n", "t.txt");
