@@ -8,7 +8,7 @@
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
 From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
-  AkyurekBounds AkyurekAlgebra.
+  AkyurekBounds AkyurekAlgebra LeastSquares ConjugateGradient.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -56,3 +56,31 @@ Print Assumptions ICLProof.AkyurekAlgebra.raw_dot_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_aff_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_mov_reduction.
 Print Assumptions ICLProof.AkyurekAlgebra.raw_mul_entry.
+
+(* LeastSquares.v *)
+Print Assumptions ICLProof.LeastSquares.min_norm_ls_normal.
+Print Assumptions ICLProof.LeastSquares.min_norm_ls_range.
+Print Assumptions ICLProof.LeastSquares.least_squares_normalP.
+Print Assumptions ICLProof.LeastSquares.min_norm_ls_unique.
+Print Assumptions ICLProof.LeastSquares.min_norm_least_squares_spec.
+Print Assumptions ICLProof.LeastSquares.ols_closed_form.
+Print Assumptions ICLProof.LeastSquares.ridge_min_norm_gap.
+Print Assumptions ICLProof.LeastSquares.ridge_min_norm_bound2.
+Print Assumptions ICLProof.LeastSquares.ridge_tends_to_min_norm_least_squares.
+Print Assumptions ICLProof.LeastSquares.sv_lower_bound_pinvmx.
+Print Assumptions ICLProof.LeastSquares.ridge_min_norm_pinvmx_bound.
+
+(* ConjugateGradient.v *)
+Print Assumptions ICLProof.ConjugateGradient.cg_residual_forms.
+Print Assumptions ICLProof.ConjugateGradient.cg_orthogonality.
+Print Assumptions ICLProof.ConjugateGradient.cg_residuals_orthogonal.
+Print Assumptions ICLProof.ConjugateGradient.cg_directions_conjugate.
+Print Assumptions ICLProof.ConjugateGradient.cg_exact_line_search.
+Print Assumptions ICLProof.ConjugateGradient.cg_alpha_formulas.
+Print Assumptions ICLProof.ConjugateGradient.cg_gamma_formulas.
+Print Assumptions ICLProof.ConjugateGradient.cg_finite_termination.
+Print Assumptions ICLProof.ConjugateGradient.cg_after_rank_steps.
+Print Assumptions ICLProof.ConjugateGradient.cg_after_rank_steps_equals_min_norm.
+Print Assumptions ICLProof.ConjugateGradient.cg_prediction_equals_min_norm.
+Print Assumptions ICLProof.ConjugateGradient.cgd_after_rank_layers_equals_min_norm.
+Print Assumptions ICLProof.ConjugateGradient.cgd_after_rank_layers_equals_min_norm_prediction.

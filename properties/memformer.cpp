@@ -22,13 +22,11 @@ ICLPROOF_PROPERTY(
 ICLPROOF_PROPERTY(
     cgd_min_norm, "memformer.cgd_after_rank_layers_equals_min_norm_prediction",
     "After rank(H) layers the CGD Memformer with CG coefficients predicts x_q^T w+, w+ the "
-    "minimum-norm least-squares solution (rank-deficient X included; CG-termination part is a "
-    "first-order model, see properties/memformer.hpp).",
-    exact_identity(identity("proofs/Memformer.v:cgd_memformer_cg"),
-                   paper("Memformer eqs 17-18; CG finite termination, Nocedal-Wright Thm 5.1"))
-        .missing("CG finite termination after rank(H) steps, that its limit is the minimum-norm "
-                 "least-squares solution, and the equality of the two residual forms of CG are "
-                 "not proved")) {
+    "minimum-norm least-squares solution (rank-deficient X included; identity proved in exact "
+    "arithmetic; the CG-termination rounding tolerance is a first-order model, see "
+    "properties/memformer.hpp).",
+    exact_identity(
+        identity("proofs/ConjugateGradient.v:cgd_after_rank_layers_equals_min_norm_prediction"))) {
   cgd_after_rank_layers_equals_min_norm<T>(
       ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
         return cg_memformer_model<T>(Z0, a, g);

@@ -415,7 +415,9 @@ T cg_termination_bound(const zform_task<T>& z, const cg_case& c, const Mat<T>& w
 
 // CG after rank(H) steps == the min-norm least-squares prediction (paper: Memformer eqs 17-18
 // with CG finite termination, Nocedal-Wright Thm 5.1; for singular H the iterates stay in
-// range(X), so the limit is the min-norm solution). Model: (q, L) -> cg_trace.
+// range(X), so the limit is the min-norm solution). Exact arithmetic, any real field:
+// proofs/ConjugateGradient.v:cg_after_rank_steps_equals_min_norm (the CG of
+// first_order_methods.hpp, its x/0 = 0 guards included). Model: (q, L) -> cg_trace.
 template <class T, class CG>
 void cg_after_rank_steps_equals_min_norm(case_context& ctx, const CG& cg_run) {
   const cg_case c = gen_cg_case();

@@ -38,11 +38,10 @@ ICLPROOF_PROPERTY(
     ridge_min_norm, "references.ridge_tends_to_min_norm_least_squares",
     "||W_ridge(lambda) - W_min_norm||_F <= (lambda / sigma_min(X)^2) ||W_min_norm||_F, so ridge "
     "tends to the minimum-norm least-squares solution as lambda -> 0 (rank-deficient X included).",
-    approximation(paper("CONSTRUCTIONS.md section 6 (ridge -> min-norm LS; SVD argument in "
-                        "properties/references.hpp)"))
-        .missing("the whole claim: no theorem states the minimum-norm least-squares "
-                 "characterisation, ridge -> min-norm as lambda -> 0, or the bound (lambda / "
-                 "sigma_min(X)^2) ||W_min_norm||_F the property checks")) {
+    approximation(bound("proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares"))
+        .missing("the theorem holds for every mu > 0 with mu |v|^2 <= |v^T X|^2 on range(X) "
+                 "(sv_lower_bound); that mu = sigma_min(X)^2, the rate the property uses, "
+                 "satisfies it is the SVD and is not proved")) {
   ridge_tends_to_min_norm<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }

@@ -159,8 +159,10 @@ void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
 
 // Ridge tends to the minimum-norm least-squares solution as lambda -> 0, with the exact rate
 // ||W_lambda - W+||_F <= (lambda / sigma_min^2) ||W+||_F, sigma_min the smallest NONZERO
-// singular value of X (componentwise in the SVD basis: lambda / (sigma_i^2 + lambda) <=
-// lambda / sigma_min^2). Rank-deficient and N < d cases included; rank is exact (rationals).
+// singular value of X (ridge_min_norm_rate; proved in exact arithmetic over any real closed
+// field: proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares, with sigma_min^2 entering
+// as mu ||v||^2 <= ||v^T X||^2 on range(X)). Rank-deficient and N < d cases included; rank is
+// exact (rationals).
 // Rounding: ridge by Cholesky, relative chol(d, kappa(A)) (Higham Thm 10.4); min-norm LS by a
 // complete orthogonal decomposition, forward error <= kappa_X gamma_{4Nd} (2 + kappa_X
 // ||r|| / (||X|| ||W+||)) relative (Higham Thm 20.1 with the backward error of Householder
@@ -197,7 +199,7 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
   const double mn = 4.0 * spec.N * spec.d;
   const T ls_rel =
       kappa_X * higham_gamma<T>(mn) * (T(2) + kappa_X * resid / (smax * std::max(nw, eps<T>())));
-  const T rate = lambda / (smin * smin);
+  const T rate = ridge_min_norm_rate(lambda, smin);  // proofs/LeastSquares.v, same formula
   const T bound =
       rate * nw + T(2) * nw * (cholesky_solve_relative_bound<T>(spec.d, kappa_A) + ls_rel);
   ctx.check_le<T>("||W_ridge - W_min_norm||_F", frobenius<T>(Mat<T>(W_ridge - W_plus)), bound, [&] {

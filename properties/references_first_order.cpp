@@ -9,12 +9,9 @@ using namespace iclproof::memformer_checks;
 ICLPROOF_PROPERTY(
     cg_rank, "references.cg_after_rank_steps_equals_min_norm",
     "Conjugate gradient on R(w) from w = 0, stopped after rank(H) steps (exact rank), predicts "
-    "x_q^T w+, w+ the minimum-norm least-squares solution (termination part: first-order model).",
-    exact_identity(
-        paper("CG finite termination, Nocedal-Wright Thm 5.1; iterates in range(X) give min-norm"))
-        .missing("the whole claim: CG finite termination after rank(H) steps, that its limit is "
-                 "the minimum-norm least-squares solution, and the CG coefficient formulas are "
-                 "not proved")) {
+    "x_q^T w+, w+ the minimum-norm least-squares solution (identity proved in exact arithmetic; "
+    "rounding tolerance: first-order model).",
+    exact_identity(identity("proofs/ConjugateGradient.v:cg_after_rank_steps_equals_min_norm"))) {
   cg_after_rank_steps_equals_min_norm<T>(
       ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
 }

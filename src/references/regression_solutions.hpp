@@ -38,6 +38,24 @@ Mat<T> min_norm_least_squares(const Mat<T>& X, const Mat<T>& Y) {
   return min_norm_lstsq<T>(X.transpose(), Y.transpose()).transpose();
 }
 
+// Rate of ridge -> minimum-norm least squares, the formula of
+// proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares:
+//   ||W_ridge(lambda) - W+||_F <= ridge_min_norm_rate(lambda, sigma_min) ||W+||_F,
+//   ridge_min_norm_rate = lambda / sigma_min^2,
+// sigma_min the least NONZERO singular value of X (the theorem's mu, any mu > 0 with
+// mu ||v||^2 <= ||v^T X||^2 on range(X); mu = sigma_min^2 is the SVD, not part of the proof).
+// The proof passes through the factor lambda / (lambda + sigma_min^2)
+// (LeastSquares.v:ridge_min_norm_bound2), attained when W+ lies along sigma_min's left singular
+// vector, so the rate is sharp as lambda -> 0 (tests/unit/references_test.cpp).
+template <class T>
+T ridge_min_norm_rate(const T& lambda, const T& sigma_min) {
+  if (!(lambda > T(0))) throw std::invalid_argument("ridge_min_norm_rate: lambda must be > 0");
+  if (!(sigma_min > T(0)))
+    throw std::invalid_argument(
+        "ridge_min_norm_rate: sigma_min must be > 0 (nonzero singular value)");
+  return lambda / (sigma_min * sigma_min);
+}
+
 // A_N^-1 = (lambda I + X X^T)^-1 by N rank-one updates.
 template <class T>
 Mat<T> sherman_morrison_inverse(const Mat<T>& X, const T& lambda) {

@@ -141,6 +141,72 @@ TEST_CASE("p-vs-2p ridge property fails on a perturbed lambda", "[references][mu
       });
 }
 
+TEST_CASE("ridge_min_norm_rate, the formula of LeastSquares.v, holds and is sharp as lambda -> 0",
+          "[references]") {
+  // proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares:
+  //   ||W_ridge(lambda) - W+||_F <= ridge_min_norm_rate(lambda, sigma_min) ||W+||_F
+  //                                 = (lambda / sigma_min^2) ||W+||_F.
+  // X = Q [diag(2, 1, 0) | 0] P^T (3 x 4, rank 2; Q, P products of rotations by Pythagorean
+  // triples), so sigma_min = 1. With Y = u^T X, u = Q e_1 the left singular vector of
+  // sigma_min: W+ = u^T and W_ridge - W+ = -lambda / (lambda + 1) u^T exactly (the factor
+  // lambda / (lambda + sigma_min^2) of LeastSquares.v:ridge_min_norm_bound2), so bound / true
+  // = 1 + lambda / sigma_min^2 -> 1: the rate cannot shrink by any constant factor. A generic
+  // Y (a residual, both singular directions, two outputs) stays below the bound. 256 bits:
+  // rounding ~1e-75, far below every margin checked.
+  scoped_mpfr_precision p(256);
+  const auto rotation = [](int n, int i, int j, const T& c, const T& s) {
+    Mat<T> G = Mat<T>::Identity(n, n);
+    G(i, i) = c;
+    G(j, j) = c;
+    G(i, j) = -s;
+    G(j, i) = s;
+    return G;
+  };
+  const Mat<T> Q =
+      matmul(rotation(3, 0, 1, T(3) / 5, T(4) / 5), rotation(3, 1, 2, T(5) / 13, T(12) / 13));
+  const Mat<T> P =
+      matmul(rotation(4, 0, 2, T(8) / 17, T(15) / 17), rotation(4, 1, 3, T(7) / 25, T(24) / 25));
+  Mat<T> S = Mat<T>::Zero(3, 4);
+  S(0, 0) = 2;
+  S(1, 1) = 1;
+  const Mat<T> X = matmul_nt(matmul(Q, S), P);
+  const T sigma_min(1);
+  const Vec<T> sv = singular_values<T>(X);
+  REQUIRE(abs_of(T(sv(1) - sigma_min)) < T(1e-60));
+  REQUIRE(abs_of(sv(2)) < T(1e-60));
+  const Mat<T> u_row = Q.col(1).transpose();  // 1 x 3
+  const Mat<T> Y_aligned = matmul(u_row, X);
+  Mat<T> Y_generic(2, 4);
+  Y_generic << 1, -2, 3, 1, 0, 1, -1, 2;
+  for (const double lambda_d : {0.5, 1.0 / 16, std::ldexp(1.0, -10), std::ldexp(1.0, -30)}) {
+    const T lambda(lambda_d);
+    const T rate = ridge_min_norm_rate(lambda, sigma_min);
+    {
+      const Mat<T> W_plus = min_norm_least_squares(X, Y_aligned);
+      const T gap =
+          reference_checks::frobenius<T>(Mat<T>(ridge_closed_form(X, Y_aligned, lambda) - W_plus));
+      const T bound = rate * reference_checks::frobenius<T>(W_plus);
+      CAPTURE(lambda_d, to_double(gap), to_double(bound));
+      CHECK(reference_checks::frobenius<T>(Mat<T>(W_plus - u_row)) < T(1e-60));
+      CHECK(abs_of(T(gap - lambda / (lambda + T(1)))) < T(1e-60));  // the proof's factor, attained
+      CHECK(gap <= bound);
+      CHECK(abs_of(T(bound / gap - (T(1) + lambda))) < T(1e-50));  // ratio 1 + lambda / sigma^2
+      if (lambda_d <= std::ldexp(1.0, -10)) CHECK(T(0.99) * bound < gap);  // sharp as lambda -> 0
+    }
+    {
+      const Mat<T> W_plus = min_norm_least_squares(X, Y_generic);
+      const T gap =
+          reference_checks::frobenius<T>(Mat<T>(ridge_closed_form(X, Y_generic, lambda) - W_plus));
+      const T bound = rate * reference_checks::frobenius<T>(W_plus);
+      CAPTURE(lambda_d, to_double(gap), to_double(bound));
+      CHECK(gap > T(0));
+      CHECK(gap <= bound);
+    }
+  }
+  CHECK_THROWS_AS(ridge_min_norm_rate(T(0), T(1)), std::invalid_argument);
+  CHECK_THROWS_AS(ridge_min_norm_rate(T(1), T(0)), std::invalid_argument);
+}
+
 TEST_CASE("every scalar type instantiates the references and reports its precision", "[core]") {
   CHECK(scalar_traits<double>::bits() == 53);
   CHECK(scalar_traits<long double>::bits() == 64);
