@@ -1,40 +1,50 @@
 #!/usr/bin/env bash
-# check_citations.sh ROOT -- every Coq theorem a property cites must be a headline theorem of
-# ROOT/proofs/Audit.v, so that the audit checks it and `iclproof check --proof-audit` can report
-# it as checked. Properties cite theorems with a role (src/trust/claim_coverage.hpp):
-#   identity("proofs/File.v:name"), bound(...), composition(...), reference(...)
-# in ROOT/properties/*.cpp. Exit 1 lists the dangling citations (cite the paper equation with
-# paper("...") and say what is unproved until the theorem exists), and any "proofs/File.v:name"
-# string outside a role builder (a citation without a role, e.g. hidden in a paper() text).
+# check_citations.sh ROOT -- every Coq name a property cites ("proofs/File.v:name" anywhere in
+# ROOT/properties/, in whatever list or sentence it stands) must be a constant that File.v
+# declares, and File.v must be in ROOT/proofs/_CoqProject, so that the audit (which Print
+# Assumptions every declared constant) checks it.  Fast: no Coq, the declarations come from
+# proofs/coq_scan.pl.  audit.sh makes the same check; this test reports it without a build.
+# Exit 1 lists the dangling citations (cite the paper equation instead until the theorem exists).
+# Also: in ROOT/properties/*.cpp a theorem is cited with its role (src/trust/claim_coverage.hpp:
+# identity("proofs/File.v:name"), bound(...), composition(...), reference(...)); a
+# "proofs/File.v:name" string literal outside a role builder (e.g. inside a paper() text) is a
+# citation without a role and fails.
 set -u -o pipefail
 root="$1"
-audit="$root/proofs/Audit.v"
-[ -f "$audit" ] || { echo "check_citations: $audit not found"; exit 2; }
-shopt -s nullglob
-files=("$root"/properties/*.cpp "$root"/properties/*.hpp)
-[ "${#files[@]}" -gt 0 ] || { echo "check_citations: no property sources under $root/properties"; exit 2; }
-# One line per file (so a builder split over two lines still matches).
-flat=$(for f in "${files[@]}"; do tr '\n' ' ' < "$f"; echo; done)
-cite_re='"proofs/[A-Za-z0-9_]+\.v:[A-Za-z0-9_]+"'
-role_re="(identity|bound|composition|reference)\([[:space:]]*$cite_re[[:space:]]*\)"
+proofs="$root/proofs"
+[ -f "$proofs/_CoqProject" ] || { echo "check_citations: $proofs/_CoqProject not found"; exit 2; }
+here="$(cd "$(dirname "$0")/.." && pwd)"
+mapfile -t theories < <(grep -E '^[A-Za-z][A-Za-z0-9_]*\.v$' "$proofs/_CoqProject")
+declare -A declared=() listed=()
+for v in "${theories[@]}"; do listed[$v]=1; done
+while IFS=$'\t' read -r tag file kind name; do
+  [ "$tag" = DECL ] && declared[$file:$name]=1
+done < <(cd "$proofs" && perl "$here/coq_scan.pl" "${theories[@]}")
 bad=0 n=0
-all=$(grep -oE "$cite_re" <<< "$flat" | sort | uniq -c | awk '{print $2, $1}')
-with_role=$(grep -oE "$role_re" <<< "$flat" | grep -oE "$cite_re" | sort | uniq -c | awk '{print $2, $1}')
-if [ "$all" != "$with_role" ]; then
-  echo "citation without a role (a \"proofs/File.v:name\" string outside identity/bound/composition/reference):"
-  diff <(echo "$all") <(echo "$with_role") | sed -n 's/^< /    /p'
-  bad=1
-fi
 while read -r cite; do
   [ -n "$cite" ] || continue
   n=$((n + 1))
-  file="${cite%%:*}"; name="${cite#*:}"; mod="$(basename "$file" .v)"
-  if ! grep -qE "^[[:space:]]*Print[[:space:]]+Assumptions[[:space:]]+ICLProof\.$mod\.$name[[:space:]]*\.[[:space:]]*$" "$audit"; then
-    echo "dangling citation: $cite (not a headline theorem in proofs/Audit.v)"
-    grep -lF "\"$cite\"" "${files[@]}" | sed 's/^/    cited in /'
+  file="${cite#proofs/}"; file="${file%%:*}"
+  if [ -z "${listed[$file]:-}" ] || [ -z "${declared[${cite#proofs/}]:-}" ]; then
+    echo "dangling citation: $cite (not a constant declared by a theory of proofs/_CoqProject)"
+    grep -rlF "$cite" "$root/properties" | sed 's/^/    cited in /'
     bad=1
   fi
-done < <(grep -oE "$role_re" <<< "$flat" | grep -oE "$cite_re" | tr -d '"' | sort -u)
-[ "$n" -gt 0 ] || { echo "check_citations: no theorem citation found (format changed?)"; bad=1; }
-[ "$bad" = 0 ] && echo "check_citations: $n distinct theorem citation(s), all with a role, all audited" || true
+done < <(grep -rhoE "proofs/[A-Za-z0-9_]+\.v:[A-Za-z_][A-Za-z0-9_']*" "$root/properties" 2>/dev/null | sort -u)
+shopt -s nullglob
+sources=("$root"/properties/*.cpp)
+if [ "${#sources[@]}" -gt 0 ]; then
+  # One line per file, so a builder split over two lines still matches.
+  flat=$(for f in "${sources[@]}"; do tr '\n' ' ' < "$f"; echo; done)
+  lit='"proofs/[A-Za-z0-9_]+\.v:[A-Za-z_][A-Za-z0-9_'"'"']*"'
+  all=$(grep -oE "$lit" <<< "$flat" | sort | uniq -c)
+  with_role=$(grep -oE "(identity|bound|composition|reference)\([[:space:]]*$lit[[:space:]]*\)" \
+                <<< "$flat" | grep -oE "$lit" | sort | uniq -c)
+  if [ "$all" != "$with_role" ]; then
+    echo "citation without a role (a \"proofs/File.v:name\" literal outside identity/bound/composition/reference):"
+    diff <(echo "$all") <(echo "$with_role") | sed -n 's/^< */    /p'
+    bad=1
+  fi
+fi
+[ "$bad" = 0 ] && echo "check_citations: $n distinct citation(s), all declared (and so audited), all with a role" || true
 exit "$bad"

@@ -308,6 +308,79 @@ TEST_CASE("LayerNorm bounds: the C++ formulas of AkyurekBounds.v hold and are sh
   CHECK_THROWS(raw::inv_sqrt_second_order_remainder(T(-1)));
 }
 
+TEST_CASE(
+    "tanh GeLU bypass: the bounds of AkyurekBounds.v / AkyurekLayerBounds.v hold and are sharp",
+    "[akyurek]") {
+  // gelu_tanh_bypass_exponential: |g(t) - t| <= t e^(-2u)      (sharp as t -> inf: ratio 1 +
+  // e^(-2u)) gelu_tanh_bypass_lower:       |g(t) - t| >= t e^(-2u) / 2  (sharp as t -> 0: ratio ->
+  // 1) gelu_tanh_bypass_bound_decreasing: t e^(-2u(t)) decreases on [1, inf) -- and increases near
+  // 0, so the t >= 1 guard of gelu_bypass_bound is needed.  Exact values at 256 bits, where
+  // |g(t) - t| = t / (1 + e^(2u)) is computed from raw::gelu without cancellation trouble.
+  scoped_mpfr_precision p(256);
+  using T = mpfr_real;
+  const auto f = raw::gelu_form::tanh;
+  const auto u = [](const T& t) {
+    return sqrt_of(T(T(2) / pi_value<T>())) * (t + T("0.044715") * t * t * t);
+  };
+  T previous(-1);
+  for (const char* ts : {"1", "1.25", "1.5", "2", "3", "4", "6", "8"}) {
+    const T t(ts);
+    const T err = abs_of(T(raw::gelu(f, t) - t));
+    const T exact = t / (T(1) + raw::exp_value(T(T(2) * u(t))));
+    const T upper = raw::gelu_bypass_bound(f, t), lower = raw::gelu_bypass_lower_bound(f, t);
+    CAPTURE(ts, to_double(err), to_double(lower), to_double(upper));
+    // raw::gelu at 256 bits: a handful of roundings on quantities of size t (first-order model)
+    CHECK(abs_of(T(err - exact)) <= T(64) * t * eps<T>());
+    CHECK(lower <= exact);
+    CHECK(exact <= upper);
+    CHECK(upper / exact <= T(1) + T(1.0001) * raw::exp_value(T(-T(2) * u(t))));  // sharp as t grows
+    if (previous > T(0)) CHECK(upper < previous);                                // decreasing
+    previous = upper;
+  }
+  // The lower bound's ratio tends to 1 as t -> 0 (no guard on the formula itself there).
+  for (const char* ts : {"1e-3", "1e-6"}) {
+    const T t(ts);
+    const T e2u = raw::exp_value(T(-T(2) * u(t)));
+    const T exact = t / (T(1) + raw::exp_value(T(T(2) * u(t))));
+    CAPTURE(ts);
+    CHECK(t * e2u / T(2) <= exact);
+    CHECK(exact / (t * e2u / T(2)) <= T(1) + T(2) * u(t));
+  }
+  // Near 0 the function t e^(-2u(t)) increases: evaluating it at the smallest t would not bound
+  // the error at larger t, which is why gelu_bypass_bound refuses t < 1 for the tanh form.
+  const auto h = [&](const char* ts) {
+    const T t(ts);
+    return t * raw::exp_value(T(-T(2) * u(t)));
+  };
+  CHECK(h("0.3") < h("0.5"));
+  CHECK_THROWS_AS(raw::gelu_bypass_bound(f, T("0.99")), std::domain_error);
+  CHECK_NOTHROW(raw::gelu_bypass_bound(raw::gelu_form::erf, T("0.5")));
+}
+
+TEST_CASE("hard attention: hard_attention_bound (AkyurekLayerBounds.v) holds and is sharp",
+          "[akyurek]") {
+  // hard_attention_deviation: softmax with logit Natt on a >= 1 targets and 0 on b others, values
+  // of modulus <= V: |output - mean of targets| <= 2 b e^-Natt V.  Attained up to the factor
+  // 1/(a + b e^-Natt) by targets at +V and others at -V; with a = 1 the ratio is 1 + b e^-Natt.
+  scoped_mpfr_precision p(256);
+  using T = mpfr_real;
+  for (const int a : {1, 2, 3}) {
+    for (const int b : {1, 2, 5}) {
+      for (const int N : {2, 6, 12, 30}) {
+        const T Natt(N), V("1.5"), E = raw::exp_value(T(-Natt)), eN = raw::exp_value(Natt);
+        // softmax output, straight from its definition, for values +V (targets), -V (others)
+        const T out = (T(a) * eN * V + T(b) * -V) / (T(a) * eN + T(b));
+        const T dev = abs_of(T(out - V));
+        const T bound = raw::hard_attention_bound(Natt, long(b), V);
+        CAPTURE(a, b, N, to_double(dev), to_double(bound));
+        CHECK(dev <= bound);
+        CHECK(abs_of(T(dev - T(2) * T(b) * E * V / (T(a) + T(b) * E))) <= bound * T("1e-60"));
+        if (a == 1) CHECK(bound / dev <= T(1) + T(b) * E * T(1.0001));
+      }
+    }
+  }
+}
+
 TEST_CASE("Erratum Lemma 4: the GeLU-multiplication error is fourth order in the inputs, not third",
           "[akyurek][errata]") {
   scoped_mpfr_precision p(256);
