@@ -14,6 +14,9 @@
        DeltaW = -(eta/N) (W0 X - Y) X^T = -eta grad L(W0);
        any d, o, N and any number of queries.  prop1_lsa_tokens: the same for any tokens.
    - prop1_readout : with y_q0 = -W0 x_q the new query y-part is -(W0 + DeltaW) x_q.
+   - prop1_layer_readout : the same read out of the layer itself: the masked Prop. 1 layer on
+       [[X, Xq], [Y, -W0 Xq]] leaves -(W0 + DeltaW) Xq in the query y-part (bottom-right block),
+       i.e. the prediction -(y-part) is (W0 + DeltaW) Xq = one GD step's model applied to Xq.
    - prop1_unmasked_deviation : with the query e_q among the keys/values every token's y-part
        gains exactly (eta/N) (W0 x_q - y_q0) x_q^T x_j (prop1_unmasked_exact: none iff W0 x_q = y_q0
        is sufficient).
@@ -133,6 +136,14 @@ Theorem prop1_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
     (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
   - (W0 *m Xq) - gd_delta X Y eta W0 *m Xq = - ((W0 + gd_delta X Y eta W0) *m Xq).
 Proof. by rewrite mulmxDl opprD. Qed.
+
+(* The read-out composed with the layer: the prediction after the layer is (W0 + DeltaW) x_q. *)
+Theorem prop1_layer_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
+  - drsubmx (lsa_masked (prop1_P N eta) (prop1_WV W0) prop1_WKQ prop1_WKQ
+               (block_mx X Xq Y (- (W0 *m Xq))))
+    = (W0 + gd_delta X Y eta W0) *m Xq.
+Proof. by rewrite prop1_lsa_gd_step block_mxKdr prop1_readout opprK. Qed.
 
 (* Unmasked: the queries [Xq; Yq] are also keys and values. *)
 Theorem prop1_unmasked_deviation N Q M (eta : R) (W0 : 'M[R]_(o, d))
