@@ -30,12 +30,13 @@
        X_l = S_l X and W_(l+1) = W_l - eta_l grad L(W_l) S_l^2 (row-model form of
        w_(l+1) = w_l - eta_l S_l^2 grad L(w_l)); gdpp_S_sym: S_l is symmetric.
 
-   Dependencies: mathcomp ssreflect/algebra, GradientDescent (gd_delta, gd_grad, gd_iter).
+   Dependencies: mathcomp ssreflect/algebra, MatrixFacts (mulmx_tr_sum, col_mulmx),
+   GradientDescent (gd_delta, gd_grad, gd_iter).
    No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra.
 From mathcomp Require Import ring.
-From ICLProof Require Import GradientDescent.
+From ICLProof Require Import MatrixFacts GradientDescent.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -51,16 +52,6 @@ Variable R : ringType.
 Definition lsa m p N M (P : 'M[R]_m) (WV : 'M[R]_m) (WK WQ : 'M[R]_(p, m))
     (C : 'M[R]_(m, N)) (T : 'M[R]_(m, M)) : 'M[R]_(m, M) :=
   T + P *m ((WV *m C) *m (WK *m C)^T) *m (WQ *m T).
-
-Lemma mulmx_tr_sum m1 m2 N (A : 'M[R]_(m1, N)) (B : 'M[R]_(m2, N)) :
-  A *m B^T = \sum_(i < N) col i A *m (col i B)^T.
-Proof.
-apply/matrixP => a b; rewrite !mxE summxE.
-by apply: eq_bigr => i _; rewrite !mxE big_ord1 !mxE.
-Qed.
-
-Lemma col_mulmx m n p (A : 'M[R]_(m, n)) (B : 'M[R]_(n, p)) j : col j (A *m B) = A *m col j B.
-Proof. by apply/matrixP => a b; rewrite !mxE; apply: eq_bigr => k _; rewrite !mxE. Qed.
 
 (* The token-wise reading: e_j <- e_j + P sum_i (WV c_i) (WK c_i)^T (WQ e_j). *)
 Lemma lsa_tokenwise m p N M (P : 'M[R]_m) (WV : 'M[R]_m) (WK WQ : 'M[R]_(p, m))

@@ -1,5 +1,7 @@
 #include "cli/check_command.hpp"
 
+#include "cli/output_paths.hpp"
+
 #include "core/precision.hpp"
 #include "report/report_model.hpp"
 #include "trust/claims_ledger.hpp"
@@ -82,6 +84,8 @@ int run_check_command(const check_options& opt) {
         "properties/trust_levels.txt)");
   if (!opt.trust_levels_path.empty() && !opt.certified)
     throw std::invalid_argument("--trust-levels applies to --certified runs only");
+  // The output file first: a long run must not end in "cannot write".
+  if (!opt.json_path.empty()) require_writable_file(opt.json_path, "--json");
   // Precision first: set once for the whole run, before any MPFR value exists.
   int bits = 0;
   if (opt.scalar == scalar_kind::mpfr) {
@@ -103,10 +107,8 @@ int run_check_command(const check_options& opt) {
   if (!opt.trust_levels_path.empty())
     recorded = parse_recorded_levels(read_text_file(opt.trust_levels_path, "trust levels"),
                                      opt.trust_levels_path);
-  if (!opt.record_levels_path.empty()) {
-    std::ofstream probe(opt.record_levels_path, std::ios::app);
-    if (!probe) throw std::runtime_error("cannot write " + opt.record_levels_path);
-  }
+  if (!opt.record_levels_path.empty())
+    require_writable_file(opt.record_levels_path, "--record-levels");
 
   const bool tty = ::isatty(::fileno(stderr));
   const std::string scalar = opt.certified                                 ? "certified"
