@@ -11,11 +11,8 @@ ICLPROOF_PROPERTY(
     "heads summed) leave the x-rows unchanged and hold y_i - <x_i, w_l> in the last row, with "
     "w_{l+1} = w_l - (sum_h A_lh)^T grad R(w_l), w_0 = 0, noisy labels included; the read-out "
     "-Z_L[d, N] is <x_q, w_L>.",
-    exact_identity(identity("proofs/AhnLemma1.v:ahn_lemma1"),
-                   identity("proofs/AhnLemma1.v:ahn_lemma1_readout"))
-        .missing("the property sums 1-3 heads per layer; ahn_lemma1 and ahn_lemma1_readout are "
-                 "single-head, and no theorem states that heads Q_h = -[[A_h,0],[0,0]] summed "
-                 "act as one head with sum_h A_h")) {
+    exact_identity(identity("proofs/AhnLemma1.v:ahn_lemma1_multihead"),
+                   identity("proofs/AhnLemma1.v:ahn_lemma1_multihead_readout"))) {
   lemma1_preconditioned_gd<T>(
       ctx, [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }

@@ -35,9 +35,10 @@ ICLPROOF_PROPERTY(
     "g(Nb + z) - Nb - z lies between the proven lower and upper bounds: exp(-t^2/2)-small "
     "for the erf GeLU (Mills ratio), t exp(-2u)-small for the tanh GeLU (Lemma 5 made "
     "explicit).",
-    approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"))
-        .missing("the erf GeLU bypass bounds (Mills ratio) and the tanh lower bound; only the "
-                 "tanh upper bound |g(t) - t| <= t exp(-2u(t)) is proved")) {
+    approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower"))
+        .missing("the erf GeLU bypass bounds (Mills ratio); only the tanh form's upper and lower "
+                 "bounds are proved")) {
   gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
 }
 
@@ -80,13 +81,10 @@ ICLPROOF_PROPERTY(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
 }
 
-ICLPROOF_PROPERTY(
-    hard_attention, "akyurek.softmax_hard_attention_deviation_is_exact_and_bounded",
-    "With logit gap Natt the causal softmax output is the K(i)-average plus exactly "
-    "sum e^-Natt (v_j - mean)/(a + b e^-Natt), at most 2 b e^-Natt max|v|.",
-    approximation(paper("Akyurek et al. 2023 Appendix C.4.1 (Case 1/2 attention patterns)"))
-        .missing("the whole claim: neither the exact softmax deviation identity nor the "
-                 "hard-attention bound 2 b e^-Natt max|v| is proved")) {
+ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_exact_and_bounded",
+                  "With logit gap Natt the causal softmax output is the K(i)-average plus exactly "
+                  "sum e^-Natt (v_j - mean)/(a + b e^-Natt), at most 2 b e^-Natt max|v|.",
+                  approximation(identity("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))) {
   hard_attention_identity<T>(ctx, [](const raw::attention_head<T>& hd, const Mat<T>& h) {
     return raw::attention_head_forward(hd, h, false);
   });
@@ -102,11 +100,13 @@ ICLPROOF_PROPERTY(
                   identity("proofs/AkyurekAlgebra.v:raw_mul_entry"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"))
-        .missing("the erf GeLU bounds (product remainder, bypass), the tanh bypass lower bound, "
-                 "the hard-attention bound, the monotonicity of t exp(-2u(t)) and the assembly "
-                 "of the per-component bounds into the one-layer bound raw_layer_bound "
-                 "(src/raw/layer_bounds.hpp) are not proved")) {
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
+        .missing("the erf GeLU bounds (product remainder, bypass) and the assembly of the "
+                 "per-component bounds into the one-layer bound raw_layer_bound "
+                 "(src/raw/layer_bounds.hpp: how the pads, the attention average and the GeLU "
+                 "errors add up through the layer) are not proved")) {
   raw_layer_within_bound<T>(
       ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
               const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
@@ -119,10 +119,12 @@ ICLPROOF_PROPERTY(
     approximation(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
                   bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"))
-        .missing("the unsquared LayerNorm division closed form, the hard-attention and "
-                 "GeLU-bypass bounds of the rest of the hidden state, the monotonicity of t "
-                 "exp(-2u(t)) and the assembly of the one-layer bound div_layer_bound "
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"))
+        .missing("the unsquared LayerNorm division closed form (only its square is proved), the "
+                 "erf GeLU bypass bound, and the assembly of the one-layer bound div_layer_bound "
                  "(src/raw/layer_bounds.hpp) are not proved")) {
   div_layer_within_bound<T>(
       ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
@@ -133,13 +135,7 @@ ICLPROOF_PROPERTY(
     thm1_exact, "akyurek.theorem1_exact_chain_is_one_sgd_pass",
     "The Theorem 1 chain of mov/aff/mul in exact semantics holds the SGD iterate w_k "
     "(corrected ridge step w - 2 alpha (x (w^T x - y) + lambda w)) and predicts w_k^T x_(k+1).",
-    exact_identity(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
-                   identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
-                   identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
-                   identity("proofs/AkyurekAlgebra.v:raw_mul_entry"))
-        .missing("the composition: the theorems cover single RAW operations at one time step; no "
-                 "theorem states that the Theorem 1 chain of mov/aff/mul computes the corrected "
-                 "SGD iterate w_k and its prediction for arbitrary d and k")) {
+    exact_identity(identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"))) {
   theorem1_exact_chain<T>(ctx, [](raw::Index d, raw::Index n, const Vec<T>& w0, const T& a,
                                   const T& l) { return raw::theorem1_chain<T>(d, n, w0, a, l); });
 }
@@ -148,14 +144,7 @@ ICLPROOF_PROPERTY(
     thm2_exact, "akyurek.theorem2_exact_chain_is_ridge",
     "The Theorem 2 chain (Sherman-Morrison with div) in exact semantics holds the ridge "
     "solution on the first k examples and predicts with it.",
-    exact_identity(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
-                   identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
-                   identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
-                   identity("proofs/AkyurekAlgebra.v:raw_mul_entry"),
-                   reference("proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge"))
-        .missing("the composition: no theorem states that the Theorem 2 RAW/div chain computes "
-                 "the iterated Sherman-Morrison updates (hence ridge) for arbitrary d and k; the "
-                 "theorems cover single RAW operations and Sherman-Morrison = ridge itself")) {
+    exact_identity(identity("proofs/AkyurekChains.v:theorem2_chain_ridge"))) {
   theorem2_exact_chain<T>(
       ctx, [](raw::Index d, raw::Index n, const T& l) { return raw::theorem2_chain<T>(d, n, l); });
 }
@@ -171,17 +160,17 @@ ICLPROOF_PROPERTY(
     thm1_realised, "akyurek.theorem1_realised_chain_within_propagated_bound",
     "The Theorem 1 chain run through real decoder layers: every layer within its one-layer "
     "bound and the whole chain within the propagated bound of the exact chain.",
-    approximation(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_mul_entry"),
+    approximation(identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"),
+                  composition("proofs/AkyurekLayerBounds.v:chain_error_propagation"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"))
-        .missing("the exact Theorem 1 chain = SGD composition, the one-layer bound (erf GeLU "
-                 "bounds, tanh bypass lower bound, hard-attention bound, monotonicity of t "
-                 "exp(-2u(t)), assembly), and the propagation of one-layer bounds into the chain "
-                 "bound (a Lipschitz composition lemma) are not proved")) {
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
+        .missing("the one-layer bounds it propagates (erf GeLU bounds; the assembly of "
+                 "raw_layer_bound) and the per-layer Lipschitz bounds layer_lipschitz "
+                 "(src/raw/layer_bounds.hpp) that instantiate chain_error_propagation's "
+                 "hypotheses are not proved")) {
   const int m = chain_size_max(scalar_traits<T>::bits());
   const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
   note_chain(ctx, cc);
@@ -203,20 +192,19 @@ ICLPROOF_PROPERTY(
     "The Theorem 2 chain (Sherman-Morrison, LayerNorm division) run through real decoder "
     "layers: every layer within its one-layer bound and the whole chain within the "
     "propagated bound of the exact chain.",
-    approximation(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_mul_entry"),
+    approximation(identity("proofs/AkyurekChains.v:theorem2_chain_ridge"),
+                  composition("proofs/AkyurekLayerBounds.v:chain_error_propagation"),
                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
-                  reference("proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"))
-        .missing("the exact Theorem 2 chain = Sherman-Morrison composition, the unsquared "
-                 "LayerNorm division, the one-layer bounds (erf GeLU bounds, tanh bypass lower "
-                 "bound, hard-attention bound, monotonicity of t exp(-2u(t)), assembly), and the "
-                 "propagation of one-layer bounds into the chain bound are not proved")) {
+                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
+        .missing("the one-layer bounds it propagates (erf GeLU bounds, the unsquared LayerNorm "
+                 "division, the assembly of raw_layer_bound and div_layer_bound) and the "
+                 "per-layer Lipschitz bounds layer_lipschitz (src/raw/layer_bounds.hpp) that "
+                 "instantiate chain_error_propagation's hypotheses are not proved")) {
   const int m = chain_size_max(scalar_traits<T>::bits());
   const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
   note_chain(ctx, cc);

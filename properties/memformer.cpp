@@ -9,11 +9,8 @@ ICLPROOF_PROPERTY(
     cgd_cg, "memformer.cgd_with_cg_coefficients_reproduces_cg_iterates",
     "The CGD Memformer (A_l = I, B_l = 0) with the per-instance CG coefficients alpha_l, gamma_l "
     "holds y_i - <x_i, w_l^CG> in the last row after layer l, for every token and layer.",
-    exact_identity(identity("proofs/Memformer.v:cgd_memformer_cg"))
-        .missing("the reference CG (src/references/first_order_methods.hpp) updates its residual "
-                 "recursively, r_(l+1) = r_l - alpha_l H s_l; that this equals the -grad R(w_l) "
-                 "of the theorem's CG-form recursion (the two residual forms of CG) is not "
-                 "proved")) {
+    exact_identity(identity("proofs/Memformer.v:cgd_memformer_cg"),
+                   composition("proofs/ConjugateGradient.v:cg_form_cg"))) {
   cgd_reproduces_cg<T>(ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
     return cg_memformer_model<T>(Z0, a, g);
   });
@@ -48,12 +45,7 @@ ICLPROOF_PROPERTY(
     momentum, "memformer.momentum_gd_is_an_lfom_memformer",
     "Heavy-ball momentum (eta, beta; the paper's eta = 0.005, beta = 0.9 included) is the LFOM "
     "Memformer with A_j = I, Gamma_j^l = eta beta^(l-j) ones.",
-    exact_identity(identity("proofs/Memformer.v:lfom_memformer_scalar"),
-                   identity("proofs/Memformer.v:momentum_as_lfom"))
-        .missing("the composition: no theorem states that the Memformer with a_j = 1, lambda_j^l "
-                 "= eta beta^(l-j) runs lfom_w with momentum_coeff (the LFOM's congruence in its "
-                 "coefficients, from w_0 = 0), i.e. that lfom_memformer_scalar and "
-                 "momentum_as_lfom compose")) {
+    exact_identity(identity("proofs/Memformer.v:memformer_momentum"))) {
   momentum_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& eta, const T& beta, int L) {
     return momentum_memformer_model<T>(Z0, eta, beta, L);
   });
@@ -64,12 +56,7 @@ ICLPROOF_PROPERTY(
     "Nesterov's method (eta, beta; the paper's eta = 0.03, beta = 0.9 included) is the LFOM "
     "Memformer with A_j = I, Gamma_l^l = eta (1 + beta), Gamma_j^l = eta beta^(l-j+1); the "
     "Memformer tracks the look-ahead point v_l.",
-    exact_identity(identity("proofs/Memformer.v:lfom_memformer_scalar"),
-                   identity("proofs/Memformer.v:nesterov_as_lfom"))
-        .missing("the composition: no theorem states that the Memformer with a_j = 1 and the "
-                 "Nesterov Gamma rows runs lfom_w with nesterov_coeff (the LFOM's congruence in "
-                 "its coefficients), i.e. that lfom_memformer_scalar and nesterov_as_lfom "
-                 "compose")) {
+    exact_identity(identity("proofs/Memformer.v:memformer_nesterov"))) {
   nesterov_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& eta, const T& beta, int L) {
     return nesterov_memformer_model<T>(Z0, eta, beta, L);
   });

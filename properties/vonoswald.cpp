@@ -32,8 +32,7 @@ ICLPROOF_PROPERTY(
     prop1_readout, "vonoswald.prop1_readout_predicts_w0_plus_delta_w",
     "With y_q0 = -W0 x_q the prediction -(y-part of the query after the layer) equals "
     "(W0 + DeltaW) x_q, the GD-updated model's prediction.",
-    exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"),
-                   identity("proofs/VonOswald.v:prop1_readout"))) {
+    exact_identity(identity("proofs/VonOswald.v:prop1_layer_readout"))) {
   prop1_readout_predicts_updated_model<T>(ctx, real_constructions<T>());
 }
 

@@ -1,5 +1,5 @@
 # The trust-level gate fails on a lowered level. Copies the recorded levels (LEVELS), raises the
-# recorded level of PROPERTY above anything a floating-point run reaches ("proved + exact"), and
+# recorded level of PROPERTY to "proved + exact" (a measured property never reaches it), and
 # requires `iclproof check --ci --certified` on that property to exit 1 and say the level fell;
 # then requires the undoctored file to pass. -DEXE -DLEVELS -DPROPERTY -DOUT (scratch file)
 file(READ ${LEVELS} text)
