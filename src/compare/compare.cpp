@@ -674,11 +674,16 @@ nlohmann::json to_json(const compare_result& r) {
          {"gated", m.gated},
          {"passed", m.passed},
          {"meaning", m.meaning}});
-  return {{"weights", r.path},  {"experiment", r.experiment},
-          {"preset", r.preset}, {"precision_bits", r.precision_bits},
-          {"tasks", r.tasks},   {"seed", r.seed},
-          {"metrics", metrics}, {"tables", r.tables},
-          {"notes", r.notes},   {"verdict", r.passed ? "pass" : "fail"},
+  return {{"weights", r.path},
+          {"experiment", r.experiment},
+          {"preset", r.preset},
+          {"precision_bits", r.precision_bits},
+          {"tasks", r.tasks},
+          {"seed", r.seed},
+          {"metrics", metrics},
+          {"tables", r.tables},
+          {"notes", r.notes},
+          {"verdict", r.passed ? "pass" : "fail"},
           // Distances of trained weights are empirical quantities (shared/TRUST.md).
           {"trust_level", "measured"}};
 }
