@@ -312,11 +312,11 @@ TEST_CASE("LayerNorm bounds: the C++ formulas of AkyurekBounds.v hold and are sh
 TEST_CASE(
     "tanh GeLU bypass: the bounds of AkyurekBounds.v / AkyurekLayerBounds.v hold and are sharp",
     "[akyurek]") {
-  // gelu_tanh_bypass_exponential: |g(t) - t| <= t e^(-2u)      (sharp as t -> inf: ratio 1 +
-  // e^(-2u)) gelu_tanh_bypass_lower:       |g(t) - t| >= t e^(-2u) / 2  (sharp as t -> 0: ratio ->
-  // 1) gelu_tanh_bypass_bound_decreasing: t e^(-2u(t)) decreases on [1, inf) -- and increases near
-  // 0, so the t >= 1 guard of gelu_bypass_bound is needed.  Exact values at 256 bits, where
-  // |g(t) - t| = t / (1 + e^(2u)) is computed from raw::gelu without cancellation trouble.
+  // gelu_tanh_bypass_exponential: |g(t) - t| <= t e^(-2u), sharp as t -> inf (ratio 1 + e^(-2u)).
+  // gelu_tanh_bypass_lower: |g(t) - t| >= t e^(-2u) / 2, sharp as t -> 0 (ratio -> 1).
+  // gelu_tanh_bypass_bound_decreasing: t e^(-2u(t)) decreases on [1, inf) and increases near 0,
+  // so the t >= 1 guard of gelu_bypass_bound is needed.  Exact values at 256 bits, where
+  // |g(t) - t| = t / (1 + e^(2u)) is computed without cancellation.
   scoped_mpfr_precision p(256);
   using T = mpfr_real;
   const auto f = raw::gelu_form::tanh;
