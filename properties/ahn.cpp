@@ -2,6 +2,7 @@
 #include "memformer.hpp"
 
 using namespace iclproof;
+using namespace iclproof::cite;
 using namespace iclproof::memformer_checks;
 
 ICLPROOF_PROPERTY(
@@ -10,7 +11,8 @@ ICLPROOF_PROPERTY(
     "heads summed) leave the x-rows unchanged and hold y_i - <x_i, w_l> in the last row, with "
     "w_{l+1} = w_l - (sum_h A_lh)^T grad R(w_l), w_0 = 0, noisy labels included; the read-out "
     "-Z_L[d, N] is <x_q, w_L>.",
-    "proofs/AhnLemma1.v:ahn_lemma1") {
+    exact_identity(identity("proofs/AhnLemma1.v:ahn_lemma1_multihead"),
+                   identity("proofs/AhnLemma1.v:ahn_lemma1_multihead_readout"))) {
   lemma1_preconditioned_gd<T>(
       ctx, [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
@@ -19,7 +21,7 @@ ICLPROOF_PROPERTY(
     ahn_x_rows, "ahn.x_rows_follow_the_sheet_formula_when_b_is_nonzero",
     "With B_l != 0 the rows move as X_{l+1} = X_l - (1/N) B_l Xbar_l Xbar_l^T A_l X_l and "
     "Y_{l+1} = Y_l - (1/N) Ybar_l Xbar_l^T A_l X_l (bars: context columns).",
-    "proofs/AhnLemma1.v:ahn_lemma1_x_rows") {
+    exact_identity(identity("proofs/AhnLemma1.v:ahn_lemma1_x_rows"))) {
   lemma1_x_rows<T>(ctx,
                    [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }

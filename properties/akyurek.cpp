@@ -2,13 +2,16 @@
 #include "akyurek.hpp"
 
 using namespace iclproof;
+using namespace iclproof::cite;
 using namespace iclproof::akyurek_checks;
 
 ICLPROOF_PROPERTY(
     gelu_product_bound, "akyurek.gelu_multiplication_within_proven_bound",
     "s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)) is x y within the proven fourth-order "
     "bound plus rounding, for the erf and the tanh GeLU.",
-    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+    approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"))
+        .missing("the erf GeLU product remainder (the property checks the erf and the tanh GeLU; "
+                 "only the tanh bound is proved)")) {
   gelu_product_within_bound<T>(ctx, [](raw::gelu_form f, const T& x, const T& y, const T& s) {
     return raw::gelu_product(f, x, y, s);
   });
@@ -18,7 +21,10 @@ ICLPROOF_PROPERTY(
     gelu_product_order, "akyurek.gelu_multiplication_error_is_second_order_in_downscale",
     "The GeLU-multiplication error falls like s^-2 (log-log slope -2 within 0.05): fourth "
     "order in the inputs, not the third order of the paper's Lemma 4.",
-    "paper: Akyurek et al. 2023 Lemma 4 eq. (35), corrected in CONSTRUCTIONS.md section 5") {
+    measured(paper("Akyurek et al. 2023 Lemma 4 eq. (35), corrected in CONSTRUCTIONS.md section 5"))
+        .missing("an empirical log-log slope fitted over downscales s, threshold |slope + 2| <= "
+                 "0.05; gelu_tanh_product_quartic bounds the error by O(s^-2) from above but "
+                 "does not state the slope")) {
   gelu_product_second_order<T>(ctx, [](raw::gelu_form f, const T& x, const T& y, const T& s) {
     return raw::gelu_product(f, x, y, s);
   });
@@ -29,7 +35,10 @@ ICLPROOF_PROPERTY(
     "g(Nb + z) - Nb - z lies between the proven lower and upper bounds: exp(-t^2/2)-small "
     "for the erf GeLU (Mills ratio), t exp(-2u)-small for the tanh GeLU (Lemma 5 made "
     "explicit).",
-    "proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential") {
+    approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower"))
+        .missing("the erf GeLU bypass bounds (Mills ratio); only the tanh form's upper and lower "
+                 "bounds are proved")) {
   gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
 }
 
@@ -37,7 +46,11 @@ ICLPROOF_PROPERTY(
     ln_bypass, "akyurek.layernorm_bypass_closed_form_returns_n_not_2n",
     "sqrt(2/L) N lambda([x, N, -N - sum x, 0]) equals x / sqrt(1 + S/N + (S^2+|x|^2)/(2N^2) "
     "+ eps L/(2N^2)) and N / sqrt(...) in the second entry: N, not the paper's 2N.",
-    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
+                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
+        .missing("the closed form with the square root: only its square is proved "
+                 "(layernorm_division_squared at c = M = 1); the step from the squared form to "
+                 "the signed entries is not")) {
   layernorm_division_closed_form<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, true);
 }
@@ -46,7 +59,11 @@ ICLPROOF_PROPERTY(
     ln_division, "akyurek.layernorm_division_closed_form",
     "sqrt(2/L) M N lambda([N c, y/M, -N c - S/M, 0]) equals (y/|c|) / sqrt(1 + S/(NcM) + "
     "(S^2+|y|^2)/(2N^2c^2M^2) + eps L/(2N^2c^2)) to rounding (Lemma 8, exact form).",
-    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
+                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
+        .missing("the closed form with the square root: only its square is proved "
+                 "(layernorm_division_squared); the step from the squared form to the signed "
+                 "entries is not")) {
   layernorm_division_closed_form<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, false);
 }
@@ -55,7 +72,11 @@ ICLPROOF_PROPERTY(
     ln_division_order, "akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
     "The relative error of LayerNorm division (and of Lemma 6's bypass, c = M = 1) is "
     "-S/(2NcM) up to the proven second-order remainder: first order in 1/(N M).",
-    "proofs/AkyurekBounds.v:layernorm_division_remainder") {
+    approximation(identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
+                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"))
+        .missing("the unsquared LayerNorm closed form (only its square is proved), and the "
+                 "assembly of the relative error as -S/(2NcM) + rho with |rho| <= q/2 + the Qed "
+                 "remainder (src/raw/approximation_bounds.hpp, argued in comments)")) {
   layernorm_division_first_order<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
 }
@@ -63,7 +84,7 @@ ICLPROOF_PROPERTY(
 ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_exact_and_bounded",
                   "With logit gap Natt the causal softmax output is the K(i)-average plus exactly "
                   "sum e^-Natt (v_j - mean)/(a + b e^-Natt), at most 2 b e^-Natt max|v|.",
-                  "paper: Akyurek et al. 2023 Appendix C.4.1 (Case 1/2 attention patterns)") {
+                  approximation(identity("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))) {
   hard_attention_identity<T>(ctx, [](const raw::attention_head<T>& hd, const Mat<T>& h) {
     return raw::attention_head_forward(hd, h, false);
   });
@@ -73,7 +94,19 @@ ICLPROOF_PROPERTY(
     raw_layer, "akyurek.raw_layer_realises_exact_raw_within_bound",
     "One decoder layer with the RAW weights (+ or Hadamard, parallel ops, any causal K) "
     "computes RAW's exact semantics within the summed proven bounds.",
-    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+    approximation(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
+                  identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
+                  identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
+                  identity("proofs/AkyurekAlgebra.v:raw_mul_entry"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
+        .missing("the erf GeLU bounds (product remainder, bypass) and the assembly of the "
+                 "per-component bounds into the one-layer bound raw_layer_bound "
+                 "(src/raw/layer_bounds.hpp: how the pads, the attention average and the GeLU "
+                 "errors add up through the layer) are not proved")) {
   raw_layer_within_bound<T>(
       ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
               const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
@@ -83,7 +116,16 @@ ICLPROOF_PROPERTY(
     div_layer, "akyurek.div_layer_realises_exact_div_within_bound",
     "One decoder layer with LayerNorm-division weights computes y / |c| within the proven "
     "bound (Lemma 8, with the rest of the hidden state in the LayerNorm).",
-    "proofs/AkyurekAlgebra.v:layernorm_division_sum_squares") {
+    approximation(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
+                  identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
+                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"))
+        .missing("the unsquared LayerNorm division closed form (only its square is proved), the "
+                 "erf GeLU bypass bound, and the assembly of the one-layer bound div_layer_bound "
+                 "(src/raw/layer_bounds.hpp) are not proved")) {
   div_layer_within_bound<T>(
       ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
               const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
@@ -93,7 +135,7 @@ ICLPROOF_PROPERTY(
     thm1_exact, "akyurek.theorem1_exact_chain_is_one_sgd_pass",
     "The Theorem 1 chain of mov/aff/mul in exact semantics holds the SGD iterate w_k "
     "(corrected ridge step w - 2 alpha (x (w^T x - y) + lambda w)) and predicts w_k^T x_(k+1).",
-    "proofs/AkyurekAlgebra.v:raw_dot_reduction") {
+    exact_identity(identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"))) {
   theorem1_exact_chain<T>(ctx, [](raw::Index d, raw::Index n, const Vec<T>& w0, const T& a,
                                   const T& l) { return raw::theorem1_chain<T>(d, n, w0, a, l); });
 }
@@ -102,7 +144,7 @@ ICLPROOF_PROPERTY(
     thm2_exact, "akyurek.theorem2_exact_chain_is_ridge",
     "The Theorem 2 chain (Sherman-Morrison with div) in exact semantics holds the ridge "
     "solution on the first k examples and predicts with it.",
-    "proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge") {
+    exact_identity(identity("proofs/AkyurekChains.v:theorem2_chain_ridge"))) {
   theorem2_exact_chain<T>(
       ctx, [](raw::Index d, raw::Index n, const T& l) { return raw::theorem2_chain<T>(d, n, l); });
 }
@@ -118,7 +160,17 @@ ICLPROOF_PROPERTY(
     thm1_realised, "akyurek.theorem1_realised_chain_within_propagated_bound",
     "The Theorem 1 chain run through real decoder layers: every layer within its one-layer "
     "bound and the whole chain within the propagated bound of the exact chain.",
-    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+    approximation(identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"),
+                  composition("proofs/AkyurekLayerBounds.v:chain_error_propagation"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
+        .missing("the one-layer bounds it propagates (erf GeLU bounds; the assembly of "
+                 "raw_layer_bound) and the per-layer Lipschitz bounds layer_lipschitz "
+                 "(src/raw/layer_bounds.hpp) that instantiate chain_error_propagation's "
+                 "hypotheses are not proved")) {
   const int m = chain_size_max(scalar_traits<T>::bits());
   const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
   note_chain(ctx, cc);
@@ -140,7 +192,19 @@ ICLPROOF_PROPERTY(
     "The Theorem 2 chain (Sherman-Morrison, LayerNorm division) run through real decoder "
     "layers: every layer within its one-layer bound and the whole chain within the "
     "propagated bound of the exact chain.",
-    "proofs/AkyurekBounds.v:gelu_tanh_product_quartic") {
+    approximation(identity("proofs/AkyurekChains.v:theorem2_chain_ridge"),
+                  composition("proofs/AkyurekLayerBounds.v:chain_error_propagation"),
+                  identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
+        .missing("the one-layer bounds it propagates (erf GeLU bounds, the unsquared LayerNorm "
+                 "division, the assembly of raw_layer_bound and div_layer_bound) and the "
+                 "per-layer Lipschitz bounds layer_lipschitz (src/raw/layer_bounds.hpp) that "
+                 "instantiate chain_error_propagation's hypotheses are not proved")) {
   const int m = chain_size_max(scalar_traits<T>::bits());
   const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
   note_chain(ctx, cc);

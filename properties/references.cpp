@@ -2,13 +2,14 @@
 #include "references.hpp"
 
 using namespace iclproof;
+using namespace iclproof::cite;
 using namespace iclproof::reference_checks;
 
 ICLPROOF_PROPERTY(
     sm_equals_ridge, "references.iterated_sherman_morrison_equals_ridge",
     "N Sherman-Morrison rank-one updates from A0^-1 = I/lambda give the ridge solution "
     "Y X^T (lambda I + X X^T)^-1.",
-    "proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge") {
+    exact_identity(identity("proofs/ShermanMorrison.v:iterated_sherman_morrison_ridge"))) {
   sherman_morrison_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& lambda) {
     return iterated_sherman_morrison_ridge(X, Y, lambda);
   });
@@ -17,7 +18,7 @@ ICLPROOF_PROPERTY(
 ICLPROOF_PROPERTY(
     gd_neumann, "references.k_step_gd_equals_neumann_closed_form",
     "K gradient-descent steps from W = 0 equal eta (Y X^T / N) sum_{k<K} (I - eta X X^T / N)^k.",
-    "proofs/GradientDescent.v:gd_iterates_neumann") {
+    exact_identity(identity("proofs/GradientDescent.v:gd_iterates_neumann"))) {
   gd_steps_equal_neumann<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
     return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y, eta, K).back();
   });
@@ -27,7 +28,7 @@ ICLPROOF_PROPERTY(
     bayes_ridge, "references.bayes_posterior_mean_equals_ridge",
     "The Gaussian posterior mean with prior variance tau^2 and noise variance sigma^2 equals "
     "ridge regression with lambda = sigma^2 / tau^2.",
-    "proofs/ShermanMorrison.v:bayes_posterior_mean_ridge") {
+    exact_identity(identity("proofs/ShermanMorrison.v:bayes_posterior_mean_ridge"))) {
   bayes_mean_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& s2, const T& t2) {
     return bayes_posterior_mean(X, Y, s2, t2);
   });
@@ -37,7 +38,10 @@ ICLPROOF_PROPERTY(
     ridge_min_norm, "references.ridge_tends_to_min_norm_least_squares",
     "||W_ridge(lambda) - W_min_norm||_F <= (lambda / sigma_min(X)^2) ||W_min_norm||_F, so ridge "
     "tends to the minimum-norm least-squares solution as lambda -> 0 (rank-deficient X included).",
-    "proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares") {
+    approximation(bound("proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares"))
+        .missing("the theorem holds for every mu > 0 with mu |v|^2 <= |v^T X|^2 on range(X) "
+                 "(sv_lower_bound); that mu = sigma_min(X)^2, the rate the property uses, "
+                 "satisfies it is the SVD and is not proved")) {
   ridge_tends_to_min_norm<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }
@@ -46,7 +50,9 @@ ICLPROOF_PROPERTY(
     ridge_2p, "references.ridge_at_p_agrees_with_ridge_at_2p",
     "Ridge computed at precision p agrees with ridge at precision 2p within the Cholesky "
     "forward-error bound at p.",
-    "paper: Higham, ASNA Thm 10.4 (Cholesky backward stability)") {
+    rounding_claim(paper("Higham, ASNA Thm 10.4 (Cholesky backward stability)"))
+        .missing("a floating-point claim: the Cholesky forward-error bound at p is a "
+                 "rounding-error model (Higham), not formalised")) {
   ridge_agrees_with_twice_the_precision<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }

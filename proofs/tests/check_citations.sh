@@ -5,6 +5,10 @@
 # Assumptions every declared constant) checks it.  Fast: no Coq, the declarations come from
 # proofs/coq_scan.pl.  audit.sh makes the same check; this test reports it without a build.
 # Exit 1 lists the dangling citations (cite the paper equation instead until the theorem exists).
+# Also: in the ICLPROOF_PROPERTY headers of ROOT/properties/*.cpp a theorem is cited with its role (src/trust/claim_coverage.hpp:
+# identity("proofs/File.v:name"), bound(...), composition(...), reference(...)); a
+# "proofs/File.v:name" string literal outside a role builder (e.g. inside a paper() text) is a
+# citation without a role and fails.
 set -u -o pipefail
 root="$1"
 proofs="$root/proofs"
@@ -27,5 +31,24 @@ while read -r cite; do
     bad=1
   fi
 done < <(grep -rhoE "proofs/[A-Za-z0-9_]+\.v:[A-Za-z_][A-Za-z0-9_']*" "$root/properties" 2>/dev/null | sort -u)
-[ "$bad" = 0 ] && echo "check_citations: $n distinct citation(s), all declared (and so audited)" || true
+shopt -s nullglob
+sources=("$root"/properties/*.cpp)
+if [ "${#sources[@]}" -gt 0 ]; then
+  # The coverage argument of every ICLPROOF_PROPERTY(...) { header, one per line (figure
+  # captions and comments elsewhere may name theorems; only citations need a role).
+  heads=$(perl -0777 -ne 'while (/ICLPROOF_PROPERTY\((.*?)\)\s*\{/sg) { (my $h = $1) =~ s/\s+/ /g; print "$h\n" }' "${sources[@]}")
+  lit='"proofs/[A-Za-z0-9_]+\.v:[A-Za-z_][A-Za-z0-9_'"'"']*"'
+  all=$(grep -oE "$lit" <<< "$heads" | sort | uniq -c)
+  with_role=$(grep -oE "(identity|bound|composition|reference)\([[:space:]]*$lit[[:space:]]*\)" \
+                <<< "$heads" | grep -oE "$lit" | sort | uniq -c)
+  if [ -z "$all" ]; then
+    echo "check_citations: no theorem cited in any ICLPROOF_PROPERTY (citation format changed?)"
+    bad=1
+  elif [ "$all" != "$with_role" ]; then
+    echo "citation without a role (a \"proofs/File.v:name\" literal in a property's citations outside identity/bound/composition/reference):"
+    diff <(echo "$all") <(echo "$with_role") | sed -n 's/^< */    /p'
+    bad=1
+  fi
+fi
+[ "$bad" = 0 ] && echo "check_citations: $n distinct citation(s), all declared (and so audited), all with a role" || true
 exit "$bad"

@@ -4,6 +4,10 @@
 
 #include "core/precision.hpp"
 #include "harness/sharpness.hpp"
+#include "report/report_model.hpp"
+#include "trust/claims_ledger.hpp"
+#include "trust/property_trust.hpp"
+#include "trust/trust_level.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -13,6 +17,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 
 namespace iclproof {
@@ -33,51 +39,52 @@ std::string format_margin(const property_result& r) {
   return fmt::format("{:+.1f}", r.margin_log10);
 }
 
-nlohmann::json load_audit(const std::string& path) {
+std::string read_text_file(const std::string& path, const std::string& what) {
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read proof audit " + path);
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error("proof audit " + path + " is not valid JSON: " + e.what());
-  }
+  if (!in) throw std::runtime_error("cannot read " + what + " " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string coverage_word(const claim_coverage& c) {
+  return c.fully_proved() ? "fully proved" : c.theorems.empty() ? "not proved" : "partially proved";
 }
 
 }  // namespace
 
-proof_status lookup_proof_status(const std::string& theorem, const std::string& audit_path) {
-  proof_status s;
-  s.cited = theorem.rfind("proofs/", 0) == 0 && theorem.find(':') != std::string::npos;
-  if (!s.cited) {
-    s.status = "paper equation";
-    return s;
+int run_list_command(const list_options& opt) {
+  if (opt.claims_md) {
+    fmt::print("{}", claims_ledger_markdown(all_properties()));
+    return 0;
   }
-  if (audit_path.empty()) {
-    s.status = "no audit";
-    return s;
-  }
-  const nlohmann::json audit = load_audit(audit_path);
-  const std::string file = theorem.substr(0, theorem.find(':'));
-  const std::string name = theorem.substr(theorem.find(':') + 1);
-  s.status = "not in audit";
-  for (const auto& t : audit.value("theorems", nlohmann::json::array())) {
-    if (t.value("file", "") == file && t.value("name", "") == name) {
-      s.known = true;
-      s.status = t.value("status", "failed");
-      s.checked = s.status == "closed" || s.status == "standard-axioms";
-    }
-  }
-  return s;
-}
-
-int run_list_command(const std::string& glob) {
-  for (const property* p : select_properties(glob)) {
-    fmt::print("{}\n  claim:   {}\n  checks:  {}\n", p->info.name, p->info.claim, p->info.theorem);
+  for (const property* p : select_properties(opt.glob)) {
+    const claim_coverage& c = p->info.coverage;
+    const trust_assessment reach = reachable_level(c, supported_modes(*p));
+    fmt::print("{}\n  claim:     {}\n  kind:      {}\n", p->info.name, p->info.claim,
+               to_string(c.kind));
+    for (const auto& t : c.theorems)
+      fmt::print("  theorem:   {} ({})\n", t.text(), to_string(t.role));
+    for (const auto& paper : c.papers) fmt::print("  paper:     {}\n", paper);
+    fmt::print("  coverage:  {}\n", c.coverage_text());
+    fmt::print("  can reach: {}{}\n", to_string(reach.level),
+               reach.limited_by.empty() || !c.unproved.empty()
+                   ? ""
+                   : " (limited by: " + reach.limited_by + ")");
   }
   return 0;
 }
 
 int run_check_command(const check_options& opt) {
+  if (opt.certified && opt.scalar != scalar_kind::mpfr)
+    throw std::invalid_argument(
+        "--certified chooses the scalar per property (exact, interval, else MPFR); drop --scalar");
+  if (opt.ci && opt.certified && opt.trust_levels_path.empty())
+    throw std::invalid_argument(
+        "--ci --certified needs --trust-levels FILE (the recorded levels, "
+        "properties/trust_levels.txt)");
+  if (!opt.trust_levels_path.empty() && !opt.certified)
+    throw std::invalid_argument("--trust-levels applies to --certified runs only");
   // The output file first: a long run must not end in "cannot write".
   if (!opt.json_path.empty()) require_writable_file(opt.json_path, "--json");
   // Precision first: set once for the whole run, before any MPFR value exists.
@@ -94,24 +101,46 @@ int run_check_command(const check_options& opt) {
           opt.scalar == scalar_kind::double_precision ? "double" : "long-double", bits));
   }
   const std::vector<const property*> selected = select_properties(opt.property_glob);
-  if (!opt.proof_audit_path.empty()) load_audit(opt.proof_audit_path);  // fail early if unreadable
+  // Fail early (before any long work) on an unreadable audit or recorded-levels file.
+  const proof_audit audit =
+      opt.proof_audit_path.empty() ? proof_audit{} : proof_audit::load(opt.proof_audit_path);
+  std::map<std::string, trust_level> recorded;
+  if (!opt.trust_levels_path.empty())
+    recorded = parse_recorded_levels(read_text_file(opt.trust_levels_path, "trust levels"),
+                                     opt.trust_levels_path);
+  if (!opt.record_levels_path.empty())
+    require_writable_file(opt.record_levels_path, "--record-levels");
 
   const bool tty = ::isatty(::fileno(stderr));
-  const std::string scalar = opt.scalar == scalar_kind::mpfr               ? "mpfr"
+  const std::string scalar = opt.certified                                 ? "certified"
+                             : opt.scalar == scalar_kind::mpfr             ? "mpfr"
                              : opt.scalar == scalar_kind::double_precision ? "double"
                                                                            : "long-double";
   fmt::print(
       "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, seed "
       "{}\n",
       scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
-  fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {}\n", "property", "cases", "error",
-             "tolerance", "maxerr/eps", "margin", "verdict");
+  if (audit.path.empty())
+    fmt::print("no --proof-audit: no property is `proved` in this run (shared/TRUST.md)\n");
+  fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", "property", "cases", "error",
+             "tolerance", "maxerr/eps", "margin", "verdict", "trust level");
 
   nlohmann::json results = nlohmann::json::array();
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, fully_proved = 0;
+  std::map<trust_level, int> level_counts;
+  std::vector<std::pair<std::string, trust_level>> reached;
+  std::vector<std::string> regressions;
   for (const property* p : selected) {
     run_config cfg;
     cfg.scalar = opt.scalar;
+    if (opt.certified) {
+      // exact_rational / interval bodies are chosen here once the property has them; today
+      // supported_modes() offers floating point only, which runs in MPFR.
+      const check_mode m = strongest_mode(p->info.coverage, supported_modes(*p));
+      if (m != check_mode::floating_point)
+        throw std::logic_error("check mode " + std::string(to_string(m)) + " not wired yet");
+      cfg.scalar = scalar_kind::mpfr;
+    }
     cfg.cases = opt.cases;
     cfg.seed = opt.seed;
     if (tty)
@@ -121,12 +150,29 @@ int run_check_command(const check_options& opt) {
       };
     property_result r = run_property(*p, cfg);
     if (tty) std::fprintf(stderr, "\r%*s\r", 80, "");
-    const proof_status ps = lookup_proof_status(p->info.theorem, opt.proof_audit_path);
+    const property_trust trust = assess_property_run(r, audit);
+    const claim_coverage& cov = r.info.coverage;
     bool ok = r.outcome == verdict::pass;
     std::string verdict_text = to_string(r.outcome);
-    if (ok && opt.ci && ps.cited && !opt.proof_audit_path.empty() && !ps.checked) {
-      ok = false;
-      verdict_text = "FAIL (proof " + ps.status + ")";
+    if (ok && opt.ci && !audit.path.empty()) {
+      for (const auto& c : trust.citations)
+        if (!c.checked) {
+          ok = false;
+          verdict_text = "FAIL (proof " + c.status + ": " + c.theorem.name + ")";
+          break;
+        }
+    }
+    const trust_level level = trust.assessment.level;
+    if (opt.certified) {
+      if (const auto it = recorded.find(r.info.name); it != recorded.end()) {
+        if (std::string msg = level_regression(r.info.name, it->second, level); !msg.empty()) {
+          regressions.push_back(msg);
+          if (opt.ci) {
+            ok = false;
+            verdict_text = "FAIL (level fell)";
+          }
+        }
+      }
     }
     // Sharpness gate (harness/sharpness.hpp): a tolerance far above every error is vacuous.
     const sharpness_limit sharp = sharpness_limit_of(p->info.name);
@@ -136,21 +182,38 @@ int run_check_command(const check_options& opt) {
       if (opt.ci) ok = false;
     }
     (ok ? passed : failed)++;
-    fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {}\n", r.info.name, r.cases,
+    fully_proved += cov.fully_proved();
+    level_counts[level]++;
+    reached.emplace_back(r.info.name, level);
+    fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, r.cases,
                format_log2(r.worst_log2_err), format_log2(r.worst_log2_bound),
                std::isfinite(r.max_log2_err_in_eps) ? format_log2(r.max_log2_err_in_eps) : "0",
-               format_margin(r), verdict_text);
+               format_margin(r), verdict_text, to_string(level));
+    if (!cov.fully_proved()) fmt::print("    {}\n", cov.coverage_text());
     if (r.outcome != verdict::pass) {
       fmt::print("---- {}\n{}\n", r.info.name, r.failure);
       if (!r.counterexample.empty()) fmt::print("shrunk counterexample:\n{}", r.counterexample);
       fmt::print("reproduce: {}\n----\n", r.reproduce);
     }
+    nlohmann::json theorems = nlohmann::json::array();
+    for (const auto& c : trust.citations)
+      theorems.push_back({{"file", c.theorem.file},
+                          {"name", c.theorem.name},
+                          {"role", std::string(to_string(c.theorem.role))},
+                          {"proof_status", c.status},
+                          {"proof_checked", c.checked}});
     nlohmann::json j = {
         {"name", r.info.name},
         {"claim", r.info.claim},
-        {"theorem", r.info.theorem},
-        {"proof_status", ps.status},
-        {"proof_checked", ps.checked},
+        {"claim_kind", std::string(to_string(cov.kind))},
+        {"theorems", theorems},
+        {"papers", cov.papers},
+        {"coverage", coverage_word(cov)},
+        {"fully_proved", cov.fully_proved()},
+        {"unproved", cov.unproved},
+        {"check_mode", std::string(to_string(trust.mode))},
+        {"trust_level", std::string(to_string(level))},
+        {"trust_limited_by", trust.assessment.limited_by},
         {"scalar", r.scalar},
         {"precision_bits", r.precision_bits},
         {"cases", r.cases},
@@ -172,20 +235,39 @@ int run_check_command(const check_options& opt) {
         {"reproduce", r.reproduce}};
     results.push_back(std::move(j));
   }
+  nlohmann::json counts = nlohmann::json::object();
+  for (const auto& [level, n] : level_counts) counts[std::string(to_string(level))] = n;
   if (!opt.json_path.empty()) {
     std::ofstream out(opt.json_path);
     if (!out) throw std::runtime_error("cannot write " + opt.json_path);
-    out << nlohmann::json{{"schema", "iclproof-check/1"},
+    out << nlohmann::json{{"schema", "iclproof-check/2"},
                           {"scalar", scalar},
+                          {"certified", opt.certified},
                           {"precision_bits", bits},
                           {"cases", opt.cases},
                           {"seed", opt.seed},
+                          {"proof_audit", audit.path.empty() ? nlohmann::json(nullptr)
+                                                             : nlohmann::json(audit.path)},
+                          {"fully_proved", fully_proved},
+                          {"trust_level_counts", counts},
+                          {"level_regressions", regressions},
                           {"properties", results}}
                .dump(2)
         << "\n";
     if (!out) throw std::runtime_error("cannot write " + opt.json_path);
   }
-  fmt::print("{} passed, {} failed\n", passed, failed);
+  if (!opt.record_levels_path.empty()) {
+    std::ofstream out(opt.record_levels_path);
+    out << format_recorded_levels(reached);
+    if (!out) throw std::runtime_error("cannot write " + opt.record_levels_path);
+  }
+  for (const auto& msg : regressions) fmt::print("{}{}\n", opt.ci ? "FAIL: " : "warning: ", msg);
+  std::string levels_text;
+  for (auto it = level_counts.rbegin(); it != level_counts.rend(); ++it)
+    levels_text +=
+        fmt::format("{}{} {}", levels_text.empty() ? "" : ", ", it->second, to_string(it->first));
+  fmt::print("{} passed, {} failed; {} fully proved of {}; levels: {}\n", passed, failed,
+             fully_proved, selected.size(), levels_text);
   return failed == 0 ? 0 : 1;
 }
 

@@ -20,18 +20,21 @@ struct check_options {
   std::string json_path;         // empty: no JSON
   std::string proof_audit_path;  // empty: proofs not consulted
   bool ci = false;               // gate mode: fail on any property or cited proof not checked
+  // Run every property in the strongest mode that applies (trust/trust_level.hpp:
+  // strongest_mode) instead of `scalar`; floating-point runs use MPFR.
+  bool certified = false;
+  // With ci && certified: the recorded levels (properties/trust_levels.txt); a property whose
+  // level falls below its recorded one fails the gate.
+  std::string trust_levels_path;
+  std::string record_levels_path;  // write the levels reached here (trust_levels.txt format)
 };
-
-// Status of the theorem a property cites, from the proof audit (audit.json).
-struct proof_status {
-  bool cited = false;    // the property names a proofs/ theorem (not a paper equation)
-  bool known = false;    // the audit lists it
-  bool checked = false;  // the audit says it is closed (or uses only the allowed axioms)
-  std::string status;    // "closed", "standard-axioms", "failed", "not in audit", "no audit"
-};
-proof_status lookup_proof_status(const std::string& theorem, const std::string& audit_path);
 
 int run_check_command(const check_options& opt);
-int run_list_command(const std::string& glob);
+
+struct list_options {
+  std::string glob = "*";
+  bool claims_md = false;  // print proofs/CLAIMS.md (the claims ledger) instead
+};
+int run_list_command(const list_options& opt);
 
 }  // namespace iclproof

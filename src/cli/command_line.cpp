@@ -45,9 +45,9 @@ int run_command_line(int argc, char** argv) {
       "--precision", precision,
       fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
                   max_precision_bits, default_precision_bits));
-  check_cmd->add_option("--scalar", scalar_name, "mpfr | double | long-double")
-      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
-      ->capture_default_str();
+  auto* scalar_opt = check_cmd->add_option("--scalar", scalar_name, "mpfr | double | long-double")
+                         ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
+                         ->capture_default_str();
   check_cmd->add_option("--seed", check.seed, "Run seed")->capture_default_str();
   check_cmd->add_option("--json", check.json_path, "Write results as JSON to FILE");
   check_cmd
@@ -55,6 +55,16 @@ int run_command_line(int argc, char** argv) {
                    "audit.json of the Coq build; cited theorems must have checked")
       ->check(CLI::ExistingFile);
   check_cmd->add_flag("--ci", check.ci, "Gate mode: also fail on cited proofs that did not check");
+  check_cmd->add_flag("--certified", check.certified,
+                      "Run each property in the strongest mode that applies (exact rational, "
+                      "interval, else MPFR) and gate on its trust level with --ci");
+  check_cmd
+      ->add_option("--trust-levels", check.trust_levels_path,
+                   "Recorded trust levels (properties/trust_levels.txt); with --ci --certified a "
+                   "property whose level falls below its recorded one fails")
+      ->check(CLI::ExistingFile);
+  check_cmd->add_option("--record-levels", check.record_levels_path,
+                        "Write the trust level each property reached to FILE");
 
   report_subcommand report_cmd(app);
 
@@ -81,9 +91,12 @@ int run_command_line(int argc, char** argv) {
   compare_cmd->add_option("--seed", compare.seed, "Seed of the fresh tasks")->capture_default_str();
   compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON to FILE");
 
-  std::string list_glob = "*";
-  auto* list_cmd = app.add_subcommand("list", "List properties with their claims and theorems");
-  list_cmd->add_option("--property", list_glob, "Glob over property names");
+  list_options list;
+  auto* list_cmd = app.add_subcommand(
+      "list", "List properties with their claims, cited theorems, coverage and reachable level");
+  list_cmd->add_option("--property", list.glob, "Glob over property names");
+  list_cmd->add_flag("--claims-md", list.claims_md,
+                     "Print the claims ledger proofs/CLAIMS.md (generated from the citations)");
 
   try {
     app.parse(argc, argv);
@@ -100,9 +113,13 @@ int run_command_line(int argc, char** argv) {
           {"long-double", scalar_kind::long_double_precision}};
       check.scalar = kinds.at(scalar_name);
       if (prec_opt->count() > 0) check.precision_bits = precision;
+      if (check.certified && scalar_opt->count() > 0)
+        throw std::invalid_argument(
+            "--certified chooses the scalar per property (exact, interval, else MPFR); drop "
+            "--scalar");
       return run_check_command(check);
     }
-    if (*list_cmd) return run_list_command(list_glob);
+    if (*list_cmd) return run_list_command(list);
     if (*compare_cmd) {
       if (!compare_json.empty()) require_writable_file(compare_json, "--json");
       return run_compare_command(compare_weights, compare, compare_json);

@@ -134,16 +134,18 @@ int report_subcommand::run() {
              p.scalar, p.precision_bits, p.cases, p.seed);
   std::size_t width = 8;
   for (const auto& e : report.properties) width = std::max(width, e.result.info.name.size());
-  fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", "property", width, "cases", "error",
-             "tolerance", "margin", "verdict");
+  fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {:<7}  {}\n", "property", width, "cases", "error",
+             "tolerance", "margin", "verdict", "trust level");
   for (const auto& e : report.properties) {
     const auto& r = e.result;
     const std::string verdict_text = r.outcome != verdict::pass ? to_string(r.outcome)
                                      : e.gate_pass              ? "PASS"
-                                                   : "FAIL (proof " + e.proof_status + ")";
-    fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {}\n", r.info.name, width, r.cases,
+                                                   : "FAIL (proof " + e.proof_summary() + ")";
+    fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, width, r.cases,
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
-               format_pow2(r.worst_log2_bound), margin_text(r), verdict_text);
+               format_pow2(r.worst_log2_bound), margin_text(r), verdict_text,
+               to_string(e.trust.level));
+    if (!r.info.coverage.fully_proved()) fmt::print("    {}\n", r.info.coverage.coverage_text());
   }
   for (const auto& t : report.trained) {
     const auto& c = t.comparison;

@@ -674,11 +674,18 @@ nlohmann::json to_json(const compare_result& r) {
          {"gated", m.gated},
          {"passed", m.passed},
          {"meaning", m.meaning}});
-  return {{"weights", r.path},  {"experiment", r.experiment},
-          {"preset", r.preset}, {"precision_bits", r.precision_bits},
-          {"tasks", r.tasks},   {"seed", r.seed},
-          {"metrics", metrics}, {"tables", r.tables},
-          {"notes", r.notes},   {"verdict", r.passed ? "pass" : "fail"}};
+  return {{"weights", r.path},
+          {"experiment", r.experiment},
+          {"preset", r.preset},
+          {"precision_bits", r.precision_bits},
+          {"tasks", r.tasks},
+          {"seed", r.seed},
+          {"metrics", metrics},
+          {"tables", r.tables},
+          {"notes", r.notes},
+          {"verdict", r.passed ? "pass" : "fail"},
+          // Distances of trained weights are empirical quantities (shared/TRUST.md).
+          {"trust_level", "measured"}};
 }
 
 int run_compare_command(const std::string& path, const compare_options& options,
@@ -692,7 +699,8 @@ int run_compare_command(const std::string& path, const compare_options& options,
                !m.gated ? (m.passed ? "(info) ok" : "(info) no") : (m.passed ? "pass" : "FAIL"));
   for (const auto& [key, value] : r.tables.items()) fmt::print("  {}: {}\n", key, value.dump());
   for (const auto& n : r.notes) fmt::print("  note: {}\n", n);
-  fmt::print("verdict: {}\n", r.passed ? "PASS (trained weights match the construction)" : "FAIL");
+  fmt::print("verdict: {}  [trust level: measured]\n",
+             r.passed ? "PASS (trained weights match the construction)" : "FAIL");
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     if (!out) throw std::runtime_error(fmt::format("cannot write {}", json_path));

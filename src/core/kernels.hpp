@@ -44,4 +44,33 @@ inline void dot_accumulate<mpfr_real>(mpfr_real& acc, const mpfr_real* a, std::p
   ws.accumulate(acc, a, sa, b, sb, n);
 }
 
+// The MPFI kernel: one preallocated product interval, outward-rounded mul-then-add into the
+// accumulator (the same enclosure as the generic loop's, without a temporary per operation).
+class mpfi_dot_workspace {
+ public:
+  explicit mpfi_dot_workspace(mpfr_prec_t prec) { mpfi_init2(prod_, prec); }
+  ~mpfi_dot_workspace() { mpfi_clear(prod_); }
+  mpfi_dot_workspace(const mpfi_dot_workspace&) = delete;
+  mpfi_dot_workspace& operator=(const mpfi_dot_workspace&) = delete;
+  void accumulate(interval_real& acc, const interval_real* a, std::ptrdiff_t sa,
+                  const interval_real* b, std::ptrdiff_t sb, std::ptrdiff_t n) {
+    mpfi_ptr s = acc.backend().data();
+    for (std::ptrdiff_t k = 0; k < n; ++k) {
+      mpfi_mul(prod_, a[k * sa].backend().data(), b[k * sb].backend().data());
+      mpfi_add(s, s, prod_);
+    }
+  }
+
+ private:
+  mpfi_t prod_;
+};
+
+template <>
+inline void dot_accumulate<interval_real>(interval_real& acc, const interval_real* a,
+                                          std::ptrdiff_t sa, const interval_real* b,
+                                          std::ptrdiff_t sb, std::ptrdiff_t n) {
+  mpfi_dot_workspace ws(mpfi_get_prec(acc.backend().data()));
+  ws.accumulate(acc, a, sa, b, sb, n);
+}
+
 }  // namespace iclproof

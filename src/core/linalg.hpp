@@ -68,4 +68,22 @@ T spd_condition_number(const Mat<T>& A);
 template <class T>
 Vec<T> singular_values(const Mat<T>& A);
 
+// On interval_real (linalg_interval.cpp) only the products and the certified solves below
+// exist: Eigen's decompositions are not interval algorithms (LLT / PartialPivLU on MPFI return
+// NaN enclosures, TOOLCHAIN.md), so the eigen-, SVD- and QR-based routines are not instantiated
+// for intervals and a call does not link.
+//
+// Certified solve of A X = B (Rump / Krawczyk style): R ~ mid(A)^-1 and X0 = R mid(B) in MPFR,
+// then in interval arithmetic C = I - R A, beta = upper end of ||C||_inf, and if beta < 1 every
+// solution of every A in the enclosure lies in X0 + R (B - A X0) + C [-delta, delta],
+// delta = ||R (B - A X0)||_inf / (1 - beta) per column. Throws std::domain_error (one line)
+// when beta >= 1 (A singular or too ill-conditioned for the precision): never a guess.
+Mat<interval_real> certified_solve(const Mat<interval_real>& A, const Mat<interval_real>& B);
+template <>
+Mat<interval_real> spd_solve(const Mat<interval_real>& A, const Mat<interval_real>& B);
+template <>
+Mat<interval_real> lu_solve(const Mat<interval_real>& A, const Mat<interval_real>& B);
+template <>
+Mat<interval_real> inverse(const Mat<interval_real>& A);
+
 }  // namespace iclproof

@@ -21,8 +21,9 @@ Mat<T> product_loops(const T* a, Eigen::Index m, Eigen::Index k, std::ptrdiff_t 
                      std::ptrdiff_t a_inner, const T* b, Eigen::Index n, std::ptrdiff_t b_inner,
                      std::ptrdiff_t b_col) {
   Mat<T> C(m, n);
-  if constexpr (std::is_same_v<T, mpfr_real>) {
-    mpfr_dot_workspace ws(scalar_traits<mpfr_real>::bits());
+  if constexpr (std::is_same_v<T, mpfr_real> || std::is_same_v<T, interval_real>) {
+    std::conditional_t<std::is_same_v<T, mpfr_real>, mpfr_dot_workspace, mpfi_dot_workspace> ws(
+        scalar_traits<T>::bits());
     for (Eigen::Index j = 0; j < n; ++j)
       for (Eigen::Index i = 0; i < m; ++i) {
         T acc(0);
@@ -142,10 +143,13 @@ Vec<T> singular_values(const Mat<T>& A) {
   return svd.singularValues();
 }
 
+#define ICLPROOF_INSTANTIATE_PRODUCTS(T)                   \
+  template Mat<T> matmul(const Mat<T>&, const Mat<T>&);    \
+  template Mat<T> matmul_tn(const Mat<T>&, const Mat<T>&); \
+  template Mat<T> matmul_nt(const Mat<T>&, const Mat<T>&);
+
 #define ICLPROOF_INSTANTIATE_LINALG(T)                          \
-  template Mat<T> matmul(const Mat<T>&, const Mat<T>&);         \
-  template Mat<T> matmul_tn(const Mat<T>&, const Mat<T>&);      \
-  template Mat<T> matmul_nt(const Mat<T>&, const Mat<T>&);      \
+  ICLPROOF_INSTANTIATE_PRODUCTS(T)                              \
   template Mat<T> spd_solve(const Mat<T>&, const Mat<T>&);      \
   template Mat<T> lu_solve(const Mat<T>&, const Mat<T>&);       \
   template Mat<T> inverse(const Mat<T>&);                       \

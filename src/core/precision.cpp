@@ -21,6 +21,7 @@ precision_setting set_mpfr_precision(int requested_bits) {
   unsigned d10 = 1;
   while (bits_for_digits10(d10) < static_cast<unsigned long>(requested_bits)) ++d10;
   mpfr_real::default_precision(d10);
+  interval_real::default_precision(d10);  // the interval endpoints carry the same bits
   precision_setting s;
   s.requested_bits = requested_bits;
   s.digits10 = d10;
@@ -41,6 +42,7 @@ scoped_mpfr_precision::scoped_mpfr_precision(int bits)
 
 scoped_mpfr_precision::~scoped_mpfr_precision() {
   mpfr_real::default_precision(previous_digits10_);
+  interval_real::default_precision(previous_digits10_);
 }
 
 }  // namespace iclproof

@@ -1,4 +1,6 @@
-// Run-time precision of the MPFR scalar.
+// Run-time precision of the MPFR scalar and of the interval scalar's endpoints (one setting for
+// both: set_mpfr_precision sets the two Boost defaults to the same decimal digits, so an
+// interval_real carries exactly the bits an mpfr_real does).
 //
 // Boost.Multiprecision 1.74 keeps the default precision of mpfr_float_backend<0> in decimal
 // digits, as ONE process-wide, unsynchronised setting; a value keeps the precision it was

@@ -47,6 +47,7 @@ std::string short_digits(const T& x, int digits) {
 template std::string short_digits(const double&, int);
 template std::string short_digits(const long double&, int);
 template std::string short_digits(const mpfr_real&, int);
+template std::string short_digits(const interval_real&, int);
 
 template <>
 double pi_value<double>() {

@@ -3,7 +3,8 @@
 // Every numeric routine is a template on the scalar T and is instantiated for
 //   double         (53-bit significand),
 //   long double    (x87 extended: 64-bit significand),
-//   mpfr_real      (Boost.Multiprecision MPFR backend, run-time precision).
+//   mpfr_real      (Boost.Multiprecision MPFR backend, run-time precision),
+//   interval_real  (MPFI enclosures at the MPFR precision; core/interval.hpp).
 // eps<T>() is 2^(1-p) with p the significand bits the values actually carry (for MPFR:
 // mpfr_get_prec of a freshly made value, never the requested figure).
 #pragma once
@@ -21,7 +22,7 @@ namespace iclproof {
 using mpfr_real = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<0>,
                                                 boost::multiprecision::et_off>;
 
-enum class scalar_kind { double_precision, long_double_precision, mpfr };
+enum class scalar_kind { double_precision, long_double_precision, mpfr, interval };
 
 template <class T>
 struct scalar_traits;
@@ -97,8 +98,12 @@ bool is_finite(const T& x) {
   return isfinite(x);
 }
 
-// The mathematical constant pi at the working precision of T.
+// The mathematical constant pi at the working precision of T (for interval_real: an enclosure).
 template <class T>
 T pi_value();
 
 }  // namespace iclproof
+
+// The interval scalar (its traits, defined comparisons, enclosures) is part of every scalar
+// list; it needs the declarations above.
+#include "core/interval.hpp"

@@ -18,6 +18,8 @@ std::vector<property>& registry() {
 
 property_registrar::property_registrar(property_info info, property_body d, property_body ld,
                                        property_body mp) {
+  if (const std::string bad = validate(info.coverage); !bad.empty())
+    throw std::logic_error("property " + info.name + ": " + bad);
   auto& r = registry();
   for (const auto& p : r)
     if (p.info.name == info.name) throw std::logic_error("property registered twice: " + info.name);
@@ -77,6 +79,104 @@ void case_context::fail(std::string_view label, const std::string& err, const st
       "inputs:\n{}{}",
       property_, label, scalar_, bits_, static_cast<long>(log2_eps_), seed_, err, bound, err_eps,
       bound_eps, inputs_, values);
+  RC_FAIL(msg);
+}
+
+void case_context::note_width(const interval_real& x) {
+  const double w = log2_width_in_eps(x);
+  if (std::isnan(w) || w > max_width_in_eps_) max_width_in_eps_ = w;
+}
+
+void case_context::check_le_enclosed(std::string_view label, const interval_real& err,
+                                     const interval_real& bound, bool proved,
+                                     const std::string& backing,
+                                     const std::function<std::string()>& values) {
+  stage_ = label;
+  ++enclosed_checks_;
+  (proved ? proved_bounds_ : hand_derived_bounds_).insert(backing);
+  note_width(err);
+  note_width(bound);
+  const mpfr_real err_lo = lower(err), err_hi = upper(err);
+  const mpfr_real b_lo = lower(bound), b_hi = upper(bound);
+  const double l2eps = 1.0 - scalar_traits<interval_real>::bits();
+  // The conservative sides: the error's upper end against the bound's lower end.
+  const double l2e = log2_abs(err_hi);
+  const double l2b = b_lo > 0 ? log2_abs(b_lo) : -std::numeric_limits<double>::infinity();
+  const std::string kind =
+      std::string(proved ? "Qed bound " : "hand-derived bound (not a Qed lemma) ") + backing;
+  auto detail = [&](const std::string& head) {
+    return head + "\n  error enclosure = " + full_digits(err) +
+           "\n  bound enclosure = " + full_digits(bound) + "\n  bound: " + kind + "\n" +
+           (values ? values() : std::string());
+  };
+  if (!(err_lo >= 0) || !(b_hi >= 0)) {
+    record(std::numeric_limits<double>::quiet_NaN(), l2b, l2eps, false);
+    fail(label, full_digits(err), full_digits(bound),
+         detail("check_le compares the enclosure of a non-negative error with a non-negative "
+                "bound (or an enclosure is NaN)"));
+  }
+  const bool ok = err_hi <= b_lo;
+  record(l2e, l2b, l2eps, ok);
+  if (ok) return;
+  if (err_lo > b_hi)
+    fail(label, full_digits(err), full_digits(bound),
+         detail("CERTIFIED FAIL: the enclosure " + full_digits(err) + " of " + std::string(label) +
+                " lies above the bound's enclosure " + full_digits(bound) +
+                ": the construction violates the bound"));
+  fail(label, full_digits(err), full_digits(bound),
+       detail("INCONCLUSIVE (counted as FAIL): the enclosure of " + std::string(label) +
+              " overlaps the bound's enclosure; a higher precision may decide it"));
+}
+
+namespace {
+void append_entry(std::string& s, Eigen::Index i, Eigen::Index j, const interval_real& c,
+                  const interval_real& r, const interval_real& d) {
+  s += fmt::format("  entry ({}, {}): computed {}\n    reference {}\n    difference {}\n", i, j,
+                   full_digits(c), full_digits(r), full_digits(d));
+}
+}  // namespace
+
+void case_context::check_identity(std::string_view label, const Mat<interval_real>& computed,
+                                  const Mat<interval_real>& reference) {
+  stage_ = label;
+  ++identity_checks_;
+  ++checks_;
+  if (computed.rows() != reference.rows() || computed.cols() != reference.cols()) {
+    failed_ = true;
+    fail(label, "shape mismatch", "identity", "");
+  }
+  std::string excluded;
+  for (Eigen::Index j = 0; j < computed.cols(); ++j)
+    for (Eigen::Index i = 0; i < computed.rows(); ++i) {
+      const interval_real d = computed(i, j) - reference(i, j);
+      note_width(d);
+      if (!contains_zero(d) && excluded.empty()) {
+        excluded = "CERTIFIED FAIL: the enclosure " + full_digits(d) + " of " + std::string(label) +
+                   " excludes 0: the identity is false on this input\n";
+        append_entry(excluded, i, j, computed(i, j), reference(i, j), d);
+      }
+    }
+  if (!excluded.empty()) {
+    failed_ = true;
+    fail(label, "enclosure excludes 0", "enclosure contains 0", excluded);
+  }
+}
+
+void case_context::check_identity(std::string_view label, const interval_real& computed,
+                                  const interval_real& reference) {
+  Mat<interval_real> a(1, 1), b(1, 1);
+  a(0, 0) = computed;
+  b(0, 0) = reference;
+  check_identity(label, a, b);
+}
+
+void case_context::fail_ambiguous(const std::string& what) {
+  failed_ = true;
+  std::string msg = fmt::format(
+      "{}: ambiguous interval comparison at {}\n  {}\n  scalar {} at {} bits, property seed {}\n"
+      "  (the enclosures overlap, so the branch the code takes is not determined: a failure, "
+      "never a guess)\ninputs:\n{}",
+      property_, stage_, what, scalar_, bits_, seed_, inputs_);
   RC_FAIL(msg);
 }
 

@@ -1,11 +1,12 @@
-// A property: a named claim, the theorem (or paper equation) it checks, and a body that draws
+// A property: a named claim, what backs it (the Coq theorems it cites with their roles, paper
+// equations, and the part no theorem states: trust/claim_coverage.hpp), and a body that draws
 // its inputs through RapidCheck, computes in the scalar T, and checks `err <= bound` for
 // bounds that are formulas in eps = 2^(1-p), the sizes and the data's scale.
 //
-// Define one with
+// Define one with (and `using namespace iclproof::cite;`)
 //   ICLPROOF_PROPERTY(sm_ridge, "references.sherman_morrison_equals_ridge",
 //                     "Iterated Sherman-Morrison from A0 = lambda I equals ridge.",
-//                     "proofs/ShermanMorrison.v:iterated_sm_ridge") {
+//                     exact_identity(identity("proofs/ShermanMorrison.v:iterated_sm_ridge"))) {
 //     const task_spec spec = *gen_task_spec(ranges);   // draws shrink
 //     ...
 //     ctx.compare("w", w_sm, w_ridge, bound);           // or ctx.check_le(label, err, bound)
@@ -15,22 +16,25 @@
 
 #include "core/eigen_scalar.hpp"
 #include "core/scalar.hpp"
+#include "trust/claim_coverage.hpp"
 
 #include <rapidcheck.h>
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace iclproof {
 
 struct property_info {
-  std::string name;     // "family.what_it_checks"
-  std::string claim;    // one sentence stating the identity
-  std::string theorem;  // "proofs/File.v:theorem_name", or "paper: ..." until a proof exists
+  std::string name;         // "family.what_it_checks"
+  std::string claim;        // one sentence stating the identity
+  claim_coverage coverage;  // cited theorems with roles, papers, and what is not proved
   std::string family() const { return name.substr(0, name.find('.')); }
 };
 
@@ -52,6 +56,7 @@ class case_context {
   // Called by the runner before each case.
   void begin_case() {
     inputs_.clear();
+    stage_ = "the start of the case (before any check)";
     ++cases_;
   }
 
@@ -69,21 +74,67 @@ class case_context {
   // Fails (RapidCheck failure, then shrinking) unless err <= bound. NaN fails. Both sides must
   // be non-negative (an error and a tolerance): a signed left side passes trivially and makes
   // the margin log2|bound| - log2|err| meaningless, so it fails as a misuse.
+  // On interval_real both are enclosures and the check is certified (check_le_enclosed): it
+  // passes iff the upper end of err's enclosure is <= the LOWER end of bound's; a bound given
+  // through plain check_le counts as hand-derived (use check_le_proved to cite a Qed lemma).
   template <class T>
   void check_le(std::string_view label, const T& err, const T& bound,
                 const std::function<std::string()>& values = {}) {
-    if (err < T(0) || bound < T(0)) {
-      record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()), false);
-      fail(label, full_digits(err), full_digits(bound),
-           "check_le compares a non-negative error with a non-negative tolerance; a signed "
-           "claim belongs in a rearranged check\n");
+    if constexpr (std::is_same_v<T, interval_real>) {
+      check_le_enclosed(label, err, bound, false, "unnamed bound: " + std::string(label), values);
+    } else {
+      stage_ = label;
+      if (err < T(0) || bound < T(0)) {
+        record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()),
+               false);
+        fail(label, full_digits(err), full_digits(bound),
+             "check_le compares a non-negative error with a non-negative tolerance; a signed "
+             "claim belongs in a rearranged check\n");
+      }
+      const bool ok = err <= bound;
+      record(log2_abs(err), log2_abs(bound), log2_abs(eps<T>()), ok);
+      if (!ok) fail(label, full_digits(err), full_digits(bound), values ? values() : std::string());
     }
-    const bool ok = err <= bound;
-    record(log2_abs(err), log2_abs(bound), log2_abs(eps<T>()), ok);
-    if (!ok) fail(label, full_digits(err), full_digits(bound), values ? values() : std::string());
   }
 
-  // Entrywise comparison: max_ij |computed - reference| <= bound.
+  // err <= bound where the bound is the statement of a Qed lemma (named "proofs/File.v:lemma"),
+  // or derived by hand (named by what derives it: a comment, a paper). On floating-point
+  // scalars both behave as check_le and record the backing; on interval_real the check is
+  // certified and the backing decides what the verdict may claim (a hand-derived bound never
+  // makes the property "proved + enclosed").
+  template <class T>
+  void check_le_proved(std::string_view label, const T& err, const T& bound,
+                       const std::string& lemma, const std::function<std::string()>& values = {}) {
+    if constexpr (std::is_same_v<T, interval_real>) {
+      check_le_enclosed(label, err, bound, true, lemma, values);
+    } else {
+      proved_bounds_.insert(lemma);
+      check_le<T>(label, err, bound, values);
+    }
+  }
+  template <class T>
+  void check_le_hand_derived(std::string_view label, const T& err, const T& bound,
+                             const std::string& derivation,
+                             const std::function<std::string()>& values = {}) {
+    if constexpr (std::is_same_v<T, interval_real>) {
+      check_le_enclosed(label, err, bound, false, derivation, values);
+    } else {
+      hand_derived_bounds_.insert(derivation);
+      check_le<T>(label, err, bound, values);
+    }
+  }
+
+  // Interval mode: an exact identity holds on this case iff every entry of the enclosure of
+  // computed - reference contains 0. A failure is a certificate: the enclosure excludes 0.
+  // The enclosure's width (in eps) is recorded, not a tolerance.
+  void check_identity(std::string_view label, const Mat<interval_real>& computed,
+                      const Mat<interval_real>& reference);
+  void check_identity(std::string_view label, const interval_real& computed,
+                      const interval_real& reference);
+
+  // Entrywise comparison: max_ij |computed - reference| <= bound. On interval_real an entrywise
+  // comparison is an exact identity (its tolerance models floating-point rounding, which the
+  // enclosures already contain): check_identity, the bound is not used.
   template <class T>
   void compare(std::string_view label, const Mat<T>& computed, const Mat<T>& reference,
                const T& bound) {
@@ -94,12 +145,23 @@ class case_context {
                ", reference " + std::to_string(reference.rows()) + "x" +
                std::to_string(reference.cols()));
     }
-    const Mat<T> diff = computed - reference;
-    check_le<T>(label, max_abs(diff), bound, [&] {
-      return "computed =\n" + matrix_full_digits(computed) + "reference =\n" +
-             matrix_full_digits(reference);
-    });
+    if constexpr (std::is_same_v<T, interval_real>) {
+      check_identity(label, computed, reference);
+    } else {
+      const Mat<T> diff = computed - reference;
+      check_le<T>(label, max_abs(diff), bound, [&] {
+        return "computed =\n" + matrix_full_digits(computed) + "reference =\n" +
+               matrix_full_digits(reference);
+      });
+    }
   }
+
+  // Where the body is (for "ambiguous interval comparison at <stage>"); every check sets it to
+  // its label, and a body may name a stage before long work.
+  void stage(std::string_view where) { stage_ = where; }
+  const std::string& current_stage() const { return stage_; }
+  // Turns an ambiguous interval comparison thrown by the body into a failure (never a guess).
+  [[noreturn]] void fail_ambiguous(const std::string& what);
 
   // A claim with no tolerance (exact integers, booleans).
   void require(std::string_view label, bool ok, const std::string& details);
@@ -124,8 +186,22 @@ class case_context {
   double max_log2_err_in_eps() const { return max_err_in_eps_; }
   double log2_eps() const { return log2_eps_; }
   bool any_failed() const { return failed_; }
+  // What backed the bounds of the checks so far (for the trust level): Qed lemmas cited through
+  // check_le_proved, and hand-derived bounds (check_le_hand_derived, or plain check_le on
+  // intervals). Checks of floating-point tolerances (rounding models) appear in neither.
+  const std::set<std::string>& proved_bounds() const { return proved_bounds_; }
+  const std::set<std::string>& hand_derived_bounds() const { return hand_derived_bounds_; }
+  // Interval mode: identity checks made, certified (enclosed) bound checks made, and the widest
+  // enclosure seen (log2 of hi - lo in eps; -inf if every enclosure was a point).
+  long identity_checks() const { return identity_checks_; }
+  long enclosed_checks() const { return enclosed_checks_; }
+  double max_log2_width_in_eps() const { return max_width_in_eps_; }
 
  private:
+  void check_le_enclosed(std::string_view label, const interval_real& err,
+                         const interval_real& bound, bool proved, const std::string& backing,
+                         const std::function<std::string()>& values);
+  void note_width(const interval_real& x);
   void record(double log2_err, double log2_bound, double log2_eps, bool ok);
   [[noreturn]] void fail(std::string_view label, const std::string& err, const std::string& bound,
                          const std::string& values);
@@ -145,6 +221,11 @@ class case_context {
   double log2_eps_ = 0;
   double last_log2_err_ = 0;
   double last_log2_bound_ = 0;
+  std::string stage_ = "the start of the case (before any check)";
+  std::set<std::string> proved_bounds_, hand_derived_bounds_;
+  long identity_checks_ = 0;
+  long enclosed_checks_ = 0;
+  double max_width_in_eps_ = -std::numeric_limits<double>::infinity();
 };
 
 using property_body = std::function<void(case_context&)>;
@@ -167,11 +248,11 @@ struct property_registrar {
 
 // Defines and registers a property whose body is a template on the scalar T with a
 // `case_context& ctx` in scope.
-#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, THEOREM)                        \
-  template <class T>                                                       \
-  static void ID##_body(::iclproof::case_context& ctx);                    \
-  static const ::iclproof::property_registrar ID##_registrar{              \
-      ::iclproof::property_info{NAME, CLAIM, THEOREM}, &ID##_body<double>, \
-      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};         \
-  template <class T>                                                       \
+#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, COVERAGE)                        \
+  template <class T>                                                        \
+  static void ID##_body(::iclproof::case_context& ctx);                     \
+  static const ::iclproof::property_registrar ID##_registrar{               \
+      ::iclproof::property_info{NAME, CLAIM, COVERAGE}, &ID##_body<double>, \
+      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};          \
+  template <class T>                                                        \
   static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)

@@ -46,6 +46,8 @@ std::string scalar_name(scalar_kind k) {
       return scalar_traits<long double>::name;
     case scalar_kind::mpfr:
       return scalar_traits<mpfr_real>::name;
+    case scalar_kind::interval:
+      return scalar_traits<interval_real>::name;
   }
   return "?";
 }
@@ -57,6 +59,8 @@ int scalar_bits(scalar_kind k) {
       return scalar_traits<long double>::bits();
     case scalar_kind::mpfr:
       return scalar_traits<mpfr_real>::bits();
+    case scalar_kind::interval:
+      return scalar_traits<interval_real>::bits();
   }
   return 0;
 }
@@ -94,17 +98,21 @@ property_result run_body(const property_info& info, const property_body& body,
   r.precision_bits = scalar_bits(cfg.scalar);
   r.log2_eps = 1.0 - r.precision_bits;
   r.seed = property_seed(cfg.seed, info.name);
-  r.reproduce =
-      fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}", info.name,
-                  r.scalar, cfg.seed, cfg.cases,
-                  cfg.scalar == scalar_kind::mpfr ? fmt::format(" --precision {}", r.precision_bits)
-                                                  : std::string());
+  r.reproduce = fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}",
+                            info.name, r.scalar, cfg.seed, cfg.cases,
+                            cfg.scalar == scalar_kind::mpfr || cfg.scalar == scalar_kind::interval
+                                ? fmt::format(" --precision {}", r.precision_bits)
+                                : std::string());
 
   case_context ctx(info.name, r.seed, r.scalar, r.precision_bits);
   int done = 0;
   auto testable = [&] {
     ctx.begin_case();
-    body(ctx);
+    try {
+      body(ctx);
+    } catch (const ambiguous_interval_comparison& e) {
+      ctx.fail_ambiguous(e.what());
+    }
     ++done;
     if (cfg.on_case) cfg.on_case(done);
   };
@@ -125,6 +133,11 @@ property_result run_body(const property_info& info, const property_body& body,
   r.worst_log2_err = ctx.worst_log2_err();
   r.worst_log2_bound = ctx.worst_log2_bound();
   r.max_log2_err_in_eps = ctx.max_log2_err_in_eps();
+  r.identity_checks = ctx.identity_checks();
+  r.enclosed_checks = ctx.enclosed_checks();
+  r.max_log2_width_in_eps = ctx.max_log2_width_in_eps();
+  r.proved_bounds.assign(ctx.proved_bounds().begin(), ctx.proved_bounds().end());
+  r.hand_derived_bounds.assign(ctx.hand_derived_bounds().begin(), ctx.hand_derived_bounds().end());
   r.margin_log10 = log2_margin(r.worst_log2_err, r.worst_log2_bound) * std::log10(2.0);
   if (ctx.checks() == 0) r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
 
@@ -162,6 +175,8 @@ property_result run_property(const property& p, const run_config& cfg) {
       return run_body(p.info, p.body_long_double, cfg);
     case scalar_kind::mpfr:
       return run_body(p.info, p.body_mpfr, cfg);
+    case scalar_kind::interval:
+      break;  // interval bodies are registered per property (h-rational's registration)
   }
   throw std::logic_error("unknown scalar kind");
 }

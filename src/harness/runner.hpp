@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace iclproof {
 
@@ -43,6 +44,12 @@ struct property_result {
   std::string failure;         // RapidCheck's description of the minimal failing case
   std::string counterexample;  // the shrunk inputs, "name = value" per line
   std::string reproduce;       // the command line that reruns exactly this property
+  // What backed the bounds (case_context::proved_bounds / hand_derived_bounds), and in interval
+  // mode the identity and enclosed-bound checks made and the widest enclosure (log2, in eps).
+  std::vector<std::string> proved_bounds, hand_derived_bounds;
+  long identity_checks = 0;
+  long enclosed_checks = 0;
+  double max_log2_width_in_eps = 0;
 };
 
 // The seed a property runs with, from the run seed and its name (adding a property elsewhere

@@ -92,5 +92,6 @@ std::vector<Mat<T>> lsa_recurrent_forward(const lsa_layer<T>& layer, const Mat<T
 ICLPROOF_INSTANTIATE_LSA(double)
 ICLPROOF_INSTANTIATE_LSA(long double)
 ICLPROOF_INSTANTIATE_LSA(mpfr_real)
+ICLPROOF_INSTANTIATE_LSA(interval_real)
 
 }  // namespace iclproof

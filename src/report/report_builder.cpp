@@ -2,6 +2,7 @@
 
 #include "core/precision.hpp"
 #include "report/json_schema.hpp"
+#include "trust/property_trust.hpp"
 
 #include <fmt/format.h>
 
@@ -46,22 +47,15 @@ std::string utc_now_iso() {
 
 property_entry make_entry(property_result res, const proof_audit& audit) {
   property_entry e;
-  e.citation = parse_citation(res.info.theorem);
-  if (!e.citation.is_theorem) {
-    e.proof_status = "paper equation";
-  } else if (audit.path.empty()) {
-    e.proof_status = "no audit";
-  } else if (const audited_theorem* t = audit.find(e.citation.file, e.citation.name)) {
-    e.proof_status = t->status;
-    e.proof_checked = t->status == "closed" || t->status == "standard-axioms";
-    e.assumptions = t->assumptions;
-  } else {
-    e.proof_status = "not in audit";
-  }
+  const property_trust t = assess_property_run(res, audit);
+  e.citations = t.citations;
+  e.mode = t.mode;
+  e.trust = t.assessment;
   // Same rule as `iclproof check --ci`: numerics hold and, when an audit was given, every
   // cited theorem checked.
-  e.gate_pass = res.outcome == verdict::pass &&
-                (audit.path.empty() || !e.citation.is_theorem || e.proof_checked);
+  bool cited_checked = true;
+  for (const auto& c : e.citations) cited_checked = cited_checked && c.checked;
+  e.gate_pass = res.outcome == verdict::pass && (audit.path.empty() || cited_checked);
   e.result = std::move(res);
   return e;
 }

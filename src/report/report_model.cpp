@@ -67,16 +67,11 @@ const audited_theorem* proof_audit::find(const std::string& file, const std::str
   return nullptr;
 }
 
-theorem_citation parse_citation(const std::string& theorem) {
-  theorem_citation c;
-  c.text = theorem;
-  const auto colon = theorem.find(':');
-  if (theorem.rfind("proofs/", 0) == 0 && colon != std::string::npos) {
-    c.is_theorem = true;
-    c.file = theorem.substr(0, colon);
-    c.name = theorem.substr(colon + 1);
-  }
-  return c;
+std::string property_entry::proof_summary() const {
+  if (citations.empty()) return "none cited";
+  for (const auto& c : citations)
+    if (!c.checked) return c.status == "no audit" ? c.status : c.status + ": " + c.theorem.name;
+  return "checked";
 }
 
 int run_report::passed() const {
@@ -315,20 +310,30 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
   for (const auto& e : r.properties) {
     const auto& res = e.result;
     const double log2_max_err = res.max_log2_err_in_eps + res.log2_eps;
-    json theorem = {{"citation", e.citation.text},
-                    {"kind", e.citation.is_theorem ? "coq" : "paper"}};
-    if (e.citation.is_theorem) {
-      theorem["file"] = e.citation.file;
-      theorem["name"] = e.citation.name;
-    }
+    const claim_coverage& cov = res.info.coverage;
+    json theorems = json::array();
+    for (const auto& c : e.citations)
+      theorems.push_back({{"file", c.theorem.file},
+                          {"name", c.theorem.name},
+                          {"role", std::string(to_string(c.theorem.role))},
+                          {"status", c.status},
+                          {"checked_in_this_run", c.checked},
+                          {"assumptions", c.assumptions}});
     json j = {{"name", res.info.name},
               {"family", res.info.family()},
               {"claim", res.info.claim},
-              {"theorem", theorem},
-              {"proof",
-               {{"status", e.proof_status},
-                {"checked_in_this_run", e.proof_checked},
-                {"assumptions", e.assumptions}}},
+              {"coverage",
+               {{"kind", std::string(to_string(cov.kind))},
+                {"state", cov.fully_proved()     ? "fully proved"
+                          : cov.theorems.empty() ? "not proved"
+                                                 : "partially proved"},
+                {"unproved", cov.unproved},
+                {"theorems", theorems},
+                {"papers", cov.papers}}},
+              {"trust",
+               {{"level", std::string(to_string(e.trust.level))},
+                {"limited_by", e.trust.limited_by},
+                {"mode", std::string(to_string(e.mode))}}},
               {"scalar", res.scalar},
               {"precision_bits", res.precision_bits},
               {"log2_eps", res.log2_eps},
@@ -424,13 +429,28 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                          {"tables", c["tables"]},
                          {"notes", c["notes"]}}},
                        {"plots", t.plot_ids},
-                       {"verdict", t.comparison.passed ? "pass" : "fail"}});
+                       {"verdict", t.comparison.passed ? "pass" : "fail"},
+                       // A trained model's distances are empirical (shared/TRUST.md).
+                       {"trust_level", std::string(to_string(trust_level::measured))}});
   }
-  int proofs_cited = 0, proofs_checked = 0;
+  int proofs_cited = 0, proofs_checked = 0, fully_proved = 0;
+  std::map<trust_level, int> levels;
   for (const auto& e : r.properties) {
-    proofs_cited += e.citation.is_theorem;
-    proofs_checked += e.citation.is_theorem && e.proof_checked;
+    proofs_cited += !e.citations.empty();
+    proofs_checked += !e.citations.empty() && e.proof_summary() == "checked";
+    fully_proved += e.result.info.coverage.fully_proved();
+    levels[e.trust.level]++;
   }
+  json trust_levels = json::object();
+  for (const auto& [level, name] :
+       {std::pair{trust_level::proved_exact, to_string(trust_level::proved_exact)},
+        std::pair{trust_level::proved_enclosed, to_string(trust_level::proved_enclosed)},
+        std::pair{trust_level::enclosed_hand_derived,
+                  to_string(trust_level::enclosed_hand_derived)},
+        std::pair{trust_level::tolerance_rounding_model,
+                  to_string(trust_level::tolerance_rounding_model)},
+        std::pair{trust_level::measured, to_string(trust_level::measured)}})
+    trust_levels[std::string(name)] = levels.count(level) ? levels.at(level) : 0;
   return {{"schema", "iclproof-report"},
           {"schema_version", report_schema_version},
           {"generated_at", r.generated_at},
@@ -455,6 +475,8 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
             {"failed", r.failed()},
             {"proofs_cited", proofs_cited},
             {"proofs_checked", proofs_checked},
+            {"fully_proved", fully_proved},
+            {"trust_levels", trust_levels},
             {"trained_models",
              {{"compared", r.trained.size()},
               {"passed", static_cast<int>(r.trained.size()) - r.trained_failed()},

@@ -7,6 +7,7 @@
 #include "harness/runner.hpp"
 #include "report/findings.hpp"
 #include "report/plot_series.hpp"
+#include "trust/trust_level.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,8 +21,10 @@
 namespace iclproof {
 
 // Version 2: `run.weights` is an array (one entry per --weights), `run.compare_tasks`,
-// `summary.trained_models`, top-level `trained_models` (reports/SCHEMA.md, "Changes").
-inline constexpr int report_schema_version = 2;
+// `summary.trained_models`, top-level `trained_models`. Version 3: per property `coverage`
+// (cited theorems with roles, unproved part) and `trust` (level) replace `theorem` and `proof`;
+// `summary.fully_proved`, `summary.trust_levels` (reports/SCHEMA.md, "Changes").
+inline constexpr int report_schema_version = 3;
 
 // ---- proofs -------------------------------------------------------------------------------
 // audit.json written by the Coq build:
@@ -44,26 +47,18 @@ struct proof_audit {
   const audited_theorem* find(const std::string& file, const std::string& name) const;
 };
 
-// What a property cites: "proofs/File.v:name" is a theorem; anything else is a paper equation.
-struct theorem_citation {
-  bool is_theorem = false;
-  std::string file;  // "proofs/File.v"
-  std::string name;
-  std::string text;  // the citation as written
-};
-theorem_citation parse_citation(const std::string& theorem);
-
 // ---- results ------------------------------------------------------------------------------
 struct property_entry {
   property_result result;
-  theorem_citation citation;
-  // "closed", "standard-axioms", "failed", "not in audit", "no audit", "paper equation"
-  std::string proof_status;
-  bool proof_checked = false;
-  std::vector<std::string> assumptions;
-  // The CI gate for this property: numerics pass and, when an audit was given, the cited
+  // Every theorem the property cites (result.info.coverage) with its status in this run's audit.
+  std::vector<citation_status> citations;
+  check_mode mode = check_mode::floating_point;
+  trust_assessment trust;  // the trust level of this run (trust/property_trust.hpp)
+  // The CI gate for this property: numerics pass and, when an audit was given, every cited
   // theorem checked.
   bool gate_pass = false;
+  // "checked" (every cited theorem), "no audit", "none cited", else the first failing status.
+  std::string proof_summary() const;
 };
 
 struct sweep_point {

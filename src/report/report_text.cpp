@@ -19,17 +19,33 @@ namespace {
 std::string verdict_text(const property_entry& e) {
   const auto& r = e.result;
   if (r.outcome != verdict::pass) return to_string(r.outcome);
-  if (!e.gate_pass) return "FAIL (proof " + e.proof_status + ")";
+  if (!e.gate_pass) return "FAIL (proof " + e.proof_summary() + ")";
   return "PASS";
 }
 
-std::string proof_text(const property_entry& e) {
-  if (!e.citation.is_theorem) return "paper equation (no proof yet)";
-  if (e.proof_status == "closed") return "checked (closed)";
-  if (e.proof_status == "standard-axioms") return "checked (standard real axioms)";
-  if (e.proof_status == "no audit") return "not checked in this run (no --proof-audit)";
-  return e.proof_status;
+// The cited theorems with their roles, then the papers: "name (identity), ...; paper: ...".
+std::string citations_text(const property_entry& e) {
+  const claim_coverage& c = e.result.info.coverage;
+  std::string s;
+  for (const auto& t : c.theorems)
+    s += (s.empty() ? "" : ", ") + t.text() + " (" + std::string(to_string(t.role)) + ")";
+  for (const auto& p : c.papers) s += (s.empty() ? "" : "; ") + ("paper: " + p);
+  return s;
 }
+
+std::string coverage_text(const property_entry& e) {
+  return e.result.info.coverage.coverage_text();
+}
+
+std::string proof_text(const property_entry& e) {
+  const std::string s = e.proof_summary();
+  if (s == "none cited") return "no theorem cited";
+  if (s == "checked") return "cited theorems checked in this run";
+  if (s == "no audit") return "not checked in this run (no --proof-audit)";
+  return s;
+}
+
+std::string level_text(const property_entry& e) { return std::string(to_string(e.trust.level)); }
 
 // Error and tolerance are shown at the same check: the one with the smallest margin.
 std::string worst_error_text(const property_result& r) {
@@ -43,19 +59,31 @@ std::string err_in_eps_text(const property_result& r) {
 }
 
 std::string headline(const run_report& r) {
-  int cited = 0, checked = 0;
+  int cited = 0, checked = 0, fully = 0;
+  std::map<trust_level, int> levels;
   for (const auto& e : r.properties) {
-    cited += e.citation.is_theorem;
-    checked += e.citation.is_theorem && e.proof_checked;
+    cited += !e.citations.empty();
+    checked += !e.citations.empty() && e.proof_summary() == "checked";
+    fully += e.result.info.coverage.fully_proved();
+    levels[e.trust.level]++;
   }
   std::string s = r.failed() == 0
                       ? fmt::format("All {} properties hold.", r.properties.size())
                       : fmt::format("{} of {} properties FAILED.", r.failed(), r.properties.size());
+  s += fmt::format(" {} fully proved of {} (the cited theorems state the whole claim).", fully,
+                   r.properties.size());
   if (r.params.proof_audit_path.empty())
-    s +=
-        fmt::format(" {} cite a Coq theorem; proofs were not consulted (no --proof-audit).", cited);
+    s += fmt::format(
+        " {} cite Coq theorems; proofs were not consulted (no --proof-audit), so none is "
+        "`proved` in this run.",
+        cited);
   else
-    s += fmt::format(" {} of {} cited Coq theorems checked in this run.", checked, cited);
+    s += fmt::format(" {} of {} properties citing theorems had all of them checked in this run.",
+                     checked, cited);
+  std::string lv;
+  for (auto it = levels.rbegin(); it != levels.rend(); ++it)
+    lv += fmt::format("{}{} {}", lv.empty() ? "" : ", ", it->second, to_string(it->first));
+  s += " Trust levels: " + lv + ".";
   if (!r.trained.empty()) {
     const int failed = r.trained_failed();
     s += failed == 0
@@ -212,7 +240,11 @@ const char* how_to_read =
     "all checks and cases in units of eps. *Margin* is log10(tolerance / error) at that check: +3 "
     "means three decimal "
     "orders to spare, \"exact\" means zero error. A property passes when every check satisfies "
-    "error <= tolerance (NaN fails).";
+    "error <= tolerance (NaN fails). *Coverage* says whether the cited Coq theorems, taken "
+    "together, state the whole claim (fully proved) or name what is missing (partially proved). "
+    "*Trust level* says what backs the verdict, strongest first: proved + exact, proved + "
+    "enclosed, enclosed under a hand-derived bound, tolerance under a rounding model, measured; "
+    "`proved` needs full coverage and a passing proof audit in the same run.";
 
 // ---- Markdown -----------------------------------------------------------------------------
 
@@ -261,12 +293,14 @@ std::string report_to_markdown(const run_report& r) {
   for (const auto& n : r.notes) md << "> Note: " << n << "\n\n";
 
   md << "## Summary\n\n";
-  md << "| Construction (property) | Checked against (claim) | Theorem | Proof | Verdict |\n";
-  md << "|---|---|---|---|---|\n";
+  md << "| Construction (property) | Checked against (claim) | Cited (role) | Coverage | Proof "
+        "| Verdict | Trust level |\n";
+  md << "|---|---|---|---|---|---|---|\n";
   for (const auto& e : r.properties)
-    md << "| `" << e.result.info.name << "` | " << md_cell(e.result.info.claim) << " | `"
-       << md_cell(e.citation.text) << "` | " << md_cell(proof_text(e)) << " | **" << verdict_text(e)
-       << "** |\n";
+    md << "| `" << e.result.info.name << "` | " << md_cell(e.result.info.claim) << " | "
+       << md_cell(citations_text(e)) << " | " << md_cell(coverage_text(e)) << " | "
+       << md_cell(proof_text(e)) << " | **" << verdict_text(e) << "** | " << level_text(e)
+       << " |\n";
   md << "\n" << how_to_read << "\n\n";
 
   const auto fams = by_family(r);
@@ -277,14 +311,14 @@ std::string report_to_markdown(const run_report& r) {
     auto it = fams.find(fam);
     if (it != fams.end()) {
       md << "| Property | Cases | Error (worst check) | Tolerance (worst check) | Max error / eps "
-            "| Margin (log10) | Property seed | Time (s) |\n";
-      md << "|---|--:|--:|--:|--:|--:|--:|--:|\n";
+            "| Margin (log10) | Property seed | Time (s) | Verdict | Trust level |\n";
+      md << "|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n";
       for (const auto* e : it->second) {
         const auto& res = e->result;
         md << "| `" << res.info.name << "` | " << res.cases << " | " << worst_error_text(res)
            << " | " << format_pow2(res.worst_log2_bound) << " | " << err_in_eps_text(res) << " | "
            << margin_text(res) << " | " << res.seed << " | " << fmt::format("{:.2f}", res.seconds)
-           << " |\n";
+           << " | " << verdict_text(*e) << " | " << level_text(*e) << " |\n";
       }
       md << "\n";
       for (const auto* e : it->second) {
@@ -517,13 +551,14 @@ std::string report_to_html(const run_report& r) {
 
   // Summary.
   h << "<h2 id=\"summary\">Summary</h2>\n<table>\n<thead><tr><th>Construction (property)</th>"
-       "<th>Checked against (claim)</th><th>Theorem</th><th>Proof</th><th>Verdict</th></tr>"
-       "</thead>\n<tbody>\n";
+       "<th>Checked against (claim)</th><th>Cited (role)</th><th>Coverage</th><th>Proof</th>"
+       "<th>Verdict</th><th>Trust level</th></tr></thead>\n<tbody>\n";
   for (const auto& e : r.properties) {
     h << "<tr><td class=\"name\"><a href=\"#prop-" << esc(e.result.info.name) << "\"><code>"
       << esc_name(e.result.info.name) << "</code></a></td><td>" << esc(e.result.info.claim)
-      << "</td><td><code>" << esc_name(e.citation.text) << "</code></td><td>" << esc(proof_text(e))
-      << "</td>" << verdict_cell(e) << "</tr>\n";
+      << "</td><td><code>" << esc_name(citations_text(e)) << "</code></td><td>"
+      << esc(coverage_text(e)) << "</td><td>" << esc(proof_text(e)) << "</td>" << verdict_cell(e)
+      << "<td>" << esc(level_text(e)) << "</td></tr>\n";
   }
   h << "</tbody></table>\n<p>" << emphasis(esc(how_to_read)) << "</p>\n";
 
@@ -540,7 +575,7 @@ std::string report_to_html(const run_report& r) {
            "check)</th>"
            "<th class=\"num\">Max error<br>/ eps</th><th class=\"num\">Margin<br>(log10)</th>"
            "<th class=\"num\">Property seed</th><th class=\"num\">Time (s)</th><th>Verdict</th>"
-           "</tr></thead>\n<tbody>\n";
+           "<th>Trust level</th></tr></thead>\n<tbody>\n";
       for (const auto* e : it->second) {
         const auto& res = e->result;
         h << "<tr id=\"prop-" << esc(res.info.name) << "\"><td class=\"name\"><code>"
@@ -549,7 +584,7 @@ std::string report_to_html(const run_report& r) {
           << format_pow2(res.worst_log2_bound) << "</td><td class=\"num\">" << err_in_eps_text(res)
           << "</td><td class=\"num\">" << margin_text(res) << "</td><td class=\"num\">" << res.seed
           << "</td><td class=\"num\">" << fmt::format("{:.2f}", res.seconds) << "</td>"
-          << verdict_cell(*e) << "</tr>\n";
+          << verdict_cell(*e) << "<td>" << esc(level_text(*e)) << "</td></tr>\n";
       }
       h << "</tbody></table>\n";
       for (const auto* e : it->second) {
@@ -561,8 +596,8 @@ std::string report_to_html(const run_report& r) {
           if (!res.counterexample.empty())
             h << "<p>Shrunk counterexample:</p>\n<pre>" << esc(res.counterexample) << "</pre>\n";
         } else {
-          h << "<p>The numerics hold but the cited theorem <code>" << esc(e->citation.text)
-            << "</code> did not check: " << esc(e->proof_status) << ".</p>\n";
+          h << "<p>The numerics hold but a cited theorem did not check: " << esc(e->proof_summary())
+            << ".</p>\n";
         }
         h << "<p>Reproduce: <code>" << esc(res.reproduce) << "</code></p>\n";
       }

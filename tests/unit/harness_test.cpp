@@ -18,7 +18,7 @@ run_config one_case_double() {
   cfg.shrink = false;
   return cfg;
 }
-const property_info harness_info{"harness", "bookkeeping", "none"};
+const property_info harness_info{"harness", "bookkeeping", {}};
 }  // namespace
 
 TEST_CASE("an exact check has margin +inf, even against a zero tolerance", "[harness]") {

@@ -42,7 +42,7 @@ class mutation_runner {
   }
 
   static const property_info& info() {
-    static const property_info mutant{"mutant", "a deliberately broken construction", "none"};
+    static const property_info mutant{"mutant", "a deliberately broken construction", {}};
     return mutant;
   }
 

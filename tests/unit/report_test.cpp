@@ -137,8 +137,12 @@ TEST_CASE("report.json validates against reports/report.schema.json", "[report]"
   REQUIRE(j["properties"].size() == 1);
   const json& p = j["properties"][0];
   CHECK(p["name"] == sm_property);
-  CHECK(p["theorem"]["kind"] == "coq");
-  CHECK(p["proof"]["status"] == "no audit");
+  CHECK(p["coverage"]["state"] == "fully proved");
+  CHECK(p["coverage"]["theorems"][0]["role"] == "identity");
+  CHECK(p["coverage"]["theorems"][0]["status"] == "no audit");
+  // No --proof-audit: nothing is proved; a floating-point run is a rounding-model tolerance.
+  CHECK(p["trust"]["level"] == "tolerance under a rounding model");
+  CHECK(j["summary"]["trust_levels"]["proved + exact"] == 0);
   CHECK(p["cases"] == 3);
   CHECK(p["verdict"] == "pass");
   CHECK(p["max_error"]["log2"].is_number());
@@ -198,19 +202,19 @@ TEST_CASE("proof gate: a cited theorem that did not check fails the property", "
   run_report r = generate_report(opt);
   REQUIRE(r.properties.size() == 1);
   CHECK(r.properties[0].result.outcome == verdict::pass);  // numerics hold
-  CHECK(r.properties[0].proof_status == "failed");
+  CHECK(r.properties[0].proof_summary() == "failed: iterated_sherman_morrison_ridge");
   CHECK_FALSE(r.properties[0].gate_pass);
   CHECK(r.failed() == 1);
 
   write_file(audit, R"({"schema":1,"theorems":[{"file":"ShermanMorrison.v",
     "name":"iterated_sherman_morrison_ridge","status":"closed","assumptions":[]}]})");
   r = generate_report(opt);
-  CHECK(r.properties[0].proof_checked);
+  CHECK(r.properties[0].proof_summary() == "checked");
   CHECK(r.properties[0].gate_pass);
 
   write_file(audit, R"({"schema":1,"theorems":[]})");
   r = generate_report(opt);
-  CHECK(r.properties[0].proof_status == "not in audit");
+  CHECK(r.properties[0].proof_summary() == "not in audit: iterated_sherman_morrison_ridge");
   CHECK_FALSE(r.properties[0].gate_pass);
 
   write_file(audit, "{not json");

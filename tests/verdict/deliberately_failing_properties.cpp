@@ -21,18 +21,23 @@ void fails(iclproof::case_context& ctx) {
   ctx.check_le<T>("1 <= 0 (test-only property that fails on purpose)", T(1), T(0));
 }
 
-#define ICLPROOF_TEST_ONLY_PAIR(FAMILY)                                           \
-  const iclproof::property_registrar FAMILY##_holds{                              \
-      {#FAMILY ".test_only_holds", "Test-only: 0 <= eps, always true.",           \
-       "test-only (tests/verdict/deliberately_failing_properties.cpp)"},          \
-      &holds<double>,                                                             \
-      &holds<long double>,                                                        \
-      &holds<iclproof::mpfr_real>};                                               \
-  const iclproof::property_registrar FAMILY##_fails{                              \
-      {#FAMILY ".test_only_fails_on_purpose", "Test-only: 1 <= 0, always false.", \
-       "test-only (tests/verdict/deliberately_failing_properties.cpp)"},          \
-      &fails<double>,                                                             \
-      &fails<long double>,                                                        \
+iclproof::claim_coverage test_only_coverage() {
+  using namespace iclproof::cite;
+  return exact_identity(paper("test-only (tests/verdict/deliberately_failing_properties.cpp)"))
+      .missing("a test-only property: no theorem backs it");
+}
+
+#define ICLPROOF_TEST_ONLY_PAIR(FAMILY)                                                        \
+  const iclproof::property_registrar FAMILY##_holds{                                           \
+      {#FAMILY ".test_only_holds", "Test-only: 0 <= eps, always true.", test_only_coverage()}, \
+      &holds<double>,                                                                          \
+      &holds<long double>,                                                                     \
+      &holds<iclproof::mpfr_real>};                                                            \
+  const iclproof::property_registrar FAMILY##_fails{                                           \
+      {#FAMILY ".test_only_fails_on_purpose", "Test-only: 1 <= 0, always false.",              \
+       test_only_coverage()},                                                                  \
+      &fails<double>,                                                                          \
+      &fails<long double>,                                                                     \
       &fails<iclproof::mpfr_real>};
 
 ICLPROOF_TEST_ONLY_PAIR(references)

@@ -4,7 +4,8 @@ set(glob "${FAMILY}.test_only_*")
 set(failing "${FAMILY}.test_only_fails_on_purpose")
 set(holding "${FAMILY}.test_only_holds")
 
-# The last line of a check run must be "1 passed, 1 failed": one holds, one fails on purpose.
+# The last line of a check run must start "1 passed, 1 failed" (then the coverage and trust-level
+# counts): one holds, one fails on purpose. Each row ends with the verdict and its trust level.
 foreach(mode IN ITEMS plain ci)
   set(args check --property ${glob} --cases 3 --seed 20261122)
   if(mode STREQUAL "ci")
@@ -16,10 +17,11 @@ foreach(mode IN ITEMS plain ci)
     message(FATAL_ERROR "check (${mode}) exited '${rc}', expected 1\n${out}${err}")
   endif()
   string(STRIP "${out}" stripped)
-  if(NOT stripped MATCHES "\n1 passed, 1 failed$")
+  if(NOT stripped MATCHES "\n1 passed, 1 failed;[^\n]*$")
     message(FATAL_ERROR "check (${mode}) does not end with '1 passed, 1 failed':\n${out}")
   endif()
-  if(NOT out MATCHES "${failing} [^\n]* FAIL\n" OR NOT out MATCHES "${holding} [^\n]* PASS\n")
+  if(NOT out MATCHES "${failing} [^\n]* FAIL +tolerance under a rounding model\n"
+     OR NOT out MATCHES "${holding} [^\n]* PASS +tolerance under a rounding model\n")
     message(FATAL_ERROR "check (${mode}) rows do not say ${failing} FAIL, ${holding} PASS:\n${out}")
   endif()
 endforeach()
@@ -72,7 +74,8 @@ string(REPLACE "." "\\." failing_re "${failing}")
 if(NOT md MATCHES "\\*\\*1 of 2 properties FAILED\\.")
   message(FATAL_ERROR "report.md headline does not say '1 of 2 properties FAILED.'")
 endif()
-if(NOT md MATCHES "\n\\| `${failing_re}` \\|[^\n]*\\| \\*\\*FAIL\\*\\* \\|\n")
+# ... the verdict, then its trust level (the last cell).
+if(NOT md MATCHES "\n\\| `${failing_re}` \\|[^\n]*\\| \\*\\*FAIL\\*\\* \\| [a-z +-]+ \\|\n")
   message(FATAL_ERROR "report.md summary row of ${failing} does not say FAIL")
 endif()
 
@@ -80,9 +83,9 @@ file(READ ${OUT}/report.html html)
 if(NOT html MATCHES "<div class=\"banner fail\">1 of 2 properties FAILED\\.")
   message(FATAL_ERROR "report.html banner does not say '1 of 2 properties FAILED.'")
 endif()
-# The summary table's row: name links to #prop-<name>, last cell is the verdict.
+# The summary table's row: name links to #prop-<name>, then the verdict and its trust level.
 if(NOT html MATCHES
-   "<tr><td class=\"name\"><a href=\"#prop-${failing_re}\">[^\n]*<td class=\"v-fail\">FAIL</td></tr>\n")
+   "<tr><td class=\"name\"><a href=\"#prop-${failing_re}\">[^\n]*<td class=\"v-fail\">FAIL</td><td>[a-z +-]+</td></tr>\n")
   message(FATAL_ERROR "report.html summary row of ${failing} does not say FAIL")
 endif()
 message(STATUS "${FAMILY}: check, check --ci and report all say FAIL and exit 1")

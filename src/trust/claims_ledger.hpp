@@ -1,0 +1,15 @@
+// proofs/CLAIMS.md, generated from the property registry (`iclproof list --claims-md`): every
+// property, the theorems it cites with their roles, what no theorem states yet, and the strongest
+// trust level it can reach. A test checks that the checked-in file equals the generated one.
+#pragma once
+
+#include "harness/property.hpp"
+
+#include <string>
+#include <vector>
+
+namespace iclproof {
+
+std::string claims_ledger_markdown(const std::vector<property>& properties);
+
+}  // namespace iclproof

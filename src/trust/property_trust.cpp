@@ -1,0 +1,76 @@
+#include "trust/property_trust.hpp"
+
+#include <cmath>
+
+namespace iclproof {
+
+std::vector<check_mode> supported_modes(const property& p) {
+  std::vector<check_mode> modes;
+  if (p.body_double || p.body_long_double || p.body_mpfr)
+    modes.push_back(check_mode::floating_point);
+  return modes;
+}
+
+check_mode mode_of_run(const property_result& r) {
+  if (r.scalar == "rational") return check_mode::exact_rational;
+  if (r.scalar == "interval") return check_mode::interval;
+  return check_mode::floating_point;
+}
+
+std::vector<citation_status> audit_citations(const claim_coverage& c, const proof_audit& audit) {
+  std::vector<citation_status> out;
+  for (const auto& t : c.theorems) {
+    citation_status s;
+    s.theorem = t;
+    if (audit.path.empty()) {
+      s.status = "no audit";
+    } else if (const audited_theorem* a = audit.find(t.file, t.name)) {
+      s.status = a->status;
+      s.checked = a->status == "closed" || a->status == "standard-axioms";
+      s.assumptions = a->assumptions;
+    } else {
+      s.status = "not in audit";
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool citations_checked(const std::vector<citation_status>& cs, const proof_audit& audit) {
+  if (audit.path.empty() || cs.empty()) return false;
+  for (const auto& c : cs)
+    if (!c.checked) return false;
+  return true;
+}
+
+bool all_errors_zero(const property_result& r) {
+  return r.checks > 0 && std::isinf(r.max_log2_err_in_eps) && r.max_log2_err_in_eps < 0;
+}
+
+bool all_bounds_qed(const property_result& r, const proof_audit& audit) {
+  if (audit.path.empty() || !r.hand_derived_bounds.empty()) return false;
+  if (r.identity_checks + r.enclosed_checks == 0) return false;
+  for (const auto& lemma : r.proved_bounds) {
+    const auto colon = lemma.find(':');
+    if (colon == std::string::npos) return false;
+    const audited_theorem* t = audit.find(lemma.substr(0, colon), lemma.substr(colon + 1));
+    if (!t || !(t->status == "closed" || t->status == "standard-axioms")) return false;
+  }
+  return true;
+}
+
+property_trust assess_property_run(const property_result& r, const proof_audit& audit) {
+  property_trust t;
+  t.citations = audit_citations(r.info.coverage, audit);
+  t.mode = mode_of_run(r);
+  run_evidence e;
+  e.mode = t.mode;
+  e.passed = r.outcome == verdict::pass;
+  e.all_errors_zero = all_errors_zero(r);
+  e.all_bounds_qed = all_bounds_qed(r, audit);
+  e.audit_passed = citations_checked(t.citations, audit);
+  t.assessment = assess_run(r.info.coverage, e);
+  return t;
+}
+
+}  // namespace iclproof

@@ -1,0 +1,42 @@
+// The trust level of one property run, from its coverage (trust/claim_coverage.hpp), the mode it
+// ran in, its result, and the proof audit of the same run. `iclproof check`, `iclproof report`,
+// `iclproof list` and the claims ledger all call these, so they cannot disagree.
+#pragma once
+
+#include "harness/property.hpp"
+#include "harness/runner.hpp"
+#include "report/report_model.hpp"
+#include "trust/trust_level.hpp"
+
+#include <string>
+#include <vector>
+
+namespace iclproof {
+
+// The modes a property can run in. Today every property has floating-point bodies only; the
+// rational and interval scalar modes add theirs here (one place to change when they land).
+std::vector<check_mode> supported_modes(const property& p);
+
+// The mode a finished run used, from its scalar ("rational", "interval", else floating point).
+check_mode mode_of_run(const property_result& r);
+
+std::vector<citation_status> audit_citations(const claim_coverage& c, const proof_audit& audit);
+// An audit was given and every cited theorem checked in it (false when nothing is cited).
+bool citations_checked(const std::vector<citation_status>& cs, const proof_audit& audit);
+
+// Every error the run recorded was exactly 0, over at least one check.
+bool all_errors_zero(const property_result& r);
+// Every bound the run's checks used was evaluated from a Qed statement: no hand-derived bound
+// was recorded (case_context::check_le_hand_derived, or a plain check_le on intervals), every
+// Qed lemma recorded (check_le_proved, "proofs/File.v:name") checked in this run's audit, and at
+// least one identity or enclosed check ran. False without an audit.
+bool all_bounds_qed(const property_result& r, const proof_audit& audit);
+
+struct property_trust {
+  std::vector<citation_status> citations;
+  check_mode mode = check_mode::floating_point;
+  trust_assessment assessment;
+};
+property_trust assess_property_run(const property_result& r, const proof_audit& audit);
+
+}  // namespace iclproof

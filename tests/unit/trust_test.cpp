@@ -1,0 +1,299 @@
+// Unit tests of the trust-level logic (src/trust): claim coverage, the level of a run, the
+// recorded-levels gate, and a mutation test showing that the "never say proved unless..." check
+// catches an assessment that ignores coverage, the audit, the mode or the verdict.
+#include "harness/property.hpp"
+#include "harness/runner.hpp"
+#include "trust/claims_ledger.hpp"
+#include "trust/property_trust.hpp"
+#include "trust/trust_level.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace iclproof;
+using namespace iclproof::cite;
+
+namespace {
+
+claim_coverage full_identity() {
+  return exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"));
+}
+claim_coverage partial_identity() {
+  return exact_identity(identity("proofs/AhnLemma1.v:ahn_lemma1")).missing("the multi-head sum");
+}
+claim_coverage full_approximation() {
+  return approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"));
+}
+claim_coverage unproved_approximation() {
+  return approximation(paper("Appendix C.4.1")).missing("the whole claim");
+}
+claim_coverage measured_slope() { return measured(paper("Lemma 4")).missing("a fitted slope"); }
+claim_coverage rounding() { return rounding_claim(paper("Higham Thm 10.4")).missing("rounding"); }
+
+std::vector<claim_coverage> all_coverages() {
+  return {full_identity(),          partial_identity(), full_approximation(),
+          unproved_approximation(), measured_slope(),   rounding()};
+}
+
+// Every run_evidence there is: 3 modes x 2^4 flags.
+std::vector<run_evidence> all_evidence() {
+  std::vector<run_evidence> out;
+  for (check_mode m :
+       {check_mode::exact_rational, check_mode::interval, check_mode::floating_point})
+    for (int bits = 0; bits < 16; ++bits) {
+      run_evidence e;
+      e.mode = m;
+      e.passed = bits & 1;
+      e.all_errors_zero = bits & 2;
+      e.all_bounds_qed = bits & 4;
+      e.audit_passed = bits & 8;
+      out.push_back(e);
+    }
+  return out;
+}
+
+using assess_fn = std::function<trust_assessment(const claim_coverage&, const run_evidence&)>;
+
+// The rules of shared/TRUST.md that every assessment must respect. Returns the first violation,
+// "" if none. Takes the assessment under test as a parameter (the mutation test feeds it broken
+// ones).
+std::string first_overclaim(const assess_fn& assess) {
+  for (const auto& c : all_coverages())
+    for (const auto& e : all_evidence()) {
+      const trust_level l = assess(c, e).level;
+      const std::string where =
+          std::string(" [") + std::string(to_string(c.kind)) + ", " + c.coverage_text() +
+          ", mode " + std::string(to_string(e.mode)) + ", passed " + std::to_string(e.passed) +
+          ", zero " + std::to_string(e.all_errors_zero) + ", qed " +
+          std::to_string(e.all_bounds_qed) + ", audit " + std::to_string(e.audit_passed) + "]";
+      if (is_proved(l) && !c.fully_proved()) return "proved for a partial claim" + where;
+      if (is_proved(l) && !e.audit_passed) return "proved without a passing audit" + where;
+      if (is_proved(l) && !e.passed) return "proved for a failed check" + where;
+      if (l == trust_level::proved_exact &&
+          (e.mode != check_mode::exact_rational || !e.all_errors_zero))
+        return "proved + exact without an exact zero-error run" + where;
+      if (l == trust_level::proved_enclosed &&
+          (e.mode != check_mode::interval || !e.all_bounds_qed))
+        return "proved + enclosed without an interval run under Qed bounds" + where;
+      if (l >= trust_level::enclosed_hand_derived && e.mode == check_mode::floating_point)
+        return "a floating-point run above the rounding-model level" + where;
+      if (c.kind == claim_kind::measured && l != trust_level::measured)
+        return "a measured quantity not labelled measured" + where;
+    }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("trust levels: names round-trip and order strongest first", "[trust]") {
+  for (trust_level l :
+       {trust_level::proved_exact, trust_level::proved_enclosed, trust_level::enclosed_hand_derived,
+        trust_level::tolerance_rounding_model, trust_level::measured})
+    CHECK(parse_trust_level(to_string(l)) == l);
+  CHECK(to_string(trust_level::enclosed_hand_derived) == "enclosed under a hand-derived bound");
+  CHECK_FALSE(parse_trust_level("proved"));
+  CHECK(trust_level::measured < trust_level::tolerance_rounding_model);
+  CHECK(trust_level::tolerance_rounding_model < trust_level::enclosed_hand_derived);
+  CHECK(trust_level::enclosed_hand_derived < trust_level::proved_enclosed);
+  CHECK(trust_level::proved_enclosed < trust_level::proved_exact);
+}
+
+TEST_CASE("trust levels: the level of a run", "[trust]") {
+  run_evidence e;
+  e.mode = check_mode::exact_rational;
+  e.passed = e.all_errors_zero = e.audit_passed = true;
+  CHECK(assess_run(full_identity(), e).level == trust_level::proved_exact);
+  CHECK(assess_run(full_identity(), e).limited_by.empty());
+
+  // Partially proved: never proved; the level of its unproved part, which it names.
+  const auto partial = assess_run(partial_identity(), e);
+  CHECK(partial.level == trust_level::enclosed_hand_derived);
+  CHECK(partial.limited_by == "partially proved: the multi-head sum");
+
+  // No audit in the run: nothing is proved.
+  e.audit_passed = false;
+  CHECK(assess_run(full_identity(), e).level == trust_level::enclosed_hand_derived);
+  e.audit_passed = true;
+
+  // A non-zero error in exact arithmetic is not exact (and fails the check anyway).
+  e.all_errors_zero = false;
+  CHECK(assess_run(full_identity(), e).level == trust_level::enclosed_hand_derived);
+
+  // Interval: proved + enclosed only under Qed bounds.
+  e.mode = check_mode::interval;
+  e.all_bounds_qed = false;
+  CHECK(assess_run(full_approximation(), e).level == trust_level::enclosed_hand_derived);
+  e.all_bounds_qed = true;
+  CHECK(assess_run(full_approximation(), e).level == trust_level::proved_enclosed);
+  CHECK(assess_run(unproved_approximation(), e).level == trust_level::enclosed_hand_derived);
+
+  // Floating point, rounding and measured claims.
+  e.mode = check_mode::floating_point;
+  CHECK(assess_run(full_identity(), e).level == trust_level::tolerance_rounding_model);
+  CHECK(assess_run(rounding(), e).level == trust_level::tolerance_rounding_model);
+  e.mode = check_mode::exact_rational;
+  CHECK(assess_run(measured_slope(), e).level == trust_level::measured);
+  CHECK(assess_run(rounding(), e).level == trust_level::tolerance_rounding_model);
+
+  // A failed check is never proved.
+  e.passed = false;
+  e.all_errors_zero = true;
+  CHECK_FALSE(is_proved(assess_run(full_identity(), e).level));
+}
+
+TEST_CASE("trust levels: no assessment overclaims, over every coverage and run", "[trust]") {
+  const std::string bad = first_overclaim(assess_run);
+  INFO(bad);
+  CHECK(bad.empty());
+}
+
+TEST_CASE("mutation: the overclaim check catches broken assessments", "[trust][mutation]") {
+  // Each mutant drops one condition of assess_run; the check must name the overclaim.
+  const assess_fn ignores_coverage = [](const claim_coverage& c, const run_evidence& e) {
+    claim_coverage full = c;
+    full.unproved.clear();
+    if (full.theorems.empty()) full.theorems.push_back(identity("proofs/X.v:x"));
+    if (full.kind == claim_kind::measured || full.kind == claim_kind::rounding)
+      full.kind = claim_kind::exact_identity;
+    return assess_run(full, e);
+  };
+  const assess_fn ignores_audit = [](const claim_coverage& c, run_evidence e) {
+    e.audit_passed = true;
+    return assess_run(c, e);
+  };
+  const assess_fn ignores_verdict = [](const claim_coverage& c, run_evidence e) {
+    e.passed = true;
+    return assess_run(c, e);
+  };
+  const assess_fn ignores_mode = [](const claim_coverage& c, run_evidence e) {
+    e.mode = check_mode::exact_rational;
+    return assess_run(c, e);
+  };
+  const assess_fn ignores_qed_bounds = [](const claim_coverage& c, run_evidence e) {
+    e.all_bounds_qed = true;
+    return assess_run(c, e);
+  };
+  CHECK_THAT(first_overclaim(ignores_coverage), Catch::Contains("partial claim"));
+  CHECK_THAT(first_overclaim(ignores_audit), Catch::Contains("without a passing audit"));
+  CHECK_THAT(first_overclaim(ignores_verdict), Catch::Contains("failed check"));
+  CHECK_FALSE(first_overclaim(ignores_mode).empty());
+  CHECK_THAT(first_overclaim(ignores_qed_bounds), Catch::Contains("Qed bounds"));
+}
+
+TEST_CASE("claim coverage: validation and text", "[trust]") {
+  CHECK(validate(full_identity()).empty());
+  CHECK(validate(partial_identity()).empty());
+  CHECK(full_identity().coverage_text() == "fully proved");
+  CHECK(partial_identity().coverage_text() == "partially proved: the multi-head sum");
+  CHECK(unproved_approximation().coverage_text() == "not proved: the whole claim");
+  CHECK_FALSE(validate(approximation(paper("somewhere"))).empty());  // unproved left empty
+  CHECK_FALSE(validate(measured(paper("a slope"))).empty());
+  CHECK_FALSE(validate(claim_coverage{}).empty());
+  CHECK_FALSE(validate(exact_identity(identity("proofs/A.v:a"), bound("proofs/A.v:a"))).empty());
+  CHECK_THROWS_AS(identity("VonOswald.v:prop1"), std::invalid_argument);
+  CHECK_THROWS_AS(identity("proofs/VonOswald.v"), std::invalid_argument);
+  CHECK_THROWS_AS(identity("paper: eq. 3"), std::invalid_argument);
+}
+
+TEST_CASE("every registered property: valid coverage, and partial ones can never reach proved",
+          "[trust]") {
+  REQUIRE(!all_properties().empty());
+  int fully = 0;
+  for (const auto& p : all_properties()) {
+    INFO(p.info.name);
+    CHECK(validate(p.info.coverage).empty());
+    const trust_assessment reach = reachable_level(p.info.coverage, supported_modes(p));
+    if (!p.info.coverage.fully_proved()) CHECK_FALSE(is_proved(reach.level));
+    fully += p.info.coverage.fully_proved();
+  }
+  const std::string ledger = claims_ledger_markdown(all_properties());
+  CHECK_THAT(ledger, Catch::Contains(std::to_string(fully) + " fully proved of " +
+                                     std::to_string(all_properties().size())));
+}
+
+TEST_CASE("property runs: without an audit no output level says proved", "[trust]") {
+  // A real run of a fully proved property, in floating point, with and without an audit.
+  const property* p = select_properties("references.iterated_sherman_morrison_equals_ridge")[0];
+  REQUIRE(p->info.coverage.fully_proved());
+  run_config cfg;
+  cfg.scalar = scalar_kind::double_precision;
+  cfg.cases = 2;
+  const property_result r = run_property(*p, cfg);
+  REQUIRE(r.outcome == verdict::pass);
+  const property_trust t = assess_property_run(r, proof_audit{});
+  CHECK(t.mode == check_mode::floating_point);
+  CHECK(t.assessment.level == trust_level::tolerance_rounding_model);
+  REQUIRE(t.citations.size() == 1);
+  CHECK(t.citations[0].status == "no audit");
+
+  // A result that claims an exact rational run with zero error: proved + exact needs the audit.
+  property_result exact = r;
+  exact.scalar = "rational";
+  exact.max_log2_err_in_eps = -std::numeric_limits<double>::infinity();
+  CHECK(assess_property_run(exact, proof_audit{}).assessment.level ==
+        trust_level::enclosed_hand_derived);
+  proof_audit audit;
+  audit.path = "audit.json";
+  audit.theorems.push_back({"ShermanMorrison.v", "iterated_sherman_morrison_ridge", "closed", {}});
+  CHECK(assess_property_run(exact, audit).assessment.level == trust_level::proved_exact);
+  audit.theorems[0].status = "failed";
+  CHECK(assess_property_run(exact, audit).assessment.level == trust_level::enclosed_hand_derived);
+  // The same exact run of a partially proved property is never proved.
+  exact.info.coverage = partial_identity();
+  audit.theorems[0] = {"AhnLemma1.v", "ahn_lemma1", "closed", {}};
+  CHECK(assess_property_run(exact, audit).assessment.level == trust_level::enclosed_hand_derived);
+}
+
+TEST_CASE("interval runs: proved + enclosed only under audited Qed bounds", "[trust]") {
+  property_result r;
+  r.info.name = "t.interval";
+  r.info.coverage = full_approximation();
+  r.scalar = "interval";
+  r.outcome = verdict::pass;
+  r.checks = r.enclosed_checks = 4;
+  r.proved_bounds = {"proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"};
+  proof_audit audit;
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+  audit.path = "audit.json";
+  audit.theorems.push_back(
+      {"proofs/AkyurekBounds.v", "gelu_tanh_bypass_exponential", "standard-axioms", {}});
+  const property_trust t = assess_property_run(r, audit);
+  CHECK(t.mode == check_mode::interval);
+  CHECK(t.assessment.level == trust_level::proved_enclosed);
+  // One hand-derived bound among the checks: not proved, and the output says why.
+  r.hand_derived_bounds = {"gamma_n rounding model"};
+  const auto hand = assess_property_run(r, audit).assessment;
+  CHECK(hand.level == trust_level::enclosed_hand_derived);
+  CHECK_THAT(hand.limited_by, Catch::Contains("hand-derived"));
+  r.hand_derived_bounds.clear();
+  // A Qed lemma the audit did not check is no Qed bound.
+  r.proved_bounds.push_back("proofs/AkyurekBounds.v:not_audited");
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+}
+
+TEST_CASE("recorded levels: parse, and the gate fails on a lowered level", "[trust]") {
+  const auto levels = parse_recorded_levels(
+      "# comment\n\na.b proved + exact\nc.d tolerance under a rounding model\n", "t.txt");
+  REQUIRE(levels.size() == 2);
+  CHECK(levels.at("a.b") == trust_level::proved_exact);
+  CHECK_THROWS_WITH(parse_recorded_levels("a.b proved\n", "t.txt"),
+                    Catch::Contains("t.txt:1") && Catch::Contains("unknown trust level"));
+  CHECK_THROWS_WITH(parse_recorded_levels("a.b measured\na.b measured\n", "t.txt"),
+                    Catch::Contains("recorded twice"));
+  CHECK_THROWS_WITH(parse_recorded_levels("a.b\n", "t.txt"), Catch::Contains("t.txt:1"));
+  CHECK(level_regression("a.b", trust_level::proved_exact, trust_level::proved_exact).empty());
+  CHECK(level_regression("a.b", trust_level::enclosed_hand_derived, trust_level::proved_exact)
+            .empty());
+  CHECK_THAT(level_regression("a.b", trust_level::proved_exact, trust_level::enclosed_hand_derived),
+             Catch::Contains("fell from 'proved + exact'"));
+  // format -> parse round trip
+  const std::vector<std::pair<std::string, trust_level>> v{{"x.y", trust_level::measured},
+                                                           {"x.z", trust_level::proved_enclosed}};
+  const auto back = parse_recorded_levels(format_recorded_levels(v), "gen");
+  CHECK(back.at("x.y") == trust_level::measured);
+  CHECK(back.at("x.z") == trust_level::proved_enclosed);
+}
