@@ -10,8 +10,11 @@ ICLPROOF_FAMILY(diagpgd,
 ICLPROOF_PROPERTY(diagpgd_step, "diagpgd.lsa_layer_is_diagonal_preconditioned_gd_step",
                   "One masked LSA layer with W_K = [[diag(p), 0], [0, 0]] maps the query to the "
                   "prediction of W0 - grad L(W0) eta diag(p), exactly.",
-                  "paper: von Oswald et al. 2023 Prop. 1 with W_K x-block diag(p) (derivation in "
-                  "examples/external_family/diagonal_preconditioned_lsa.hpp); exact computation") {
+                  ::iclproof::cite::exact_identity(
+                      ::iclproof::cite::paper(
+                          "von Oswald et al. 2023 Prop. 1 with W_K x-block diag(p) (derivation in "
+                          "examples/external_family/diagonal_preconditioned_lsa.hpp)"))
+                      .missing("no Coq theorem: the derivation is in the header's comment")) {
   diagpgd::check_layer_is_preconditioned_gd_step<T>(ctx,
                                                     &diagpgd::diagonal_preconditioned_weights<T>);
 }

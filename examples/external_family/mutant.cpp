@@ -18,6 +18,8 @@ ICLPROOF_FAMILY(diagpgd, "Diagonally preconditioned LSA: mutation test", "test-o
 
 ICLPROOF_PROPERTY(diagpgd_mutant, "diagpgd.mutant_preconditioner_squared_must_fail",
                   "Mutation test: diag(p) in W_Q and W_K; the check must fail.",
-                  "test-only (examples/external_family/mutant.cpp)") {
+                  ::iclproof::cite::exact_identity(
+                      ::iclproof::cite::paper("test-only (examples/external_family/mutant.cpp)"))
+                      .missing("a mutation test: no theorem backs it")) {
   diagpgd::check_layer_is_preconditioned_gd_step<T>(ctx, &preconditioner_in_query_too<T>);
 }

@@ -125,7 +125,7 @@ TEST_CASE("gen_task_spec reaches every value in its ranges within 100 cases",
   std::set<int> ds, Ns, os, ranks;
   std::set<double> conds, noises;
   std::set<input_distribution> dists;
-  const property_info info{"coverage", "gen_task_spec coverage", "none"};
+  const property_info info{"coverage", "gen_task_spec coverage", {}};
   run_config cfg;
   cfg.scalar = scalar_kind::double_precision;
   cfg.cases = 100;

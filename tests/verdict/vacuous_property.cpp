@@ -15,7 +15,9 @@ void loose(iclproof::case_context& ctx) {
 
 const iclproof::property_registrar vacuous_property{
     {"sharpness.test_only_vacuous", "Test-only: a tolerance 10^10 above its error.",
-     "test-only (tests/verdict/vacuous_property.cpp)"},
+     iclproof::cite::rounding_claim(
+         iclproof::cite::paper("test-only (tests/verdict/vacuous_property.cpp)"))
+         .missing("a test-only property: no theorem backs it")},
     &loose<double>,
     &loose<long double>,
     &loose<iclproof::mpfr_real>};
