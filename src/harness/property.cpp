@@ -90,7 +90,6 @@ void case_context::check_le_enclosed(std::string_view label, const interval_real
                                      const std::string& backing,
                                      const std::function<std::string()>& values) {
   stage_ = label;
-  ++enclosed_checks_;
   (proved ? proved_bounds_ : hand_derived_bounds_).insert(backing);
   note_width(err);
   note_width(bound);
@@ -113,6 +112,17 @@ void case_context::check_le_enclosed(std::string_view label, const interval_real
          detail("check_le compares the enclosure of a non-negative error with a non-negative "
                 "bound (or an enclosure is NaN)"));
   }
+  if (is_point(bound) && b_hi == 0) {
+    // |e| <= 0 states e = 0: an identity, held to the identity standard (0 in the enclosure).
+    ++identity_checks_;
+    ++checks_;
+    if (err_lo == 0) return;
+    failed_ = true;
+    fail(label, full_digits(err), full_digits(bound),
+         detail("CERTIFIED FAIL: the enclosure " + full_digits(err) + " of " + std::string(label) +
+                " excludes 0 (the bound is exactly 0)"));
+  }
+  ++enclosed_checks_;
   const bool ok = err_hi <= b_lo;
   record(l2e, l2b, l2eps, ok);
   if (ok) return;

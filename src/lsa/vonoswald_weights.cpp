@@ -125,5 +125,6 @@ lsa_stack<T> gdpp_stack_weights(Eigen::Index d, Eigen::Index o, Eigen::Index N,
 ICLPROOF_INSTANTIATE_VONOSWALD(double)
 ICLPROOF_INSTANTIATE_VONOSWALD(long double)
 ICLPROOF_INSTANTIATE_VONOSWALD(mpfr_real)
+ICLPROOF_INSTANTIATE_VONOSWALD(interval_real)
 
 }  // namespace iclproof

@@ -92,8 +92,10 @@ T gelu_product_bound(gelu_form form, const T& x, const T& y, const T& s) {
 // 3 more; every rounding is relative to a quantity of modulus <= 2 (|x| + |y|)/s. Times
 // s^2 sqrt(pi/2) <= 1.26 s^2: |fl - exact| <= gamma_16 * 2 * 1.26 * s (|x| + |y|) * 3
 // (first-order, Higham eq. (3.8) style counting).
+// On interval_real: 0 (the enclosure of the computed product contains its exact value).
 template <class T>
 T gelu_product_rounding(const T& x, const T& y, const T& s) {
+  if constexpr (is_interval_scalar<T>) return T(0);
   const T u = eps<T>() / T(2);
   const T gamma16 = T(16) * u / (T(1) - T(16) * u);
   return gamma16 * T(8) * s * (abs_of(x) + abs_of(y));

@@ -14,7 +14,8 @@
 // Naming: the paper's eq. (52) writes W_1 sigma(W_2 ...) (W_2 inner) while C.4.3 calls W_1
 // "the first layer of the MLP"; here the inner map is W_in and the outer W_out, unambiguous.
 //
-// Softmax is computed stably: the largest logit is subtracted before exp (all in T).
+// Softmax is computed stably: the largest logit is subtracted before exp (all in T; on
+// intervals the midpoint of the enclosure of the largest logit).
 // Weights are dense matrices; products skip exact zeros (the RAW weights are very sparse and
 // an MPFR multiply by zero still costs a full multiply otherwise).
 #pragma once
@@ -118,8 +119,10 @@ Mat<T> attention_head_forward(const attention_head<T>& head, const Mat<T>& Hs, b
     std::vector<T> logit(static_cast<size_t>(i + 1));
     for (Eigen::Index k = 0; k <= i; ++k) logit[static_cast<size_t>(k)] = Q.col(i).dot(K.col(k));
     T mx = null_slot ? T(0) : logit[0];
-    for (const T& l : logit)
-      if (l > mx) mx = l;
+    for (const T& l : logit) mx = max_of(mx, l);
+    // Any shift gives the same softmax; on intervals a point (the midpoint of the max's
+    // enclosure) so the shift adds no width.
+    if constexpr (is_interval_scalar<T>) mx = midpoint_point(mx);
     T denom = null_slot ? exp_value(T(-mx)) : T(0);
     std::vector<T> wgt(logit.size());
     for (size_t k = 0; k < logit.size(); ++k) {

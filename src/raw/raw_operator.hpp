@@ -136,7 +136,9 @@ raw_knobs<T> balanced_knobs(const T& X, Index H, Index T_tokens, gelu_form form 
   using std::log;
   raw_knobs<T> k;
   const T log_inv_eps = -log(eps<T>());
-  const T quarter = eps_power<T>(-0.25);
+  // Interval mode has no rounding terms but an enclosure width ~ eps s Nln X: knobs at
+  // eps^(-1/8) keep the approximation bounds (~ eps^(1/4) X^2) far above that width (~ eps^(3/4)).
+  const T quarter = eps_power<T>(is_interval_scalar<T> ? -0.125 : -0.25);
   k.mul_downscale = X * quarter < T(10) * X ? T(10) * X : T(X * quarter);
   k.ln_pad = sqrt_of(T(H)) * X * quarter;
   k.div_N = sqrt_of(T(H)) * X * quarter;
