@@ -138,6 +138,17 @@ T max_of(const T& a, const T& b) {
   }
 }
 
+// x is exactly zero (skip-zero optimisations): x == 0 for the floating types, the point 0 for
+// intervals (an enclosure straddling 0 is not a zero to skip, and `x == 0` on it is ambiguous).
+template <class T>
+bool is_exact_zero(const T& x) {
+  if constexpr (is_interval_scalar<T>) {
+    return is_point(x) && contains_zero(x);
+  } else {
+    return x == 0;
+  }
+}
+
 // log2 of the upper end of |x| (so an error's log2 is never understated); 0 in x with upper
 // end 0 (the point 0) gives -inf.
 double log2_abs(const interval_real& x);

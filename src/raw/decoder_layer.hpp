@@ -61,7 +61,7 @@ struct sparse_weights {
   explicit sparse_weights(const Mat<T>& A) : rows(A.rows()), cols(A.cols()) {
     for (Eigen::Index j = 0; j < A.cols(); ++j)
       for (Eigen::Index i = 0; i < A.rows(); ++i)
-        if (A(i, j) != 0) {
+        if (!is_exact_zero(A(i, j))) {
           r.push_back(i);
           c.push_back(j);
           v.push_back(&A(i, j));
@@ -131,9 +131,9 @@ Mat<T> attention_head_forward(const attention_head<T>& head, const Mat<T>& Hs, b
     }
     for (Eigen::Index k = 0; k <= i; ++k) {
       const T a = wgt[static_cast<size_t>(k)] / denom;
-      if (a == 0) continue;
+      if (is_exact_zero(a)) continue;
       for (Eigen::Index r = 0; r < Hs.rows(); ++r)
-        if (V(r, k) != 0) out(r, i) += a * V(r, k);
+        if (!is_exact_zero(V(r, k))) out(r, i) += a * V(r, k);
     }
   }
   return out;

@@ -190,7 +190,7 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
                 g * ((xw + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
           for (Index n = 0; n < nt; ++n) {
             const T wo = abs_of(T(op.Wo(Index(m), n)));
-            if (wo == 0) continue;
+            if (is_exact_zero(wo)) continue;
             const T Astar = abs_of(T(reads[o](n))), Bstar = Bs(n);
             const T dA = rx * At(n) + rho_t + e_att[o] + p;
             const T dB = rx * Xs(n) + p * Ws(n);
@@ -301,7 +301,7 @@ T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
         T e(0);
         for (Index n = 0; n < op.t_size(); ++n) {
           const T wo = abs_of(T(op.Wo(Index(m), n)));
-          if (wo == 0) continue;
+          if (is_exact_zero(wo)) continue;
           const T wa = op.r.empty() ? T(0) : row_abs_sum(op.Wa, n);
           const T ws = op.s.empty() ? T(0) : row_abs_sum(op.W, n);
           if (op.kind == raw_kind::add) {

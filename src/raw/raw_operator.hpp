@@ -455,7 +455,7 @@ decoder_layer_weights<T> build_raw_layer(const raw_layout& lay, const std::vecto
       if (op.kind == raw_kind::add) {
         for (Index n = 0; n < nt; ++n) {
           const T wo = op.Wo(static_cast<Index>(m), n);
-          if (wo == 0) continue;
+          if (is_exact_zero(wo)) continue;
           coef[t[static_cast<size_t>(n)]] += wo;
           for (size_t q = 0; q < op.s.size(); ++q)
             coef[op.s[q]] += wo * op.W(n, static_cast<Index>(q));
@@ -478,7 +478,7 @@ decoder_layer_weights<T> build_raw_layer(const raw_layout& lay, const std::vecto
         const Index ub = mlp.unit(B, T(1) / s, T(0));
         for (size_t m = 0; m < op.w.size(); ++m) {
           const T wo = op.Wo(static_cast<Index>(m), n);
-          if (wo == 0) continue;
+          if (is_exact_zero(wo)) continue;
           mlp.out(op.w[m], uab, T(wo * prod_scale));
           mlp.out(op.w[m], ua, T(-wo * prod_scale));
           mlp.out(op.w[m], ub, T(-wo * prod_scale));

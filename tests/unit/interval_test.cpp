@@ -353,3 +353,61 @@ TEST_CASE("interval mode: RAW and div layers fail on perturbed weights",
   CHECK(run_interval([&](case_context& ctx) { div_layer_within_bound<I>(ctx, bad); }, 10) ==
         verdict::fail);
 }
+
+TEST_CASE("interval mode: the exact Theorem 1 chain is an identity; the printed chain fails",
+          "[interval][akyurek][mutation][errata]") {
+  scoped_mpfr_precision p(256);
+  using namespace akyurek_checks;
+  const auto g = interval_runs.run([](case_context& ctx) {
+    theorem1_exact_chain<I>(ctx, [](raw::Index d, raw::Index n, const Vec<I>& w0, const I& a,
+                                    const I& l) { return raw::theorem1_chain<I>(d, n, w0, a, l); });
+  });
+  INFO(g.failure);
+  CHECK(g.outcome == verdict::pass);
+  CHECK(g.identity_checks > 0);
+  CHECK(g.enclosed_checks == 0);
+  CHECK(run_interval([](case_context& ctx) {
+          theorem1_exact_chain<I>(
+              ctx, [](raw::Index d, raw::Index n, const Vec<I>& w0, const I& a, const I& l) {
+                return raw::theorem1_chain<I>(d, n, w0, a, I(-l));
+              });
+        }) == verdict::fail);
+}
+
+TEST_CASE("interval mode: realised chains hold their propagated bounds and fail when perturbed",
+          "[interval][akyurek][mutation]") {
+  scoped_mpfr_precision p(256);
+  using namespace akyurek_checks;
+  for (int which = 1; which <= 2; ++which) {
+    auto body = [which](bool broken) {
+      return [which, broken](case_context& ctx) {
+        const chain_case cc = gen_chain_case(2, 2);
+        const gelu_form form = gen_form();
+        auto build = [broken](const raw::raw_layout& lay, const raw::layer_spec<I>& l,
+                              const raw::raw_knobs<I>& kn) {
+          auto w = raw::build_layer(lay, l, kn);
+          if (broken) w.b_out *= I(1) + I(std::ldexp(1.0, -40));
+          return w;
+        };
+        if (which == 1) {
+          Vec<I> w0(cc.d);
+          for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];
+          const raw::sgd_rows R{cc.d};
+          realised_chain_within_bounds<I>(
+              ctx, raw::theorem1_chain<I>(cc.d, cc.n, w0, I(cc.alpha), I(cc.lambda)), R.D(),
+              raw::chain_input<I>(R.D(), chain_X<I>(cc), chain_y<I>(cc)), form, build);
+        } else {
+          const raw::sm_rows R{cc.d};
+          realised_chain_within_bounds<I>(
+              ctx, raw::theorem2_chain<I>(cc.d, cc.n, I(cc.lambda)), R.D(),
+              raw::chain_input<I>(R.D(), chain_X<I>(cc), chain_y<I>(cc)), form, build);
+        }
+      };
+    };
+    INFO("theorem " << which);
+    const auto g = interval_runs.run(body(false), 5);
+    INFO(g.failure);
+    CHECK(g.outcome == verdict::pass);
+    CHECK(run_interval(body(true), 5) == verdict::fail);
+  }
+}
