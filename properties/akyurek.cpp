@@ -32,6 +32,7 @@ ICLPROOF_PROPERTY(
     "proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential") {
   gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
 }
+ICLPROOF_NOT_APPLICABLE(gelu_bypass, rational, "uses erf / tanh: no exact rational form");
 
 ICLPROOF_PROPERTY(
     ln_bypass, "akyurek.layernorm_bypass_closed_form_returns_n_not_2n",
