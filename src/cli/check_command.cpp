@@ -77,33 +77,46 @@ int run_list_command(const std::string& glob) {
 int run_check_command(const check_options& opt) {
   // Precision first: set once for the whole run, before any MPFR value exists.
   int bits = 0;
+  const std::string scalar = scalar_kind_name(opt.scalar);
+  const bool exact = opt.scalar == scalar_kind::rational;
   if (opt.scalar == scalar_kind::mpfr) {
     bits = set_mpfr_precision(opt.precision_bits.value_or(default_precision_bits)).actual_bits;
+  } else if (opt.scalar == scalar_kind::interval) {
+    // The endpoints' precision is the MPFR setting (core/precision.hpp): report what they carry.
+    set_mpfr_precision(opt.precision_bits.value_or(default_precision_bits));
+    bits = scalar_traits<interval_real>::bits();
+  } else if (exact) {
+    if (opt.precision_bits)
+      throw std::invalid_argument(fmt::format(
+          "--precision {} does not apply to --scalar rational (exact); use --scalar mpfr",
+          *opt.precision_bits));
   } else {
     bits = opt.scalar == scalar_kind::double_precision ? scalar_traits<double>::bits()
                                                        : scalar_traits<long double>::bits();
     if (opt.precision_bits && *opt.precision_bits != bits)
       throw std::invalid_argument(fmt::format(
           "--precision {} does not apply to --scalar {} (fixed at {} bits); use --scalar mpfr",
-          *opt.precision_bits,
-          opt.scalar == scalar_kind::double_precision ? "double" : "long-double", bits));
+          *opt.precision_bits, scalar, bits));
   }
   const std::vector<const property*> selected = select_properties(opt.property_glob);
   if (!opt.proof_audit_path.empty()) load_audit(opt.proof_audit_path);  // fail early if unreadable
 
   const bool tty = ::isatty(::fileno(stderr));
-  const std::string scalar = opt.scalar == scalar_kind::mpfr               ? "mpfr"
-                             : opt.scalar == scalar_kind::double_precision ? "double"
-                                                                           : "long-double";
-  fmt::print(
-      "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, seed "
-      "{}\n",
-      scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
+  if (exact)
+    fmt::print(
+        "iclproof check: scalar rational, exact arithmetic (eps = 0, every check is an equality), "
+        "{} cases per property, seed {}\n",
+        opt.cases, opt.seed);
+  else
+    fmt::print(
+        "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, "
+        "seed {}\n",
+        scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
   fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {}\n", "property", "cases", "error",
              "tolerance", "maxerr/eps", "margin", "verdict");
 
   nlohmann::json results = nlohmann::json::array();
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, not_applicable = 0;
   for (const property* p : selected) {
     run_config cfg;
     cfg.scalar = opt.scalar;
@@ -116,6 +129,18 @@ int run_check_command(const check_options& opt) {
       };
     property_result r = run_property(*p, cfg);
     if (tty) std::fprintf(stderr, "\r%*s\r", 80, "");
+    if (r.outcome == verdict::not_applicable) {
+      ++not_applicable;
+      fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  not applicable in {}: {}\n", r.info.name,
+                 "-", "-", "-", "-", "-", scalar, r.not_applicable_reason);
+      results.push_back({{"name", r.info.name},
+                         {"claim", r.info.claim},
+                         {"theorem", r.info.theorem},
+                         {"scalar", r.scalar},
+                         {"verdict", "not-applicable"},
+                         {"not_applicable_reason", r.not_applicable_reason}});
+      continue;
+    }
     const proof_status ps = lookup_proof_status(p->info.theorem, opt.proof_audit_path);
     bool ok = r.outcome == verdict::pass;
     std::string verdict_text = to_string(r.outcome);
@@ -124,9 +149,13 @@ int run_check_command(const check_options& opt) {
       verdict_text = "FAIL (proof " + ps.status + ")";
     }
     (ok ? passed : failed)++;
+    // Exact mode: the tolerance is 0 and the check is equality, shown as "exact"; the error
+    // is 0 when it holds ("maxerr/eps" has no meaning without eps).
     fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {}\n", r.info.name, r.cases,
-               format_log2(r.worst_log2_err), format_log2(r.worst_log2_bound),
-               std::isfinite(r.max_log2_err_in_eps) ? format_log2(r.max_log2_err_in_eps) : "0",
+               format_log2(r.worst_log2_err), r.exact ? "exact" : format_log2(r.worst_log2_bound),
+               r.exact                                ? "-"
+               : std::isfinite(r.max_log2_err_in_eps) ? format_log2(r.max_log2_err_in_eps)
+                                                      : "0",
                format_margin(r), verdict_text);
     if (r.outcome != verdict::pass) {
       fmt::print("---- {}\n{}\n", r.info.name, r.failure);
@@ -140,7 +169,8 @@ int run_check_command(const check_options& opt) {
         {"proof_status", ps.status},
         {"proof_checked", ps.checked},
         {"scalar", r.scalar},
-        {"precision_bits", r.precision_bits},
+        {"precision_bits", r.exact ? nlohmann::json("exact") : nlohmann::json(r.precision_bits)},
+        {"comparison", r.exact ? "exact" : "tolerance"},
         {"cases", r.cases},
         {"checks", r.checks},
         {"seed", r.seed},
@@ -149,6 +179,7 @@ int run_check_command(const check_options& opt) {
                                                            : nlohmann::json(nullptr)},
         {"log2_tolerance", std::isfinite(r.worst_log2_bound) ? nlohmann::json(r.worst_log2_bound)
                                                              : nlohmann::json(nullptr)},
+        {"tolerance", r.exact ? nlohmann::json("exact") : nlohmann::json(nullptr)},
         {"margin_log10",
          std::isfinite(r.margin_log10) ? nlohmann::json(r.margin_log10) : nlohmann::json(nullptr)},
         {"seconds", r.seconds},
@@ -162,7 +193,8 @@ int run_check_command(const check_options& opt) {
     if (!out) throw std::runtime_error("cannot write " + opt.json_path);
     out << nlohmann::json{{"schema", "iclproof-check/1"},
                           {"scalar", scalar},
-                          {"precision_bits", bits},
+                          {"precision_bits",
+                           exact ? nlohmann::json("exact") : nlohmann::json(bits)},
                           {"cases", opt.cases},
                           {"seed", opt.seed},
                           {"properties", results}}
@@ -170,7 +202,11 @@ int run_check_command(const check_options& opt) {
         << "\n";
     if (!out) throw std::runtime_error("cannot write " + opt.json_path);
   }
-  fmt::print("{} passed, {} failed\n", passed, failed);
+  if (not_applicable > 0)
+    fmt::print("{} passed, {} failed, {} not applicable in {}\n", passed, failed, not_applicable,
+               scalar);
+  else
+    fmt::print("{} passed, {} failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }
 

@@ -31,8 +31,9 @@ int main(int argc, char** argv) {
       "--precision", precision,
       fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
                   max_precision_bits, default_precision_bits));
-  check_cmd->add_option("--scalar", scalar_name, "mpfr | double | long-double")
-      ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
+  check_cmd
+      ->add_option("--scalar", scalar_name, "mpfr | double | long-double | rational | interval")
+      ->check(CLI::IsMember({"mpfr", "double", "long-double", "rational", "interval"}))
       ->capture_default_str();
   check_cmd->add_option("--seed", check.seed, "Run seed")->capture_default_str();
   check_cmd->add_option("--json", check.json_path, "Write results as JSON to FILE");
@@ -80,11 +81,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*check_cmd) {
-      static const std::map<std::string, scalar_kind> kinds{
-          {"mpfr", scalar_kind::mpfr},
-          {"double", scalar_kind::double_precision},
-          {"long-double", scalar_kind::long_double_precision}};
-      check.scalar = kinds.at(scalar_name);
+      check.scalar = parse_scalar_kind(scalar_name).value();
       if (prec_opt->count() > 0) check.precision_bits = precision;
       return run_check_command(check);
     }

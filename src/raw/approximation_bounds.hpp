@@ -140,12 +140,19 @@ T inv_sqrt_deviation(const T& d) {
 // length L, S = sum y, LayerNorm eps e:
 //   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(N c M) + (S^2 + |y|^2)/(2 N^2 c^2 M^2)
 //                                                 + e L/(2 N^2 c^2)).
+// The radicand (the square of the denominator), square-root free: the exact rational mode
+// checks the squared identity with it.
+template <class T>
+T layernorm_division_denominator_squared(const T& S, const T& y2, const T& c, const T& N,
+                                         const T& M, const T& L, const T& ln_eps) {
+  const T Nc = N * c;
+  return T(1) + S / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
+         ln_eps * L / (T(2) * Nc * Nc);
+}
 template <class T>
 T layernorm_division_denominator(const T& S, const T& y2, const T& c, const T& N, const T& M,
                                  const T& L, const T& ln_eps) {
-  const T Nc = N * c;
-  return sqrt_of(T(T(1) + S / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
-                   ln_eps * L / (T(2) * Nc * Nc)));
+  return sqrt_of(layernorm_division_denominator_squared(S, y2, c, N, M, L, ln_eps));
 }
 
 // Second-order remainder of the relative error: with delta = S/(NcM) + q, q >= 0 the rest,

@@ -139,19 +139,46 @@ Mat<T> attention_head_forward(const attention_head<T>& head, const Mat<T>& Hs, b
   return out;
 }
 
-// LayerNorm of one vector: (x - mean) / sqrt(var + eps) * gain + bias, two-pass variance.
+// The moments LayerNorm normalises with: the centred vector x - mean and the (biased,
+// two-pass) variance.
 template <class T>
-Vec<T> layer_norm(const Vec<T>& x, const Vec<T>& gain, const Vec<T>& bias, const T& eps) {
+struct layer_norm_moments {
+  Vec<T> centred;
+  T var;
+};
+template <class T>
+layer_norm_moments<T> layer_norm_centre(const Vec<T>& x) {
   const T L = T(x.size());
   T mean(0);
   for (Eigen::Index j = 0; j < x.size(); ++j) mean += x(j);
   mean /= L;
-  T var(0);
-  for (Eigen::Index j = 0; j < x.size(); ++j) var += (x(j) - mean) * (x(j) - mean);
-  var /= L;
-  const T inv = T(1) / sqrt_of(T(var + eps));
+  layer_norm_moments<T> m{Vec<T>(x.size()), T(0)};
+  for (Eigen::Index j = 0; j < x.size(); ++j) {
+    m.centred(j) = x(j) - mean;
+    m.var += m.centred(j) * m.centred(j);
+  }
+  m.var /= L;
+  return m;
+}
+
+// LayerNorm of one vector: (x - mean) / sqrt(var + eps) * gain + bias, two-pass variance.
+template <class T>
+Vec<T> layer_norm(const Vec<T>& x, const Vec<T>& gain, const Vec<T>& bias, const T& eps) {
+  const layer_norm_moments<T> m = layer_norm_centre(x);
+  const T inv = T(1) / sqrt_of(T(m.var + eps));
   Vec<T> y(x.size());
-  for (Eigen::Index j = 0; j < x.size(); ++j) y(j) = (x(j) - mean) * inv * gain(j) + bias(j);
+  for (Eigen::Index j = 0; j < x.size(); ++j) y(j) = m.centred(j) * inv * gain(j) + bias(j);
+  return y;
+}
+
+// The square of LayerNorm without gain and bias, square-root free: (x_j - mean)^2 / (var + eps)
+// = layer_norm(x, 1, 0, eps)_j^2 (same moments); its sign is that of x_j - mean. What the exact
+// rational mode evaluates.
+template <class T>
+Vec<T> layer_norm_squared(const Vec<T>& x, const T& eps) {
+  const layer_norm_moments<T> m = layer_norm_centre(x);
+  Vec<T> y(x.size());
+  for (Eigen::Index j = 0; j < x.size(); ++j) y(j) = m.centred(j) * m.centred(j) / T(m.var + eps);
   return y;
 }
 
