@@ -41,6 +41,7 @@ ICLPROOF_PROPERTY(
                  "bounds are proved")) {
   gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
 }
+ICLPROOF_NOT_APPLICABLE(gelu_bypass, rational, "uses erf / tanh: no exact rational form");
 
 ICLPROOF_PROPERTY(
     ln_bypass, "akyurek.layernorm_bypass_closed_form_returns_n_not_2n",
@@ -218,3 +219,29 @@ ICLPROOF_PROPERTY(
         return raw::build_layer(lay, l, kn);
       });
 }
+
+// ------------------------------------------------------------------ interval mode (MPFI)
+// The same bodies on enclosures: identities must contain 0, bounds are compared at their lower
+// end, each labelled Qed or hand-derived inside the checks (akyurek.hpp).
+ICLPROOF_PROPERTY_BODY(gelu_product_bound, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(ln_bypass, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(ln_division, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(ln_division_order, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(hard_attention, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(raw_layer, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(div_layer, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(thm1_exact, ::iclproof::interval_real);
+ICLPROOF_NOT_APPLICABLE(gelu_product_order, interval,
+                        "a fitted log-log slope (measured), not an enclosure");
+ICLPROOF_NOT_APPLICABLE(thm2_exact, interval,
+                        "its tolerance needs eigenvalues (no interval eigensolver); rational mode "
+                        "checks it exactly");
+ICLPROOF_NOT_APPLICABLE(gelu_bypass, interval,
+                        "interval body not registered yet: INCONCLUSIVE on some cases at 256 bits "
+                        "(error and bound enclosures overlap), not yet analysed");
+ICLPROOF_NOT_APPLICABLE(thm1_realised, interval,
+                        "interval body not registered yet: a one-layer bound is INCONCLUSIVE "
+                        "against its enclosure at 256 bits, not yet analysed");
+ICLPROOF_NOT_APPLICABLE(thm2_realised, interval,
+                        "interval body not registered yet: an ambiguous interval comparison in "
+                        "the chain's construction, not yet made explicit");

@@ -3,6 +3,8 @@
 // derivation of every tolerance are in vonoswald.hpp.
 #include "vonoswald.hpp"
 
+#include "core/rational.hpp"
+
 using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::vonoswald_checks;
@@ -27,6 +29,7 @@ ICLPROOF_PROPERTY(
                  "properties/vonoswald.hpp, not proved")) {
   prop1_exact_on_dyadic_data<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(prop1_dyadic, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     prop1_readout, "vonoswald.prop1_readout_predicts_w0_plus_delta_w",

@@ -51,6 +51,24 @@ std::string coverage_word(const claim_coverage& c) {
   return c.fully_proved() ? "fully proved" : c.theorems.empty() ? "not proved" : "partially proved";
 }
 
+// The scalar `check --certified` runs p in: its strongest mode (trust_level.hpp:strongest_mode,
+// which also weighs the claim's kind), falling back to an exact or interval body when p has no
+// MPFR body (an exact-only property).
+scalar_kind certified_scalar(const property& p) {
+  switch (strongest_mode(p.info.coverage, supported_modes(p))) {
+    case check_mode::exact_rational:
+      return scalar_kind::rational;
+    case check_mode::interval:
+      return scalar_kind::interval;
+    case check_mode::floating_point:
+      break;
+  }
+  if (p.applies_in(scalar_kind::mpfr)) return scalar_kind::mpfr;
+  if (p.applies_in(scalar_kind::rational)) return scalar_kind::rational;
+  if (p.applies_in(scalar_kind::interval)) return scalar_kind::interval;
+  return scalar_kind::mpfr;
+}
+
 }  // namespace
 
 int run_list_command(const list_options& opt) {
@@ -89,16 +107,26 @@ int run_check_command(const check_options& opt) {
   if (!opt.json_path.empty()) require_writable_file(opt.json_path, "--json");
   // Precision first: set once for the whole run, before any MPFR value exists.
   int bits = 0;
+  const std::string scalar = opt.certified ? "certified" : scalar_kind_name(opt.scalar);
+  const bool exact = opt.scalar == scalar_kind::rational;
   if (opt.scalar == scalar_kind::mpfr) {
     bits = set_mpfr_precision(opt.precision_bits.value_or(default_precision_bits)).actual_bits;
+  } else if (opt.scalar == scalar_kind::interval) {
+    // The endpoints' precision is the MPFR setting (core/precision.hpp): report what they carry.
+    set_mpfr_precision(opt.precision_bits.value_or(default_precision_bits));
+    bits = scalar_traits<interval_real>::bits();
+  } else if (exact) {
+    if (opt.precision_bits)
+      throw std::invalid_argument(fmt::format(
+          "--precision {} does not apply to --scalar rational (exact); use --scalar mpfr",
+          *opt.precision_bits));
   } else {
     bits = opt.scalar == scalar_kind::double_precision ? scalar_traits<double>::bits()
                                                        : scalar_traits<long double>::bits();
     if (opt.precision_bits && *opt.precision_bits != bits)
       throw std::invalid_argument(fmt::format(
           "--precision {} does not apply to --scalar {} (fixed at {} bits); use --scalar mpfr",
-          *opt.precision_bits,
-          opt.scalar == scalar_kind::double_precision ? "double" : "long-double", bits));
+          *opt.precision_bits, scalar, bits));
   }
   const std::vector<const property*> selected = select_properties(opt.property_glob);
   // Fail early (before any long work) on an unreadable audit or recorded-levels file.
@@ -112,35 +140,34 @@ int run_check_command(const check_options& opt) {
     require_writable_file(opt.record_levels_path, "--record-levels");
 
   const bool tty = ::isatty(::fileno(stderr));
-  const std::string scalar = opt.certified                                 ? "certified"
-                             : opt.scalar == scalar_kind::mpfr             ? "mpfr"
-                             : opt.scalar == scalar_kind::double_precision ? "double"
-                                                                           : "long-double";
-  fmt::print(
-      "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, seed "
-      "{}\n",
-      scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
+  if (exact)
+    fmt::print(
+        "iclproof check: scalar rational, exact arithmetic (eps = 0, every check is an equality), "
+        "{} cases per property, seed {}\n",
+        opt.cases, opt.seed);
+  else
+    fmt::print(
+        "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, "
+        "seed {}\n",
+        scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
+  if (opt.certified)
+    fmt::print(
+        "--certified: each property runs in its strongest mode (rational if it has an exact body "
+        "and an exact claim, else interval if it has an interval body, else MPFR)\n");
   if (audit.path.empty())
     fmt::print("no --proof-audit: no property is `proved` in this run (shared/TRUST.md)\n");
   fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", "property", "cases", "error",
              "tolerance", "maxerr/eps", "margin", "verdict", "trust level");
 
   nlohmann::json results = nlohmann::json::array();
-  int passed = 0, failed = 0, fully_proved = 0;
+  int passed = 0, failed = 0, fully_proved = 0, not_applicable = 0;
   std::map<trust_level, int> level_counts;
   std::vector<std::pair<std::string, trust_level>> reached;
   std::vector<std::string> regressions;
   for (const property* p : selected) {
     run_config cfg;
     cfg.scalar = opt.scalar;
-    if (opt.certified) {
-      // exact_rational / interval bodies are chosen here once the property has them; today
-      // supported_modes() offers floating point only, which runs in MPFR.
-      const check_mode m = strongest_mode(p->info.coverage, supported_modes(*p));
-      if (m != check_mode::floating_point)
-        throw std::logic_error("check mode " + std::string(to_string(m)) + " not wired yet");
-      cfg.scalar = scalar_kind::mpfr;
-    }
+    if (opt.certified) cfg.scalar = certified_scalar(*p);
     cfg.cases = opt.cases;
     cfg.seed = opt.seed;
     if (tty)
@@ -150,6 +177,19 @@ int run_check_command(const check_options& opt) {
       };
     property_result r = run_property(*p, cfg);
     if (tty) std::fprintf(stderr, "\r%*s\r", 80, "");
+    if (r.outcome == verdict::not_applicable) {
+      ++not_applicable;
+      fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  not applicable in {}: {}\n", r.info.name,
+                 "-", "-", "-", "-", "-", r.scalar, r.not_applicable_reason);
+      results.push_back({{"name", r.info.name},
+                         {"claim", r.info.claim},
+                         {"claim_kind", std::string(to_string(r.info.coverage.kind))},
+                         {"coverage", coverage_word(r.info.coverage)},
+                         {"scalar", r.scalar},
+                         {"verdict", "not-applicable"},
+                         {"not_applicable_reason", r.not_applicable_reason}});
+      continue;
+    }
     const property_trust trust = assess_property_run(r, audit);
     const claim_coverage& cov = r.info.coverage;
     bool ok = r.outcome == verdict::pass;
@@ -185,9 +225,13 @@ int run_check_command(const check_options& opt) {
     fully_proved += cov.fully_proved();
     level_counts[level]++;
     reached.emplace_back(r.info.name, level);
+    // Exact mode: the tolerance is 0 and the check is equality, shown as "exact"; the error
+    // is 0 when it holds ("maxerr/eps" has no meaning without eps).
     fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, r.cases,
-               format_log2(r.worst_log2_err), format_log2(r.worst_log2_bound),
-               std::isfinite(r.max_log2_err_in_eps) ? format_log2(r.max_log2_err_in_eps) : "0",
+               format_log2(r.worst_log2_err), r.exact ? "exact" : format_log2(r.worst_log2_bound),
+               r.exact                                ? "-"
+               : std::isfinite(r.max_log2_err_in_eps) ? format_log2(r.max_log2_err_in_eps)
+                                                      : "0",
                format_margin(r), verdict_text, to_string(level));
     if (!cov.fully_proved()) fmt::print("    {}\n", cov.coverage_text());
     if (r.outcome != verdict::pass) {
@@ -215,7 +259,8 @@ int run_check_command(const check_options& opt) {
         {"trust_level", std::string(to_string(level))},
         {"trust_limited_by", trust.assessment.limited_by},
         {"scalar", r.scalar},
-        {"precision_bits", r.precision_bits},
+        {"precision_bits", r.exact ? nlohmann::json("exact") : nlohmann::json(r.precision_bits)},
+        {"comparison", r.exact ? "exact" : "tolerance"},
         {"cases", r.cases},
         {"checks", r.checks},
         {"seed", r.seed},
@@ -227,6 +272,7 @@ int run_check_command(const check_options& opt) {
                                                            : nlohmann::json(nullptr)},
         {"log2_tolerance", std::isfinite(r.worst_log2_bound) ? nlohmann::json(r.worst_log2_bound)
                                                              : nlohmann::json(nullptr)},
+        {"tolerance", r.exact ? nlohmann::json("exact") : nlohmann::json(nullptr)},
         {"margin_log10",
          std::isfinite(r.margin_log10) ? nlohmann::json(r.margin_log10) : nlohmann::json(nullptr)},
         {"seconds", r.seconds},
@@ -243,7 +289,8 @@ int run_check_command(const check_options& opt) {
     out << nlohmann::json{{"schema", "iclproof-check/2"},
                           {"scalar", scalar},
                           {"certified", opt.certified},
-                          {"precision_bits", bits},
+                          {"precision_bits",
+                           exact ? nlohmann::json("exact") : nlohmann::json(bits)},
                           {"cases", opt.cases},
                           {"seed", opt.seed},
                           {"proof_audit", audit.path.empty() ? nlohmann::json(nullptr)
@@ -266,7 +313,9 @@ int run_check_command(const check_options& opt) {
   for (auto it = level_counts.rbegin(); it != level_counts.rend(); ++it)
     levels_text +=
         fmt::format("{}{} {}", levels_text.empty() ? "" : ", ", it->second, to_string(it->first));
-  fmt::print("{} passed, {} failed; {} fully proved of {}; levels: {}\n", passed, failed,
+  const std::string na_text =
+      not_applicable > 0 ? fmt::format(", {} not applicable in {}", not_applicable, scalar) : "";
+  fmt::print("{} passed, {} failed{}; {} fully proved of {}; levels: {}\n", passed, failed, na_text,
              fully_proved, selected.size(), levels_text);
   return failed == 0 ? 0 : 1;
 }

@@ -45,9 +45,11 @@ int run_command_line(int argc, char** argv) {
       "--precision", precision,
       fmt::format("MPFR precision in bits [{}, {}] (default {})", min_precision_bits,
                   max_precision_bits, default_precision_bits));
-  auto* scalar_opt = check_cmd->add_option("--scalar", scalar_name, "mpfr | double | long-double")
-                         ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
-                         ->capture_default_str();
+  auto* scalar_opt =
+      check_cmd
+          ->add_option("--scalar", scalar_name, "mpfr | double | long-double | rational | interval")
+          ->check(CLI::IsMember({"mpfr", "double", "long-double", "rational", "interval"}))
+          ->capture_default_str();
   check_cmd->add_option("--seed", check.seed, "Run seed")->capture_default_str();
   check_cmd->add_option("--json", check.json_path, "Write results as JSON to FILE");
   check_cmd
@@ -107,11 +109,7 @@ int run_command_line(int argc, char** argv) {
   }
   try {
     if (*check_cmd) {
-      static const std::map<std::string, scalar_kind> kinds{
-          {"mpfr", scalar_kind::mpfr},
-          {"double", scalar_kind::double_precision},
-          {"long-double", scalar_kind::long_double_precision}};
-      check.scalar = kinds.at(scalar_name);
+      check.scalar = parse_scalar_kind(scalar_name).value();
       if (prec_opt->count() > 0) check.precision_bits = precision;
       if (check.certified && scalar_opt->count() > 0)
         throw std::invalid_argument(

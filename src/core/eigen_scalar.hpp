@@ -44,7 +44,8 @@ Mat<double> to_double(const Mat<T>& m) {
   return m.template cast<double>();
 }
 
-// max_ij |a_ij| — the norm all entrywise comparisons use.
+// max_ij |a_ij| — the norm all entrywise comparisons use. On intervals: the enclosure of the
+// max over every point of the entries' enclosures (hull_max, never an ambiguous comparison).
 template <class T>
 T max_abs(const Mat<T>& m) {
   T r(0);
@@ -53,7 +54,11 @@ T max_abs(const Mat<T>& m) {
       using boost::multiprecision::abs;
       using std::abs;
       const T a = abs(m(i, j));
-      if (!(a <= r)) r = a;  // NaN propagates: once r is NaN it stays NaN
+      if constexpr (is_interval_scalar<T>) {
+        r = hull_max(r, a);
+      } else {
+        if (!(a <= r)) r = a;  // NaN propagates: once r is NaN it stays NaN
+      }
     }
   return r;
 }

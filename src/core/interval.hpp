@@ -83,6 +83,9 @@ inline typename std::enable_if<std::is_arithmetic<V>::value, bool>::type eval_eq
 
 namespace iclproof {
 
+template <class T>
+inline constexpr bool is_interval_scalar = std::is_same_v<T, interval_real>;
+
 template <>
 struct scalar_traits<interval_real> {
   static constexpr scalar_kind kind = scalar_kind::interval;
@@ -123,6 +126,28 @@ interval_real erf_enclosure(const interval_real& x);
 interval_real erfc_enclosure(const interval_real& x);
 interval_real exp_enclosure(const interval_real& x);
 interval_real tanh_enclosure(const interval_real& x);
+
+// max(a, b) for every scalar: std::max's choice for the floating types, the enclosure of the
+// max (hull_max) for intervals, where `a < b ? b : a` would be an ambiguous comparison.
+template <class T>
+T max_of(const T& a, const T& b) {
+  if constexpr (is_interval_scalar<T>) {
+    return hull_max(a, b);
+  } else {
+    return a < b ? b : a;
+  }
+}
+
+// x is exactly zero (skip-zero optimisations): x == 0 for the floating types, the point 0 for
+// intervals (an enclosure straddling 0 is not a zero to skip, and `x == 0` on it is ambiguous).
+template <class T>
+bool is_exact_zero(const T& x) {
+  if constexpr (is_interval_scalar<T>) {
+    return is_point(x) && contains_zero(x);
+  } else {
+    return x == 0;
+  }
+}
 
 // log2 of the upper end of |x| (so an error's log2 is never understated); 0 in x with upper
 // end 0 (the point 0) gives -inf.

@@ -7,6 +7,28 @@
 
 namespace iclproof {
 
+const char* scalar_kind_name(scalar_kind k) {
+  switch (k) {
+    case scalar_kind::double_precision:
+      return "double";
+    case scalar_kind::long_double_precision:
+      return "long-double";
+    case scalar_kind::mpfr:
+      return "mpfr";
+    case scalar_kind::rational:
+      return "rational";
+    case scalar_kind::interval:
+      return "interval";
+  }
+  return "?";
+}
+
+std::optional<scalar_kind> parse_scalar_kind(std::string_view text) {
+  for (scalar_kind k : all_scalar_kinds)
+    if (text == scalar_kind_name(k)) return k;
+  return std::nullopt;
+}
+
 double log2_abs(const double& x) { return std::log2(std::fabs(x)); }
 double log2_abs(const long double& x) { return static_cast<double>(std::log2(std::fabs(x))); }
 double log2_abs(const mpfr_real& x) {
@@ -48,6 +70,7 @@ template std::string short_digits(const double&, int);
 template std::string short_digits(const long double&, int);
 template std::string short_digits(const mpfr_real&, int);
 template std::string short_digits(const interval_real&, int);
+template std::string short_digits(const rational_real&, int);
 
 template <>
 double pi_value<double>() {

@@ -10,24 +10,89 @@
 namespace iclproof {
 
 namespace {
+struct pending_body {
+  std::string name;
+  scalar_kind kind;
+  property_body body;
+};
+struct pending_reason {
+  std::string name;
+  scalar_kind kind;
+  std::string reason;
+};
 std::vector<property>& registry() {
   static std::vector<property> r;
   return r;
 }
+std::vector<pending_body>& pending_bodies() {
+  static std::vector<pending_body> b;
+  return b;
+}
+std::vector<pending_reason>& pending_reasons() {
+  static std::vector<pending_reason> r;
+  return r;
+}
+property& find_registered(const std::string& name, const char* what) {
+  for (auto& p : registry())
+    if (p.info.name == name) return p;
+  throw std::logic_error(std::string(what) + " for unregistered property " + name);
+}
 }  // namespace
 
-property_registrar::property_registrar(property_info info, property_body d, property_body ld,
-                                       property_body mp) {
+std::string default_not_applicable_reason(scalar_kind k) {
+  return fmt::format("no {} body registered", scalar_kind_name(k));
+}
+
+property_registrar::property_registrar(
+    property_info info, std::initializer_list<std::pair<scalar_kind, property_body>> bodies) {
   if (const std::string bad = validate(info.coverage); !bad.empty())
     throw std::logic_error("property " + info.name + ": " + bad);
   auto& r = registry();
   for (const auto& p : r)
     if (p.info.name == info.name) throw std::logic_error("property registered twice: " + info.name);
-  r.push_back({std::move(info), std::move(d), std::move(ld), std::move(mp)});
+  property p;
+  p.info = std::move(info);
+  for (const auto& [kind, body] : bodies) p.bodies[property::index_of(kind)] = body;
+  r.push_back(std::move(p));
+}
+
+property_body_registrar::property_body_registrar(std::string name, scalar_kind kind,
+                                                 property_body body) {
+  pending_bodies().push_back({std::move(name), kind, std::move(body)});
+}
+
+property_not_applicable_registrar::property_not_applicable_registrar(std::string name,
+                                                                     scalar_kind kind,
+                                                                     std::string reason) {
+  pending_reasons().push_back({std::move(name), kind, std::move(reason)});
 }
 
 const std::vector<property>& all_properties() {
   auto& r = registry();
+  // Attach the bodies and reasons registered separately (any order, any translation unit).
+  for (auto& b : pending_bodies()) {
+    property& p = find_registered(b.name, "body");
+    auto& slot = p.bodies[property::index_of(b.kind)];
+    if (slot)
+      throw std::logic_error(
+          fmt::format("property {} has two {} bodies", b.name, scalar_kind_name(b.kind)));
+    slot = std::move(b.body);
+  }
+  pending_bodies().clear();
+  for (auto& n : pending_reasons()) {
+    property& p = find_registered(n.name, "not-applicable reason");
+    p.not_applicable_reasons[property::index_of(n.kind)] = std::move(n.reason);
+  }
+  pending_reasons().clear();
+  for (auto& p : r)
+    for (scalar_kind k : all_scalar_kinds) {
+      const std::size_t i = property::index_of(k);
+      if (p.bodies[i] && !p.not_applicable_reasons[i].empty())
+        throw std::logic_error(fmt::format("property {} has a {} body and a reason it has none",
+                                           p.info.name, scalar_kind_name(k)));
+      if (!p.bodies[i] && p.not_applicable_reasons[i].empty())
+        p.not_applicable_reasons[i] = default_not_applicable_reason(k);
+    }
   std::sort(r.begin(), r.end(),
             [](const property& a, const property& b) { return a.info.name < b.info.name; });
   return r;
@@ -57,7 +122,12 @@ void case_context::record(double log2_err, double log2_bound, double log2_eps, b
     worst_log2_bound_ = log2_bound;
   }
   have_worst_ = true;
-  const double in_eps = log2_err - log2_eps;
+  // Exact scalar (eps = 0, log2_eps = -inf): an error is 0 or infinitely many eps.
+  const double in_eps = log2_eps == -std::numeric_limits<double>::infinity()
+                            ? (log2_err == -std::numeric_limits<double>::infinity()
+                                   ? -std::numeric_limits<double>::infinity()
+                                   : std::numeric_limits<double>::infinity())
+                            : log2_err - log2_eps;
   if (std::isnan(in_eps) || in_eps > max_err_in_eps_) max_err_in_eps_ = in_eps;
 }
 
@@ -71,6 +141,12 @@ void case_context::require(std::string_view label, bool ok, const std::string& d
 
 void case_context::fail(std::string_view label, const std::string& err, const std::string& bound,
                         const std::string& values) {
+  if (log2_eps_ == -std::numeric_limits<double>::infinity()) {  // exact scalar: eps = 0
+    RC_FAIL(fmt::format(
+        "{}: check '{}' failed\n  scalar {} (exact arithmetic: the claim is equality), property "
+        "seed {}\n  error     = {}\n  tolerance = {}\ninputs:\n{}{}",
+        property_, label, scalar_, seed_, err, bound, inputs_, values));
+  }
   const double err_eps = last_log2_err_ - log2_eps_;
   const double bound_eps = last_log2_bound_ - log2_eps_;
   std::string msg = fmt::format(
@@ -92,7 +168,6 @@ void case_context::check_le_enclosed(std::string_view label, const interval_real
                                      const std::string& backing,
                                      const std::function<std::string()>& values) {
   stage_ = label;
-  ++enclosed_checks_;
   (proved ? proved_bounds_ : hand_derived_bounds_).insert(backing);
   note_width(err);
   note_width(bound);
@@ -115,6 +190,17 @@ void case_context::check_le_enclosed(std::string_view label, const interval_real
          detail("check_le compares the enclosure of a non-negative error with a non-negative "
                 "bound (or an enclosure is NaN)"));
   }
+  if (is_point(bound) && b_hi == 0) {
+    // |e| <= 0 states e = 0: an identity, held to the identity standard (0 in the enclosure).
+    ++identity_checks_;
+    ++checks_;
+    if (err_lo == 0) return;
+    failed_ = true;
+    fail(label, full_digits(err), full_digits(bound),
+         detail("CERTIFIED FAIL: the enclosure " + full_digits(err) + " of " + std::string(label) +
+                " excludes 0 (the bound is exactly 0)"));
+  }
+  ++enclosed_checks_;
   const bool ok = err_hi <= b_lo;
   record(l2e, l2b, l2eps, ok);
   if (ok) return;

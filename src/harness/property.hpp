@@ -20,13 +20,16 @@
 
 #include <rapidcheck.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace iclproof {
@@ -230,29 +233,91 @@ class case_context {
 
 using property_body = std::function<void(case_context&)>;
 
+// A property holds one body per scalar kind (indexed by scalar_kind). A kind without a body is
+// "not applicable" there, with the reason shown wherever the property's result is shown (e.g.
+// "uses exp: no exact rational form"); the runner reports it as such, never as a pass or a fail.
 struct property {
   property_info info;
-  property_body body_double;
-  property_body body_long_double;
-  property_body body_mpfr;
+  std::array<property_body, n_scalar_kinds> bodies;
+  std::array<std::string, n_scalar_kinds> not_applicable_reasons;  // where bodies[k] is empty
+
+  bool applies_in(scalar_kind k) const { return static_cast<bool>(bodies[index_of(k)]); }
+  const property_body& body(scalar_kind k) const { return bodies[index_of(k)]; }
+  const std::string& not_applicable_reason(scalar_kind k) const {
+    return not_applicable_reasons[index_of(k)];
+  }
+  static std::size_t index_of(scalar_kind k) { return static_cast<std::size_t>(k); }
 };
 
-// All registered properties, in name order.
+// All registered properties, in name order, with every body and reason attached.
 const std::vector<property>& all_properties();
 
+// The reason shown for a kind that has neither a body nor a reason of its own.
+std::string default_not_applicable_reason(scalar_kind k);
+
+// Registers a property with the bodies listed (kind, body); more bodies and reasons may be
+// added by name from any translation unit (property_body_registrar,
+// property_not_applicable_registrar): they are attached when all_properties() is first called,
+// and one naming no registered property is a logic_error then.
 struct property_registrar {
-  property_registrar(property_info info, property_body d, property_body ld, property_body mp);
+  property_registrar(property_info info,
+                     std::initializer_list<std::pair<scalar_kind, property_body>> bodies);
+};
+struct property_body_registrar {
+  property_body_registrar(std::string name, scalar_kind kind, property_body body);
+};
+struct property_not_applicable_registrar {
+  property_not_applicable_registrar(std::string name, scalar_kind kind, std::string reason);
 };
 
 }  // namespace iclproof
 
 // Defines and registers a property whose body is a template on the scalar T with a
-// `case_context& ctx` in scope.
-#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, COVERAGE)                        \
-  template <class T>                                                        \
-  static void ID##_body(::iclproof::case_context& ctx);                     \
-  static const ::iclproof::property_registrar ID##_registrar{               \
-      ::iclproof::property_info{NAME, CLAIM, COVERAGE}, &ID##_body<double>, \
-      &ID##_body<long double>, &ID##_body<::iclproof::mpfr_real>};          \
-  template <class T>                                                        \
+// `case_context& ctx` in scope, instantiated for double, long double and mpfr_real. Other
+// kinds opt in below the body:
+//   ICLPROOF_PROPERTY_BODY(ID, ::iclproof::rational_real);    // instantiates ID##_body<T>
+//   ICLPROOF_NOT_APPLICABLE(ID, rational, "uses exp: no exact rational form");
+#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, COVERAGE)                              \
+  template <class T>                                                              \
+  static void ID##_body(::iclproof::case_context& ctx);                           \
+  static const ::iclproof::property_info ID##_info{NAME, CLAIM, COVERAGE};        \
+  static const ::iclproof::property_registrar ID##_registrar{                     \
+      ID##_info,                                                                  \
+      {{::iclproof::scalar_kind::double_precision, &ID##_body<double>},           \
+       {::iclproof::scalar_kind::long_double_precision, &ID##_body<long double>}, \
+       {::iclproof::scalar_kind::mpfr, &ID##_body<::iclproof::mpfr_real>}}};      \
+  template <class T>                                                              \
   static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)
+
+#define ICLPROOF_CONCAT_IMPL(a, b) a##b
+#define ICLPROOF_CONCAT(a, b) ICLPROOF_CONCAT_IMPL(a, b)
+
+// Adds the body ID##_body<SCALAR> for SCALAR's kind (scalar_traits<SCALAR>::kind) to the
+// property ID defined above in the same file.
+#define ICLPROOF_PROPERTY_BODY(ID, SCALAR)                                               \
+  static const ::iclproof::property_body_registrar ICLPROOF_CONCAT(ID##_body_registrar_, \
+                                                                   __COUNTER__) {        \
+    ID##_info.name, ::iclproof::scalar_traits<SCALAR>::kind, &ID##_body<SCALAR>          \
+  }
+
+// Defines and registers a property whose claim is checked in the exact scalar only (a
+// square-root-free form, say): its body is instantiated for rational_real, and double, long
+// double and mpfr record FLOAT_REASON as why they do not apply. core/rational.hpp must be
+// included.
+#define ICLPROOF_EXACT_PROPERTY(ID, NAME, CLAIM, COVERAGE, FLOAT_REASON)                        \
+  template <class T>                                                                            \
+  static void ID##_body(::iclproof::case_context& ctx);                                         \
+  static const ::iclproof::property_info ID##_info{NAME, CLAIM, COVERAGE};                      \
+  static const ::iclproof::property_registrar ID##_registrar{                                   \
+      ID##_info, {{::iclproof::scalar_kind::rational, &ID##_body<::iclproof::rational_real>}}}; \
+  ICLPROOF_NOT_APPLICABLE(ID, double_precision, FLOAT_REASON);                                  \
+  ICLPROOF_NOT_APPLICABLE(ID, long_double_precision, FLOAT_REASON);                             \
+  ICLPROOF_NOT_APPLICABLE(ID, mpfr, FLOAT_REASON);                                              \
+  template <class T>                                                                            \
+  static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)
+
+// Records why the property ID has no body for KIND (a scalar_kind enumerator).
+#define ICLPROOF_NOT_APPLICABLE(ID, KIND, REASON)                                       \
+  static const ::iclproof::property_not_applicable_registrar ID##_na_registrar_##KIND { \
+    ID##_info.name, ::iclproof::scalar_kind::KIND, REASON                               \
+  }

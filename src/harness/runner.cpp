@@ -23,6 +23,8 @@ std::string to_string(verdict v) {
       return "FAIL";
     case verdict::gave_up:
       return "GAVE-UP";
+    case verdict::not_applicable:
+      return "N/A";
   }
   return "?";
 }
@@ -38,19 +40,6 @@ std::uint64_t property_seed(std::uint64_t run_seed, const std::string& name) {
 }
 
 namespace {
-std::string scalar_name(scalar_kind k) {
-  switch (k) {
-    case scalar_kind::double_precision:
-      return scalar_traits<double>::name;
-    case scalar_kind::long_double_precision:
-      return scalar_traits<long double>::name;
-    case scalar_kind::mpfr:
-      return scalar_traits<mpfr_real>::name;
-    case scalar_kind::interval:
-      return scalar_traits<interval_real>::name;
-  }
-  return "?";
-}
 int scalar_bits(scalar_kind k) {
   switch (k) {
     case scalar_kind::double_precision:
@@ -59,7 +48,9 @@ int scalar_bits(scalar_kind k) {
       return scalar_traits<long double>::bits();
     case scalar_kind::mpfr:
       return scalar_traits<mpfr_real>::bits();
-    case scalar_kind::interval:
+    case scalar_kind::rational:  // exact: no significand (scalar_traits<rational_real>::bits)
+      return 0;
+    case scalar_kind::interval:  // the endpoints' bits (set with the MPFR precision)
       return scalar_traits<interval_real>::bits();
   }
   return 0;
@@ -94,9 +85,10 @@ property_result run_body(const property_info& info, const property_body& body,
   load_rapidcheck_configuration_quietly();
   property_result r;
   r.info = info;
-  r.scalar = scalar_name(cfg.scalar);
+  r.scalar = scalar_kind_name(cfg.scalar);
   r.precision_bits = scalar_bits(cfg.scalar);
-  r.log2_eps = 1.0 - r.precision_bits;
+  r.exact = cfg.scalar == scalar_kind::rational;
+  r.log2_eps = r.exact ? -std::numeric_limits<double>::infinity() : 1.0 - r.precision_bits;
   r.seed = property_seed(cfg.seed, info.name);
   r.reproduce = fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}",
                             info.name, r.scalar, cfg.seed, cfg.cases,
@@ -168,17 +160,19 @@ property_result run_body(const property_info& info, const property_body& body,
 }
 
 property_result run_property(const property& p, const run_config& cfg) {
-  switch (cfg.scalar) {
-    case scalar_kind::double_precision:
-      return run_body(p.info, p.body_double, cfg);
-    case scalar_kind::long_double_precision:
-      return run_body(p.info, p.body_long_double, cfg);
-    case scalar_kind::mpfr:
-      return run_body(p.info, p.body_mpfr, cfg);
-    case scalar_kind::interval:
-      break;  // interval bodies are registered per property (h-rational's registration)
-  }
-  throw std::logic_error("unknown scalar kind");
+  if (p.applies_in(cfg.scalar)) return run_body(p.info, p.body(cfg.scalar), cfg);
+  property_result r;
+  r.info = p.info;
+  r.scalar = scalar_kind_name(cfg.scalar);
+  r.precision_bits = scalar_bits(cfg.scalar);
+  r.exact = cfg.scalar == scalar_kind::rational;
+  r.seed = property_seed(cfg.seed, p.info.name);
+  r.outcome = verdict::not_applicable;
+  r.not_applicable_reason = p.not_applicable_reason(cfg.scalar);
+  r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
+  r.worst_log2_err = r.worst_log2_bound = r.max_log2_err_in_eps =
+      std::numeric_limits<double>::quiet_NaN();
+  return r;
 }
 
 std::vector<const property*> select_properties(const std::string& glob) {

@@ -23,7 +23,9 @@ struct run_config {
   std::function<void(int cases_done)> on_case;
 };
 
-enum class verdict { pass, fail, gave_up };
+// not_applicable: the property has no body in the run's scalar kind (e.g. an approximation
+// in the exact rational mode); it is neither a pass nor a fail and says why.
+enum class verdict { pass, fail, gave_up, not_applicable };
 std::string to_string(verdict v);
 
 struct property_result {
@@ -41,9 +43,11 @@ struct property_result {
   double max_log2_err_in_eps = 0;  // largest error over all checks, in log2 units of eps
   double margin_log10 = 0;         // log10(tolerance / error) at the worst check; +inf if exact
   double seconds = 0;
-  std::string failure;         // RapidCheck's description of the minimal failing case
-  std::string counterexample;  // the shrunk inputs, "name = value" per line
-  std::string reproduce;       // the command line that reruns exactly this property
+  std::string failure;                // RapidCheck's description of the minimal failing case
+  std::string counterexample;         // the shrunk inputs, "name = value" per line
+  std::string reproduce;              // the command line that reruns exactly this property
+  bool exact = false;                 // the scalar is exact: tolerance 0, equality checked
+  std::string not_applicable_reason;  // verdict::not_applicable: why there is no body
   // What backed the bounds (case_context::proved_bounds / hand_derived_bounds), and in interval
   // mode the identity and enclosed-bound checks made and the widest enclosure (log2, in eps).
   std::vector<std::string> proved_bounds, hand_derived_bounds;

@@ -9,6 +9,23 @@
 
 namespace iclproof {
 
+// The tolerance of a check, deferred:
+//   const T bound = tolerance<T>([&](auto) { return <formula in eps, sizes, conditioning>; });
+// For a floating-point T the formula is evaluated. For an exact T (rational_real) the claim is
+// EQUALITY: the tolerance is exactly 0 and the formula is neither evaluated nor even compiled
+// (the generic lambda's body is only instantiated when called), so it may use sqrt,
+// eigenvalues, singular values and condition numbers, which Q does not have. Everything a
+// tolerance needs that the check itself does not goes inside the lambda.
+struct tolerance_formula_tag {};
+template <class T, class Formula>
+T tolerance(const Formula& formula) {
+  if constexpr (is_exact_scalar<T>) {
+    return T(0);
+  } else {
+    return formula(tolerance_formula_tag{});
+  }
+}
+
 template <class T>
 T unit_roundoff() {
   return eps<T>() / T(2);

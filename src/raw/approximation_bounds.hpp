@@ -92,8 +92,10 @@ T gelu_product_bound(gelu_form form, const T& x, const T& y, const T& s) {
 // 3 more; every rounding is relative to a quantity of modulus <= 2 (|x| + |y|)/s. Times
 // s^2 sqrt(pi/2) <= 1.26 s^2: |fl - exact| <= gamma_16 * 2 * 1.26 * s (|x| + |y|) * 3
 // (first-order, Higham eq. (3.8) style counting).
+// On interval_real: 0 (the enclosure of the computed product contains its exact value).
 template <class T>
 T gelu_product_rounding(const T& x, const T& y, const T& s) {
+  if constexpr (is_interval_scalar<T>) return T(0);
   const T u = eps<T>() / T(2);
   const T gamma16 = T(16) * u / (T(1) - T(16) * u);
   return gamma16 * T(8) * s * (abs_of(x) + abs_of(y));
@@ -155,12 +157,19 @@ T inv_sqrt_deviation(const T& d) {
 // length L, S = sum y, LayerNorm eps e:
 //   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(N c M) + (S^2 + |y|^2)/(2 N^2 c^2 M^2)
 //                                                 + e L/(2 N^2 c^2)).
+// The radicand (the square of the denominator), square-root free: the exact rational mode
+// checks the squared identity with it.
+template <class T>
+T layernorm_division_denominator_squared(const T& S, const T& y2, const T& c, const T& N,
+                                         const T& M, const T& L, const T& ln_eps) {
+  const T Nc = N * c;
+  return T(1) + S / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
+         ln_eps * L / (T(2) * Nc * Nc);
+}
 template <class T>
 T layernorm_division_denominator(const T& S, const T& y2, const T& c, const T& N, const T& M,
                                  const T& L, const T& ln_eps) {
-  const T Nc = N * c;
-  return sqrt_of(T(T(1) + S / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
-                   ln_eps * L / (T(2) * Nc * Nc)));
+  return sqrt_of(layernorm_division_denominator_squared(S, y2, c, N, M, L, ln_eps));
 }
 
 // Second-order remainder of the relative error: with delta = S/(NcM) + q, q >= 0 the rest,

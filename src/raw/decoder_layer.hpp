@@ -14,7 +14,8 @@
 // Naming: the paper's eq. (52) writes W_1 sigma(W_2 ...) (W_2 inner) while C.4.3 calls W_1
 // "the first layer of the MLP"; here the inner map is W_in and the outer W_out, unambiguous.
 //
-// Softmax is computed stably: the largest logit is subtracted before exp (all in T).
+// Softmax is computed stably: the largest logit is subtracted before exp (all in T; on
+// intervals the midpoint of the enclosure of the largest logit).
 // Weights are dense matrices; products skip exact zeros (the RAW weights are very sparse and
 // an MPFR multiply by zero still costs a full multiply otherwise).
 #pragma once
@@ -60,7 +61,7 @@ struct sparse_weights {
   explicit sparse_weights(const Mat<T>& A) : rows(A.rows()), cols(A.cols()) {
     for (Eigen::Index j = 0; j < A.cols(); ++j)
       for (Eigen::Index i = 0; i < A.rows(); ++i)
-        if (A(i, j) != 0) {
+        if (!is_exact_zero(A(i, j))) {
           r.push_back(i);
           c.push_back(j);
           v.push_back(&A(i, j));
@@ -118,8 +119,10 @@ Mat<T> attention_head_forward(const attention_head<T>& head, const Mat<T>& Hs, b
     std::vector<T> logit(static_cast<size_t>(i + 1));
     for (Eigen::Index k = 0; k <= i; ++k) logit[static_cast<size_t>(k)] = Q.col(i).dot(K.col(k));
     T mx = null_slot ? T(0) : logit[0];
-    for (const T& l : logit)
-      if (l > mx) mx = l;
+    for (const T& l : logit) mx = max_of(mx, l);
+    // Any shift gives the same softmax; on intervals a point (the midpoint of the max's
+    // enclosure) so the shift adds no width.
+    if constexpr (is_interval_scalar<T>) mx = midpoint_point(mx);
     T denom = null_slot ? exp_value(T(-mx)) : T(0);
     std::vector<T> wgt(logit.size());
     for (size_t k = 0; k < logit.size(); ++k) {
@@ -128,27 +131,54 @@ Mat<T> attention_head_forward(const attention_head<T>& head, const Mat<T>& Hs, b
     }
     for (Eigen::Index k = 0; k <= i; ++k) {
       const T a = wgt[static_cast<size_t>(k)] / denom;
-      if (a == 0) continue;
+      if (is_exact_zero(a)) continue;
       for (Eigen::Index r = 0; r < Hs.rows(); ++r)
-        if (V(r, k) != 0) out(r, i) += a * V(r, k);
+        if (!is_exact_zero(V(r, k))) out(r, i) += a * V(r, k);
     }
   }
   return out;
 }
 
-// LayerNorm of one vector: (x - mean) / sqrt(var + eps) * gain + bias, two-pass variance.
+// The moments LayerNorm normalises with: the centred vector x - mean and the (biased,
+// two-pass) variance.
 template <class T>
-Vec<T> layer_norm(const Vec<T>& x, const Vec<T>& gain, const Vec<T>& bias, const T& eps) {
+struct layer_norm_moments {
+  Vec<T> centred;
+  T var;
+};
+template <class T>
+layer_norm_moments<T> layer_norm_centre(const Vec<T>& x) {
   const T L = T(x.size());
   T mean(0);
   for (Eigen::Index j = 0; j < x.size(); ++j) mean += x(j);
   mean /= L;
-  T var(0);
-  for (Eigen::Index j = 0; j < x.size(); ++j) var += (x(j) - mean) * (x(j) - mean);
-  var /= L;
-  const T inv = T(1) / sqrt_of(T(var + eps));
+  layer_norm_moments<T> m{Vec<T>(x.size()), T(0)};
+  for (Eigen::Index j = 0; j < x.size(); ++j) {
+    m.centred(j) = x(j) - mean;
+    m.var += m.centred(j) * m.centred(j);
+  }
+  m.var /= L;
+  return m;
+}
+
+// LayerNorm of one vector: (x - mean) / sqrt(var + eps) * gain + bias, two-pass variance.
+template <class T>
+Vec<T> layer_norm(const Vec<T>& x, const Vec<T>& gain, const Vec<T>& bias, const T& eps) {
+  const layer_norm_moments<T> m = layer_norm_centre(x);
+  const T inv = T(1) / sqrt_of(T(m.var + eps));
   Vec<T> y(x.size());
-  for (Eigen::Index j = 0; j < x.size(); ++j) y(j) = (x(j) - mean) * inv * gain(j) + bias(j);
+  for (Eigen::Index j = 0; j < x.size(); ++j) y(j) = m.centred(j) * inv * gain(j) + bias(j);
+  return y;
+}
+
+// The square of LayerNorm without gain and bias, square-root free: (x_j - mean)^2 / (var + eps)
+// = layer_norm(x, 1, 0, eps)_j^2 (same moments); its sign is that of x_j - mean. What the exact
+// rational mode evaluates.
+template <class T>
+Vec<T> layer_norm_squared(const Vec<T>& x, const T& eps) {
+  const layer_norm_moments<T> m = layer_norm_centre(x);
+  Vec<T> y(x.size());
+  for (Eigen::Index j = 0; j < x.size(); ++j) y(j) = m.centred(j) * m.centred(j) / T(m.var + eps);
   return y;
 }
 

@@ -28,6 +28,10 @@ inline mpfr_real erfc_of(const mpfr_real& x) {
   mpfr_erfc(r.backend().data(), x.backend().data(), MPFR_RNDN);
   return r;
 }
+// Intervals: enclosures (erfc from MPFR's correctly rounded erfc with directed rounding on the
+// endpoints, exp from MPFI), so the GeLU of an interval contains the GeLU of every point in it.
+inline interval_real erfc_of(const interval_real& x) { return erfc_enclosure(x); }
+inline interval_real exp_of(const interval_real& x) { return exp_enclosure(x); }
 inline double exp_of(double x) { return std::exp(x); }
 inline long double exp_of(long double x) { return std::exp(x); }
 inline mpfr_real exp_of(const mpfr_real& x) {

@@ -34,8 +34,11 @@
 
 namespace iclproof::raw {
 
+// On interval_real the rounding terms are exactly 0: the enclosures already contain the exact
+// value of what the realised layer computes, so only the approximation bounds remain.
 template <class T>
 T gamma_bound(double n) {
+  if constexpr (is_interval_scalar<T>) return T(0);
   const T u = eps<T>() / T(2);
   const T nu = T(n) * u;
   if (!(nu < T(1) / T(2))) throw std::domain_error("rounding bound void: n u >= 1/2");
@@ -62,7 +65,7 @@ template <class T>
 T max_abs_rows(const Mat<T>& h, Index from, Index to) {
   T m(0);
   for (Index i = 0; i < h.cols(); ++i)
-    for (Index r = from; r < to; ++r) m = std::max(m, abs_of(T(h(r, i))));
+    for (Index r = from; r < to; ++r) m = max_of(m, abs_of(T(h(r, i))));
   return m;
 }
 
@@ -71,8 +74,8 @@ template <class T>
 T pad_deviation(const raw_layout& lay, const Mat<T>& h, const T& Nln) {
   T p(0);
   for (Index i = 0; i < h.cols(); ++i) {
-    p = std::max(p, abs_of(T(h(lay.pad_plus(), i) - Nln)));
-    p = std::max(p, abs_of(T(h(lay.pad_minus(), i) + Nln)));
+    p = max_of(p, abs_of(T(h(lay.pad_plus(), i) - Nln)));
+    p = max_of(p, abs_of(T(h(lay.pad_minus(), i) + Nln)));
   }
   return p;
 }
@@ -130,7 +133,7 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
     for (Index k = 0; k < Tn; ++k) {
       if (ops[o].r.empty()) break;
       const Vec<T> v = ops[o].Wa * gather<T>(h.col(k), ops[o].r);
-      for (Index j = 0; j < v.size(); ++j) mv = std::max(mv, abs_of(T(v(j))));
+      for (Index j = 0; j < v.size(); ++j) mv = max_of(mv, abs_of(T(v(j))));
     }
     e_att[o] = hard_attention_bound(kn.attention_scale, long(Tn - 1), mv) +
                gamma_bound<T>(2.0 * double(Tn) + 8) * mv;
@@ -146,7 +149,7 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
     T xmax = max_abs_rows(Mat<T>(h.col(i)), 0, lay.data_rows);
     for (size_t o = 0; o < ops.size(); ++o)
       for (Index j = 0; j < reads[o].size(); ++j)
-        xmax = std::max(xmax, T(abs_of(T(reads[o](j))) + e_att[o] + rho_t));
+        xmax = max_of(xmax, T(abs_of(T(reads[o](j))) + e_att[o] + rho_t));
     const T delta = (xnorm * xnorm + kn.ln_eps * T(H)) / (T(2) * Nln * Nln) + T(2) * p / Nln;
     const T rx = inv_sqrt_deviation(delta);
     for (size_t o = 0; o < ops.size(); ++o) {
@@ -190,7 +193,7 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
                 g * ((xw + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
           for (Index n = 0; n < nt; ++n) {
             const T wo = abs_of(T(op.Wo(Index(m), n)));
-            if (wo == 0) continue;
+            if (is_exact_zero(wo)) continue;
             const T Astar = abs_of(T(reads[o](n))), Bstar = Bs(n);
             const T dA = rx * At(n) + rho_t + e_att[o] + p;
             const T dB = rx * Xs(n) + p * Ws(n);
@@ -203,7 +206,7 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
             err += wo * (prod_err + approx + round);
           }
         }
-        worst = std::max(worst, err);
+        worst = max_of(worst, err);
       }
     }
   }
@@ -229,13 +232,13 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
       const T y = h(dv.y_rows[size_t(q)], i);
       S += y;
       y2 += y * y;
-      ymax = std::max(ymax, abs_of(y));
+      ymax = max_of(ymax, abs_of(y));
     }
-    vmax = std::max(vmax, T(N * c + abs_of(S) / M + ymax / M));
+    vmax = max_of(vmax, T(N * c + abs_of(S) / M + ymax / M));
   }
   T wmax(0);
-  for (Index q : dv.w) wmax = std::max(wmax, max_abs_rows(h, q, q + 1));
-  vmax = std::max(vmax, wmax);
+  for (Index q : dv.w) wmax = max_of(wmax, max_abs_rows(h, q, q + 1));
+  vmax = max_of(vmax, wmax);
   const T e_att = hard_attention_bound(kn.attention_scale, long(Tn - 1), vmax) +
                   gamma_bound<T>(2.0 * double(Tn) + 8) * vmax;
   for (Index i = 0; i < Tn; ++i) {
@@ -267,7 +270,7 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
                     hard_attention_bound(kn.attention_scale, long(Tn - 1), wmax) +
                     gamma_bound<T>(2.0 * double(Tn) + 8) * wmax +
                     g * (T(8) * M * N + T(4) * zmax + T(2) * Nb);
-      worst = std::max(worst, err);
+      worst = max_of(worst, err);
     }
   }
   return worst;
@@ -289,7 +292,7 @@ T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
       if (!(c > E)) throw std::domain_error("div propagation: |c| <= E");
       for (Index y : L.div->y_rows) {
         const T z = abs_of(T(h(y, i))) / c;
-        out = std::max(out, T((E + z * E) / (c - E)));
+        out = max_of(out, T((E + z * E) / (c - E)));
       }
     }
     return out;
@@ -301,7 +304,7 @@ T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
         T e(0);
         for (Index n = 0; n < op.t_size(); ++n) {
           const T wo = abs_of(T(op.Wo(Index(m), n)));
-          if (wo == 0) continue;
+          if (is_exact_zero(wo)) continue;
           const T wa = op.r.empty() ? T(0) : row_abs_sum(op.Wa, n);
           const T ws = op.s.empty() ? T(0) : row_abs_sum(op.W, n);
           if (op.kind == raw_kind::add) {
@@ -313,7 +316,7 @@ T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
             e += wo * (abs_of(T(read(n))) * dB + abs_of(b) * dA + dA * dB);
           }
         }
-        out = std::max(out, e);
+        out = max_of(out, e);
       }
     }
   }

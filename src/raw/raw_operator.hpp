@@ -136,7 +136,9 @@ raw_knobs<T> balanced_knobs(const T& X, Index H, Index T_tokens, gelu_form form 
   using std::log;
   raw_knobs<T> k;
   const T log_inv_eps = -log(eps<T>());
-  const T quarter = eps_power<T>(-0.25);
+  // Interval mode has no rounding terms but an enclosure width ~ eps s Nln X: knobs at
+  // eps^(-1/8) keep the approximation bounds (~ eps^(1/4) X^2) far above that width (~ eps^(3/4)).
+  const T quarter = eps_power<T>(is_interval_scalar<T> ? -0.125 : -0.25);
   k.mul_downscale = X * quarter < T(10) * X ? T(10) * X : T(X * quarter);
   k.ln_pad = sqrt_of(T(H)) * X * quarter;
   k.div_N = sqrt_of(T(H)) * X * quarter;
@@ -453,7 +455,7 @@ decoder_layer_weights<T> build_raw_layer(const raw_layout& lay, const std::vecto
       if (op.kind == raw_kind::add) {
         for (Index n = 0; n < nt; ++n) {
           const T wo = op.Wo(static_cast<Index>(m), n);
-          if (wo == 0) continue;
+          if (is_exact_zero(wo)) continue;
           coef[t[static_cast<size_t>(n)]] += wo;
           for (size_t q = 0; q < op.s.size(); ++q)
             coef[op.s[q]] += wo * op.W(n, static_cast<Index>(q));
@@ -476,7 +478,7 @@ decoder_layer_weights<T> build_raw_layer(const raw_layout& lay, const std::vecto
         const Index ub = mlp.unit(B, T(1) / s, T(0));
         for (size_t m = 0; m < op.w.size(); ++m) {
           const T wo = op.Wo(static_cast<Index>(m), n);
-          if (wo == 0) continue;
+          if (is_exact_zero(wo)) continue;
           mlp.out(op.w[m], uab, T(wo * prod_scale));
           mlp.out(op.w[m], ua, T(-wo * prod_scale));
           mlp.out(op.w[m], ub, T(-wo * prod_scale));

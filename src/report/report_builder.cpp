@@ -24,17 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string scalar_option_name(scalar_kind k) {
-  switch (k) {
-    case scalar_kind::mpfr:
-      return "mpfr";
-    case scalar_kind::double_precision:
-      return "double";
-    case scalar_kind::long_double_precision:
-      return "long-double";
-  }
-  return "?";
-}
+std::string scalar_option_name(scalar_kind k) { return scalar_kind_name(k); }
 
 std::string utc_now_iso() {
   const std::time_t t = std::time(nullptr);

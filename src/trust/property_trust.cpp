@@ -6,7 +6,10 @@ namespace iclproof {
 
 std::vector<check_mode> supported_modes(const property& p) {
   std::vector<check_mode> modes;
-  if (p.body_double || p.body_long_double || p.body_mpfr)
+  if (p.applies_in(scalar_kind::rational)) modes.push_back(check_mode::exact_rational);
+  if (p.applies_in(scalar_kind::interval)) modes.push_back(check_mode::interval);
+  if (p.applies_in(scalar_kind::double_precision) ||
+      p.applies_in(scalar_kind::long_double_precision) || p.applies_in(scalar_kind::mpfr))
     modes.push_back(check_mode::floating_point);
   return modes;
 }

@@ -9,6 +9,10 @@
 // Multiply-adds of one head on D x M tokens with n_keys keys (lsa_head_update), D = d + o:
 //   W_V C, W_K C, (W_V C)(W_K C)^T: 3 D^2 n_keys;  P A: D^3;  W_Q E and (P A)(W_Q E): 2 D^2 M.
 // The ratio time(layer) / time(floor) is printed at the end (aim <= 2).
+//
+// And the interval mode's cost (issue 12): the same layer on interval_real (MPFI, endpoints of
+// the same 257 bits, products through the mpfi_t kernel) against the MPFR layer, Prop. 1 and
+// dense weights, d = 10, N = 40; the ratio interval / MPFR is printed at the end (target <= 4).
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
 #include "raw_mpfr_floor.hpp"
@@ -22,6 +26,7 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -38,7 +43,8 @@ double layer_mul_adds(int N) {
 // honest comparison with the floor's random operands.
 template <class T, bool dense>
 void lsa_layer_forward_bench(benchmark::State& state) {
-  if constexpr (std::is_same_v<T, mpfr_real>) set_mpfr_precision(256);
+  if constexpr (std::is_same_v<T, mpfr_real> || std::is_same_v<T, interval_real>)
+    set_mpfr_precision(256);
   const int N = static_cast<int>(state.range(0));
   data_rng rng(1);
   const Mat<T> X = from_double<T>(rng.normal_matrix(d, N));
@@ -64,6 +70,12 @@ void lsa_layer_forward_bench(benchmark::State& state) {
 void lsa_layer_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real, false>(s); }
 void lsa_layer_double(benchmark::State& s) { lsa_layer_forward_bench<double, false>(s); }
 void lsa_layer_dense_256(benchmark::State& s) { lsa_layer_forward_bench<mpfr_real, true>(s); }
+void lsa_layer_interval_256(benchmark::State& s) {
+  lsa_layer_forward_bench<interval_real, false>(s);
+}
+void lsa_layer_dense_interval_256(benchmark::State& s) {
+  lsa_layer_forward_bench<interval_real, true>(s);
+}
 
 // The floor for N = 40 (raw_mpfr_floor.hpp): layer_mul_adds(40) multiply-adds, dot products of
 // length D like the kernels.
@@ -100,6 +112,14 @@ class exponent_reporter : public benchmark::ConsoleReporter {
       std::printf("%s: fitted exponent of N over %zu points = %.3f\n", f, t.size(),
                   (n * sxy - sx * sy) / (n * sxx - sx * sx));
     }
+    for (const auto& [interval, mpfr] :
+         {std::pair{"lsa_layer_interval_256", "lsa_layer_256"},
+          std::pair{"lsa_layer_dense_interval_256", "lsa_layer_dense_256"}}) {
+      const auto a = times_[interval].find("40"), b = times_[mpfr].find("40");
+      if (a != times_[interval].end() && b != times_[mpfr].end())
+        std::printf("%s / %s, d = 10, N = 40, 256 bits: %.1f us / %.1f us = ratio %.2f\n", interval,
+                    mpfr, a->second, b->second, a->second / b->second);
+    }
     const auto floor = times_["raw_mpfr_floor_n40"].find("");
     if (floor == times_["raw_mpfr_floor_n40"].end()) return;
     for (const char* f : {"lsa_layer_256", "lsa_layer_dense_256"}) {
@@ -120,6 +140,8 @@ BENCHMARK(lsa_layer_256)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::
 BENCHMARK(lsa_layer_double)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::kMicrosecond);
 BENCHMARK(lsa_layer_dense_256)->Arg(10)->Arg(40)->Arg(160)->Arg(640)->Unit(benchmark::kMicrosecond);
 BENCHMARK(raw_mpfr_floor_n40)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lsa_layer_interval_256)->Arg(40)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lsa_layer_dense_interval_256)->Arg(40)->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

@@ -13,12 +13,14 @@ namespace iclproof {
 
 class mutation_runner {
  public:
-  explicit mutation_runner(std::uint64_t seed) : seed_(seed) {}
+  explicit mutation_runner(std::uint64_t seed, scalar_kind kind = scalar_kind::mpfr)
+      : seed_(seed), kind_(kind) {}
 
-  // MPFR at the run's precision, `cases` RapidCheck cases from this file's seed.
+  // The runner's scalar (MPFR unless given) at the run's precision, `cases` RapidCheck cases
+  // from this file's seed.
   run_config config(int cases = 30) const {
     run_config cfg;
-    cfg.scalar = scalar_kind::mpfr;
+    cfg.scalar = kind_;
     cfg.cases = cases;
     cfg.seed = seed_;
     return cfg;
@@ -48,6 +50,7 @@ class mutation_runner {
 
  private:
   std::uint64_t seed_;
+  scalar_kind kind_;
 };
 
 }  // namespace iclproof

@@ -30,15 +30,15 @@ iclproof::claim_coverage test_only_coverage() {
 #define ICLPROOF_TEST_ONLY_PAIR(FAMILY)                                                        \
   const iclproof::property_registrar FAMILY##_holds{                                           \
       {#FAMILY ".test_only_holds", "Test-only: 0 <= eps, always true.", test_only_coverage()}, \
-      &holds<double>,                                                                          \
-      &holds<long double>,                                                                     \
-      &holds<iclproof::mpfr_real>};                                                            \
+      {{iclproof::scalar_kind::double_precision, &holds<double>},                              \
+       {iclproof::scalar_kind::long_double_precision, &holds<long double>},                    \
+       {iclproof::scalar_kind::mpfr, &holds<iclproof::mpfr_real>}}};                           \
   const iclproof::property_registrar FAMILY##_fails{                                           \
       {#FAMILY ".test_only_fails_on_purpose", "Test-only: 1 <= 0, always false.",              \
        test_only_coverage()},                                                                  \
-      &fails<double>,                                                                          \
-      &fails<long double>,                                                                     \
-      &fails<iclproof::mpfr_real>};
+      {{iclproof::scalar_kind::double_precision, &fails<double>},                              \
+       {iclproof::scalar_kind::long_double_precision, &fails<long double>},                    \
+       {iclproof::scalar_kind::mpfr, &fails<iclproof::mpfr_real>}}};
 
 ICLPROOF_TEST_ONLY_PAIR(references)
 ICLPROOF_TEST_ONLY_PAIR(vonoswald)

@@ -18,8 +18,8 @@ const iclproof::property_registrar vacuous_property{
      iclproof::cite::rounding_claim(
          iclproof::cite::paper("test-only (tests/verdict/vacuous_property.cpp)"))
          .missing("a test-only property: no theorem backs it")},
-    &loose<double>,
-    &loose<long double>,
-    &loose<iclproof::mpfr_real>};
+    {{iclproof::scalar_kind::double_precision, &loose<double>},
+     {iclproof::scalar_kind::long_double_precision, &loose<long double>},
+     {iclproof::scalar_kind::mpfr, &loose<iclproof::mpfr_real>}}};
 
 }  // namespace
