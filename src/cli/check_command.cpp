@@ -70,6 +70,15 @@ proof_status lookup_proof_status(const std::string& theorem, const std::string& 
 int run_list_command(const std::string& glob) {
   for (const property* p : select_properties(glob)) {
     fmt::print("{}\n  claim:   {}\n  checks:  {}\n", p->info.name, p->info.claim, p->info.theorem);
+    std::string runs, not_in;
+    for (scalar_kind k : all_scalar_kinds) {
+      if (p->applies_in(k))
+        runs += std::string(runs.empty() ? "" : ", ") + scalar_kind_name(k);
+      else
+        not_in +=
+            fmt::format("\n  not in {}: {}", scalar_kind_name(k), p->not_applicable_reason(k));
+    }
+    fmt::print("  runs in: {}{}\n", runs, not_in);
   }
   return 0;
 }
