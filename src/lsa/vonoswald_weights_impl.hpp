@@ -1,5 +1,5 @@
-// Definitions of lsa/vonoswald_weights.hpp and ICLPROOF_INSTANTIATE_VONOSWALD(T). Included only by the
-// vonoswald_weights_<scalar>.cpp files, one translation unit per group of scalar types, so each
+// Definitions of lsa/vonoswald_weights.hpp and ICLPROOF_INSTANTIATE_VONOSWALD(T). Included only by
+// the vonoswald_weights_<scalar>.cpp files, one translation unit per group of scalar types, so each
 // scalar's instantiations compile once and in parallel.
 #pragma once
 #include "lsa/vonoswald_weights.hpp"

@@ -1,5 +1,5 @@
-// Definitions of memformer/memformers.hpp and ICLPROOF_INSTANTIATE_MEMFORMERS(T). Included only by the
-// memformers_<scalar>.cpp files, one translation unit per group of scalar types, so each
+// Definitions of memformer/memformers.hpp and ICLPROOF_INSTANTIATE_MEMFORMERS(T). Included only by
+// the memformers_<scalar>.cpp files, one translation unit per group of scalar types, so each
 // scalar's instantiations compile once and in parallel.
 #pragma once
 #include "memformer/memformers.hpp"

@@ -1,6 +1,6 @@
-// Definitions of memformer/z_form_transformer.hpp and ICLPROOF_INSTANTIATE_Z_FORM(T). Included only by the
-// z_form_transformer_<scalar>.cpp files, one translation unit per group of scalar types, so each
-// scalar's instantiations compile once and in parallel.
+// Definitions of memformer/z_form_transformer.hpp and ICLPROOF_INSTANTIATE_Z_FORM(T). Included only
+// by the z_form_transformer_<scalar>.cpp files, one translation unit per group of scalar types, so
+// each scalar's instantiations compile once and in parallel.
 #pragma once
 #include "memformer/z_form_transformer.hpp"
 
