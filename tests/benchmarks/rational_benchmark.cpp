@@ -2,22 +2,19 @@
 // K GD layers (the von Oswald stack) and of an exact ridge solve grows with d, N and K, against
 // the same computation at 256-bit MPFR in the same run.
 //
-// Why it grows faster than the flop count: the inputs are doubles, i.e. dyadic rationals whose
-// numerators have ~53 bits and denominators are powers of two up to ~2^60. Sums and products of
-// dyadics stay dyadic, so one layer on dyadic data grows the bit length additively (a product of
-// two entries adds their lengths; a sum of N adds log2 N), and the layer's cost is O(N D^2)
-// multiply-adds on numbers of O(L) bits (L ~ 100-200 here). A stack of K layers multiplies the
-// data by itself K times: after k layers an entry is a polynomial of degree ~2k+1 in the inputs,
-// so its bit length grows linearly in k and a multiplication costs O(k^2) (schoolbook GMP) at
-// these sizes: the stack costs roughly sum_k k^2 ~ K^3 times a layer's per-entry work. The step
-// size eta = 1/N is not dyadic when N is not a power of two; then denominators pick up N^k and
-// gcd reductions (GMP canonicalises every result) add a further log factor. Ridge (exact LDL^T of
-// X X^T + lambda I, d x d) creates true rationals: the entries after elimination step j are
-// ratios of j x j minors (Bareiss), so bit lengths grow linearly in d and the solve costs about
-// d^3 multiplications of O(d L)-bit numbers, i.e. O(d^5 L^2) bit operations in the schoolbook
-// range. The ratios printed at the end (rational / MPFR-256 for the same workload) and the fitted
-// exponents (log-log slope of time in K, d) are what to read; absolute times depend on the
-// machine.
+// What grows: the inputs are doubles, i.e. dyadic rationals (53-bit numerators, power-of-two
+// denominators). Sums and products of dyadics stay dyadic and GMP keeps them in lowest terms, so
+// a layer on dyadic data with a dyadic eta adds bit length additively and costs O(N D^2)
+// multiply-adds on numbers of a few hundred bits; K layers make each entry a polynomial of degree
+// ~2K+1 in the data, so the bit length grows linearly in K. Ridge (exact LDL^T of X X^T + lambda I)
+// makes true rationals: after elimination step j the entries are ratios of j x j minors, whose bit
+// length grows linearly in d, on top of the d^3 operation count.
+// Measured (2026-11-23, loaded 2-core machine, --benchmark_min_time=0.05, CPU time): rational /
+// MPFR-256 = 2.5-3.6 for one LSA layer (d = 2..10, N = 10..160; exponent in N 0.92 at d = 10);
+// 2.8 -> 3.5 for the GD stack from K = 1 to 8 (exponent in K 1.07: the bit growth is not yet
+// visible at K <= 8 with eta = 1/8); ridge 2.9, 3.4, 5.8, 13.1 at d = 2, 4, 8, 16 (exponent in d
+// 2.71 for rationals against ~2 for MPFR at these sizes): denominator growth is what makes exact
+// solves expensive, so the exact properties keep d <= 8.
 #include "core/precision.hpp"
 #include "core/rational.hpp"
 #include "lsa/vonoswald_weights.hpp"
@@ -67,7 +64,7 @@ struct lsa_data {
 
 // One Prop. 1 layer, args (d, N), eta = 1/8 (dyadic).
 template <class T>
-void lsa_layer(benchmark::State& state) {
+void layer_bench(benchmark::State& state) {
   set_up_scalar<T>();
   const int d = static_cast<int>(state.range(0)), N = static_cast<int>(state.range(1));
   const lsa_data<T> data(d, N);
@@ -82,7 +79,7 @@ void lsa_layer(benchmark::State& state) {
 
 // A stack of K GD layers (W0 = 0), args (d, N, K), eta = 1/8 per layer.
 template <class T>
-void gd_stack(benchmark::State& state) {
+void stack_bench(benchmark::State& state) {
   set_up_scalar<T>();
   const int d = static_cast<int>(state.range(0)), N = static_cast<int>(state.range(1));
   const int K = static_cast<int>(state.range(2));
@@ -100,7 +97,7 @@ void gd_stack(benchmark::State& state) {
 // Exact ridge W = Y X^T (X X^T + lambda I)^-1 (LDL^T for rationals, Cholesky for MPFR), args
 // (d, N), lambda = 1/4.
 template <class T>
-void ridge(benchmark::State& state) {
+void ridge_bench(benchmark::State& state) {
   set_up_scalar<T>();
   const int d = static_cast<int>(state.range(0)), N = static_cast<int>(state.range(1));
   const lsa_data<T> data(d, N);
@@ -122,12 +119,12 @@ void ridge_args(benchmark::internal::Benchmark* b) {
   for (int d : {2, 4, 8, 16}) b->Args({d, 40});
 }
 
-BENCHMARK_TEMPLATE(lsa_layer, rational_real)->Apply(lsa_args)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(lsa_layer, mpfr_real)->Apply(lsa_args)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(gd_stack, rational_real)->Apply(stack_args)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(gd_stack, mpfr_real)->Apply(stack_args)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(ridge, rational_real)->Apply(ridge_args)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(ridge, mpfr_real)->Apply(ridge_args)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(layer_bench, rational_real)->Apply(lsa_args)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(layer_bench, mpfr_real)->Apply(lsa_args)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(stack_bench, rational_real)->Apply(stack_args)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(stack_bench, mpfr_real)->Apply(stack_args)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(ridge_bench, rational_real)->Apply(ridge_args)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(ridge_bench, mpfr_real)->Apply(ridge_args)->Unit(benchmark::kMicrosecond);
 
 // Collects CPU time per run name, then prints rational / MPFR ratios and the log-log slopes.
 class ratio_reporter : public benchmark::ConsoleReporter {
@@ -163,23 +160,23 @@ int main(int argc, char** argv) {
     for (int N : {10, 40, 160}) {
       const std::string a = "/" + std::to_string(d) + "/" + std::to_string(N);
       std::printf("  LSA layer d=%2d N=%3d: %6.2f\n", d, N,
-                  t("lsa_layer<rational_real>" + a) / t("lsa_layer<mpfr_real>" + a));
+                  t("layer_bench<rational_real>" + a) / t("layer_bench<mpfr_real>" + a));
     }
   std::vector<std::pair<double, double>> stack_pts, ridge_pts, n_pts;
   for (int K : {1, 2, 4, 8}) {
     const std::string a = "/5/20/" + std::to_string(K);
     std::printf("  GD stack d=5 N=20 K=%d: %6.2f\n", K,
-                t("gd_stack<rational_real>" + a) / t("gd_stack<mpfr_real>" + a));
-    stack_pts.push_back({double(K), t("gd_stack<rational_real>" + a)});
+                t("stack_bench<rational_real>" + a) / t("stack_bench<mpfr_real>" + a));
+    stack_pts.push_back({double(K), t("stack_bench<rational_real>" + a)});
   }
   for (int d : {2, 4, 8, 16}) {
     const std::string a = "/" + std::to_string(d) + "/40";
     std::printf("  ridge d=%2d N=40: %6.2f\n", d,
-                t("ridge<rational_real>" + a) / t("ridge<mpfr_real>" + a));
-    ridge_pts.push_back({double(d), t("ridge<rational_real>" + a)});
+                t("ridge_bench<rational_real>" + a) / t("ridge_bench<mpfr_real>" + a));
+    ridge_pts.push_back({double(d), t("ridge_bench<rational_real>" + a)});
   }
   for (int N : {10, 40, 160})
-    n_pts.push_back({double(N), t("lsa_layer<rational_real>/10/" + std::to_string(N))});
+    n_pts.push_back({double(N), t("layer_bench<rational_real>/10/" + std::to_string(N))});
   std::printf(
       "fitted exponents (rational CPU time): LSA layer in N (d=10): %.2f; GD stack in K: "
       "%.2f; ridge in d: %.2f\n",
