@@ -1,6 +1,8 @@
 // Ahn et al. (2024) Lemma 1 on the Z-form linear transformer (CONSTRUCTIONS.md section 3).
 #include "memformer.hpp"
 
+#include "core/rational.hpp"
+
 using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::memformer_checks;
@@ -16,6 +18,7 @@ ICLPROOF_PROPERTY(
   lemma1_preconditioned_gd<T>(
       ctx, [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
+ICLPROOF_PROPERTY_BODY(ahn_lemma1, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     ahn_x_rows, "ahn.x_rows_follow_the_sheet_formula_when_b_is_nonzero",
@@ -25,3 +28,4 @@ ICLPROOF_PROPERTY(
   lemma1_x_rows<T>(ctx,
                    [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
+ICLPROOF_PROPERTY_BODY(ahn_x_rows, ::iclproof::rational_real);

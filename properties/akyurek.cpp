@@ -1,6 +1,8 @@
 // Properties of Akyurek et al. 2023 (CONSTRUCTIONS.md section 5).
 #include "akyurek.hpp"
 
+#include "core/rational.hpp"
+
 using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::akyurek_checks;
@@ -16,6 +18,8 @@ ICLPROOF_PROPERTY(
     return raw::gelu_product(f, x, y, s);
   });
 }
+ICLPROOF_NOT_APPLICABLE(gelu_product_bound, rational,
+                        "an approximation through the erf / tanh GeLU: no exact rational form");
 
 ICLPROOF_PROPERTY(
     gelu_product_order, "akyurek.gelu_multiplication_error_is_second_order_in_downscale",
@@ -29,6 +33,8 @@ ICLPROOF_PROPERTY(
     return raw::gelu_product(f, x, y, s);
   });
 }
+ICLPROOF_NOT_APPLICABLE(gelu_product_order, rational,
+                        "measures a log-log slope of an approximation error");
 
 ICLPROOF_PROPERTY(
     gelu_bypass, "akyurek.gelu_bypass_error_is_exponentially_small",
@@ -55,6 +61,9 @@ ICLPROOF_PROPERTY(
   layernorm_division_closed_form<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, true);
 }
+ICLPROOF_NOT_APPLICABLE(ln_bypass, rational,
+                        "LayerNorm takes a square root; the squared form is "
+                        "akyurek.layernorm_bypass_closed_form_squared_is_exact");
 
 ICLPROOF_PROPERTY(
     ln_division, "akyurek.layernorm_division_closed_form",
@@ -68,6 +77,9 @@ ICLPROOF_PROPERTY(
   layernorm_division_closed_form<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, false);
 }
+ICLPROOF_NOT_APPLICABLE(ln_division, rational,
+                        "LayerNorm takes a square root; the squared form is "
+                        "akyurek.layernorm_division_closed_form_squared_is_exact");
 
 ICLPROOF_PROPERTY(
     ln_division_order, "akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
@@ -81,6 +93,8 @@ ICLPROOF_PROPERTY(
   layernorm_division_first_order<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
 }
+ICLPROOF_NOT_APPLICABLE(ln_division_order, rational,
+                        "a first-order approximation whose remainder bound takes square roots");
 
 ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_exact_and_bounded",
                   "With logit gap Natt the causal softmax output is the K(i)-average plus exactly "
@@ -90,6 +104,7 @@ ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_e
     return raw::attention_head_forward(hd, h, false);
   });
 }
+ICLPROOF_NOT_APPLICABLE(hard_attention, rational, "softmax uses exp: no exact rational form");
 
 ICLPROOF_PROPERTY(
     raw_layer, "akyurek.raw_layer_realises_exact_raw_within_bound",
@@ -112,6 +127,9 @@ ICLPROOF_PROPERTY(
       ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
               const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
 }
+ICLPROOF_NOT_APPLICABLE(
+    raw_layer, rational,
+    "a realised decoder layer (softmax exp, GeLU, LayerNorm square root): an approximation");
 
 ICLPROOF_PROPERTY(
     div_layer, "akyurek.div_layer_realises_exact_div_within_bound",
@@ -131,6 +149,9 @@ ICLPROOF_PROPERTY(
       ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
               const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
 }
+ICLPROOF_NOT_APPLICABLE(
+    div_layer, rational,
+    "a realised decoder layer (softmax exp, GeLU, LayerNorm square root): an approximation");
 
 ICLPROOF_PROPERTY(
     thm1_exact, "akyurek.theorem1_exact_chain_is_one_sgd_pass",
@@ -140,6 +161,7 @@ ICLPROOF_PROPERTY(
   theorem1_exact_chain<T>(ctx, [](raw::Index d, raw::Index n, const Vec<T>& w0, const T& a,
                                   const T& l) { return raw::theorem1_chain<T>(d, n, w0, a, l); });
 }
+ICLPROOF_PROPERTY_BODY(thm1_exact, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     thm2_exact, "akyurek.theorem2_exact_chain_is_ridge",
@@ -148,6 +170,38 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/AkyurekChains.v:theorem2_chain_ridge"))) {
   theorem2_exact_chain<T>(
       ctx, [](raw::Index d, raw::Index n, const T& l) { return raw::theorem2_chain<T>(d, n, l); });
+}
+ICLPROOF_PROPERTY_BODY(thm2_exact, ::iclproof::rational_real);
+
+// The LayerNorm closed forms squared (no square root): exact properties, rational mode only.
+ICLPROOF_EXACT_PROPERTY(
+    ln_bypass_squared, "akyurek.layernorm_bypass_closed_form_squared_is_exact",
+    "(2/L) N^2 lambda([x, N, -N - sum x, 0])^2 equals x^2 / den2 and N^2 / den2 in the second "
+    "entry, den2 = 1 + S/N + (S^2+|x|^2)/(2N^2) + eps L/(2N^2), signs those of x: the squared "
+    "bypass closed form, exactly (N, not 2N).",
+    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
+                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
+        .missing("the entries' signs (the lemma states their squares), and the bypass vector "
+                 "[x, N, -N - sum x] as an instance of the lemma's (c = M = 1) is not a separate "
+                 "lemma"),
+    "the square-root-free form is checked in rational only; floating point checks "
+    "akyurek.layernorm_bypass_closed_form_returns_n_not_2n") {
+  layernorm_division_closed_form_squared<T>(
+      ctx, [](const Vec<T>& v, const T& e) { return raw::layer_norm_squared<T>(v, e); }, true);
+}
+
+ICLPROOF_EXACT_PROPERTY(
+    ln_division_squared, "akyurek.layernorm_division_closed_form_squared_is_exact",
+    "(2/L) M^2 N^2 lambda([N c, y/M, -N c - S/M, 0])^2 equals (y/c)^2 / (1 + S/(NcM) + "
+    "(S^2+|y|^2)/(2N^2c^2M^2) + eps L/(2N^2c^2)), signs those of y: Lemma 8's closed form "
+    "squared, exactly.",
+    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
+                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
+        .missing("the entries' signs (the lemma states their squares)"),
+    "the square-root-free form is checked in rational only; floating point checks "
+    "akyurek.layernorm_division_closed_form") {
+  layernorm_division_closed_form_squared<T>(
+      ctx, [](const Vec<T>& v, const T& e) { return raw::layer_norm_squared<T>(v, e); }, false);
 }
 
 namespace {
@@ -187,6 +241,9 @@ ICLPROOF_PROPERTY(
         return raw::build_layer(lay, l, kn);
       });
 }
+ICLPROOF_NOT_APPLICABLE(
+    thm1_realised, rational,
+    "a realised decoder-layer chain (softmax exp, GeLU, LayerNorm square root): an approximation");
 
 ICLPROOF_PROPERTY(
     thm2_realised, "akyurek.theorem2_realised_chain_within_propagated_bound",
@@ -245,3 +302,6 @@ ICLPROOF_NOT_APPLICABLE(thm1_realised, interval,
 ICLPROOF_NOT_APPLICABLE(thm2_realised, interval,
                         "interval body not registered yet: an ambiguous interval comparison in "
                         "the chain's construction, not yet made explicit");
+ICLPROOF_NOT_APPLICABLE(
+    thm2_realised, rational,
+    "a realised decoder-layer chain (softmax exp, GeLU, LayerNorm square root): an approximation");

@@ -243,6 +243,56 @@ void layernorm_division_closed_form(case_context& ctx, const layernorm_fn<T>& ln
   }
 }
 
+// The same closed form squared, square-root free, as the exact rational mode checks it
+// (proofs/AkyurekAlgebra.v:layernorm_division_sum_squares):
+//   (2/L) M^2 N^2 lambda(v)_y^2 = (y/c)^2 / den2,  den2 = 1 + S/(NcM) + (S^2+|y|^2)/(2N^2c^2M^2)
+//                                                        + eps L/(2N^2c^2),
+// with lambda(v)_y^2 = (v_y - mean)^2 / (var + eps) (raw::layer_norm_squared: LayerNorm's own
+// moments, without the square root) and sign(lambda(v)_y) = sign(v_y - mean) = sign(y); for the
+// bypass also (2/L) N^2 lambda(v)_N^2 = N^2 / den2. Equalities: tolerance 0 (tolerance<T>).
+template <class T>
+using layernorm_squared_fn = std::function<Vec<T>(const Vec<T>&, const T&)>;
+
+template <class T>
+void layernorm_division_closed_form_squared(case_context& ctx,
+                                            const layernorm_squared_fn<T>& ln_squared,
+                                            bool bypass) {
+  const division_case dc = gen_division_case(bypass);
+  const T c = dc.c, N = dc.N, M = dc.M, ln_eps = dc.ln_eps;
+  ctx.note("c", full_digits(c));
+  ctx.note("N", full_digits(N));
+  ctx.note("M", full_digits(M));
+  ctx.note("L", std::to_string(dc.L));
+  ctx.note("ln_eps", full_digits(ln_eps));
+  Vec<T> v = Vec<T>::Zero(dc.L);
+  T S(0), y2(0);
+  v(0) = N * c;
+  for (int q = 0; q < dc.k; ++q) {
+    const T y = dc.y[size_t(q)];
+    v(1 + q) = y / M;
+    S += y;
+    y2 += y * y;
+    ctx.note("y", full_digits(y));
+  }
+  v(1 + dc.k) = -N * c - S / M;
+  const Vec<T> u2 = ln_squared(v, ln_eps);
+  const T scale2 = T(2) / T(dc.L) * M * M * N * N;
+  const T den2 = raw::layernorm_division_denominator_squared(S, y2, c, N, M, T(dc.L), ln_eps);
+  const T tol(0);  // instantiated in rational only (ICLPROOF_EXACT_PROPERTY): equality
+  const raw::layer_norm_moments<T> m = raw::layer_norm_centre(v);
+  for (int q = 0; q < dc.k; ++q) {
+    const T y = dc.y[size_t(q)];
+    ctx.check_le<T>("|(2/L) M^2 N^2 lambda(v)_y^2 - (y/c)^2 / den2|",
+                    abs_of(T(scale2 * u2(1 + q) - y * y / (c * c) / den2)), tol);
+    ctx.require("sign(lambda(v)_y) = sign(y)",
+                (m.centred(1 + q) > T(0)) == (y > T(0)) && (m.centred(1 + q) < T(0)) == (y < T(0)),
+                "v_y - mean = " + full_digits(T(m.centred(1 + q))) + ", y = " + full_digits(y));
+  }
+  if (bypass)
+    ctx.check_le<T>("|(2/L) N^2 lambda(v)_N^2 - N^2 / den2|",
+                    abs_of(T(scale2 * u2(0) - N * N / den2)), tol);
+}
+
 // Lemma 8's convergence: the relative error of the division is -S/(2NcM) up to the proven
 // second-order remainder (approximation_bounds.hpp: layernorm_division_first_order_remainder,
 // the formula of proofs/AkyurekBounds.v:layernorm_division_remainder),
@@ -556,22 +606,26 @@ void theorem1_exact_chain(case_context& ctx, const chain_builder_fn1<T>& chain) 
   const auto L = chain(cc.d, cc.n, w0, alpha, lambda);
   const auto ws = raw::sgd_pass<T>(X, y, w0, alpha, lambda);
   Mat<T> h = raw::chain_input<T>(R.D(), X, y);
-  const T g = raw::gamma_bound<T>(double(cc.d) + 6);
   T acc(0);
   for (int k = 1; k <= cc.n; ++k) {
     for (int l = 0; l < 8; ++l) h = raw::layer_exact(h, L[size_t(8 * (k - 1) + l)]);
-    const Vec<T> x = X.col(k - 1);
-    const T wn = ws[size_t(k - 1)].cwiseAbs().maxCoeff(), xn = x.cwiseAbs().maxCoeff(),
-            x1 = x.cwiseAbs().sum();
-    const T local =
-        g * (wn + T(2) * alpha * (xn * (wn * x1 + abs_of(T(y(0, k - 1)))) + lambda * wn));
-    acc = acc * (T(1) + T(2) * alpha * (x1 * xn + lambda)) + local;
     const Vec<T> wk = ws[size_t(k)];
     const T pred = wk.dot(X.col(k));
-    const T tol =
-        T(2) * acc * X.col(k).cwiseAbs().sum() + T(2) * g * wk.cwiseAbs().dot(X.col(k).cwiseAbs());
+    T bound_w(0);
+    const T tol = tolerance<T>([&](auto) {
+      const T g = raw::gamma_bound<T>(double(cc.d) + 6);
+      const Vec<T> x = X.col(k - 1);
+      const T wn = ws[size_t(k - 1)].cwiseAbs().maxCoeff(), xn = x.cwiseAbs().maxCoeff(),
+              x1 = x.cwiseAbs().sum();
+      const T local =
+          g * (wn + T(2) * alpha * (xn * (wn * x1 + abs_of(T(y(0, k - 1)))) + lambda * wn));
+      acc = acc * (T(1) + T(2) * alpha * (x1 * xn + lambda)) + local;
+      bound_w = T(2) * acc;
+      return T(T(2) * acc * X.col(k).cwiseAbs().sum() +
+               T(2) * g * wk.cwiseAbs().dot(X.col(k).cwiseAbs()));
+    });
     const Mat<T> w_chain = h.block(R.w0(), 2 * k, cc.d, 1);
-    ctx.compare<T>("w_k at token 2k vs SGD iterate", w_chain, Mat<T>(wk), T(T(2) * acc));
+    ctx.compare<T>("w_k at token 2k vs SGD iterate", w_chain, Mat<T>(wk), bound_w);
     if constexpr (is_interval_scalar<T>)
       ctx.check_identity("prediction at token 2k vs w_k^T x_(k+1)", T(h(R.pred(), 2 * k)), pred);
     else
@@ -601,21 +655,27 @@ void theorem2_exact_chain(case_context& ctx, const chain_builder_fn2<T>& chain) 
     for (int l = 0; l < 10; ++l) h = raw::layer_exact(h, L[size_t(10 * (k - 1) + l)]);
     const Mat<T> Xk = X.leftCols(k), yk = y.leftCols(k);
     const Mat<T> W_ridge = ridge_closed_form<T>(Xk, yk, lambda);
-    const Mat<T> A = matmul_nt(Xk, Xk) + lambda * Mat<T>::Identity(cc.d, cc.d);
-    const T kappa = spd_condition_number(A);
-    const T Ainv = T(1) / symmetric_eigenvalues(A)(0);
-    const T XY = sqrt_of(T(Xk.squaredNorm())) * sqrt_of(T(yk.squaredNorm()));
-    const T scale = std::max(sqrt_of(T(W_ridge.squaredNorm())), T(XY * Ainv));
-    const T bound =
-        T(2) * scale *
-        (cholesky_solve_relative_bound<T>(double(cc.d), kappa) +
-         T(k) * higham_gamma<T>(2.0 * cc.d + 3) * kappa + T(2) * higham_gamma<T>(double(k + cc.d)));
+    const T bound = tolerance<T>([&](auto tag) {
+      using S = typename decltype(tag)::scalar;
+      const Mat<S> A = matmul_nt(Xk, Xk) + lambda * Mat<S>::Identity(cc.d, cc.d);
+      const S kappa = spd_condition_number(A);
+      const S Ainv = S(1) / symmetric_eigenvalues(A)(0);
+      const S XY = sqrt_of(S(Xk.squaredNorm())) * sqrt_of(S(yk.squaredNorm()));
+      const S scale = std::max(sqrt_of(S(W_ridge.squaredNorm())), S(XY * Ainv));
+      return S(S(2) * scale *
+               (cholesky_solve_relative_bound<S>(double(cc.d), kappa) +
+                S(k) * higham_gamma<S>(2.0 * cc.d + 3) * kappa +
+                S(2) * higham_gamma<S>(double(k + cc.d))));
+    });
     const Mat<T> w_chain = h.block(R.q0(), 2 * k, cc.d, 1);
     ctx.compare<T>("w_k at token 2k vs ridge", w_chain, Mat<T>(W_ridge.transpose()), bound);
     const T pred = (W_ridge * X.col(k))(0);
-    ctx.check_le<T>(
-        "prediction at token 2k vs ridge prediction", abs_of(T(h(R.pred(), 2 * k) - pred)),
-        T(bound * X.col(k).cwiseAbs().sum() + higham_gamma<T>(double(cc.d)) * abs_of(pred) * T(4)));
+    const T pred_tol = tolerance<T>([&](auto) {
+      return T(bound * X.col(k).cwiseAbs().sum() +
+               higham_gamma<T>(double(cc.d)) * abs_of(pred) * T(4));
+    });
+    ctx.check_le<T>("prediction at token 2k vs ridge prediction",
+                    abs_of(T(h(R.pred(), 2 * k) - pred)), pred_tol);
   }
 }
 

@@ -1,6 +1,8 @@
 // The CGD and LFOM Memformers (CONSTRUCTIONS.md section 4; the Memformer paper eqs 17-21).
 #include "memformer.hpp"
 
+#include "core/rational.hpp"
+
 using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::memformer_checks;
@@ -15,6 +17,7 @@ ICLPROOF_PROPERTY(
     return cg_memformer_model<T>(Z0, a, g);
   });
 }
+ICLPROOF_PROPERTY_BODY(cgd_cg, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     cgd_min_norm, "memformer.cgd_after_rank_layers_equals_min_norm_prediction",
@@ -29,6 +32,7 @@ ICLPROOF_PROPERTY(
         return cg_memformer_model<T>(Z0, a, g);
       });
 }
+ICLPROOF_PROPERTY_BODY(cgd_min_norm, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     lfom_scalar, "memformer.lfom_scalar_gamma_equals_lfom",
@@ -40,6 +44,7 @@ ICLPROOF_PROPERTY(
         return scalar_lfom_model<T>(Z0, a, lambda);
       });
 }
+ICLPROOF_PROPERTY_BODY(lfom_scalar, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     momentum, "memformer.momentum_gd_is_an_lfom_memformer",
@@ -50,6 +55,7 @@ ICLPROOF_PROPERTY(
     return momentum_memformer_model<T>(Z0, eta, beta, L);
   });
 }
+ICLPROOF_PROPERTY_BODY(momentum, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     nesterov, "memformer.nesterov_is_an_lfom_memformer",
@@ -61,6 +67,7 @@ ICLPROOF_PROPERTY(
     return nesterov_memformer_model<T>(Z0, eta, beta, L);
   });
 }
+ICLPROOF_PROPERTY_BODY(nesterov, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     diagonal_a, "memformer.diagonal_a_reaches_only_scalings_lambda_times_a_transpose",
@@ -77,6 +84,7 @@ ICLPROOF_PROPERTY(
         return matrix_a_lfom_model<T>(Z0, A, lambda);
       });
 }
+ICLPROOF_PROPERTY_BODY(diagonal_a, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     token_gamma, "memformer.nonconstant_gamma_row_breaks_the_linear_model_reading",
@@ -94,3 +102,4 @@ ICLPROOF_PROPERTY(
                                                  return token_gamma_model<T>(Z0, a, row);
                                                });
 }
+ICLPROOF_PROPERTY_BODY(token_gamma, ::iclproof::rational_real);

@@ -1,6 +1,8 @@
 // Properties of the closed-form references (CONSTRUCTIONS.md section 6).
 #include "references.hpp"
 
+#include "core/rational.hpp"
+
 using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::reference_checks;
@@ -14,6 +16,7 @@ ICLPROOF_PROPERTY(
     return iterated_sherman_morrison_ridge(X, Y, lambda);
   });
 }
+ICLPROOF_PROPERTY_BODY(sm_equals_ridge, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     gd_neumann, "references.k_step_gd_equals_neumann_closed_form",
@@ -23,6 +26,7 @@ ICLPROOF_PROPERTY(
     return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y, eta, K).back();
   });
 }
+ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     bayes_ridge, "references.bayes_posterior_mean_equals_ridge",
@@ -33,6 +37,7 @@ ICLPROOF_PROPERTY(
     return bayes_posterior_mean(X, Y, s2, t2);
   });
 }
+ICLPROOF_PROPERTY_BODY(bayes_ridge, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     ridge_min_norm, "references.ridge_tends_to_min_norm_least_squares",
@@ -45,6 +50,7 @@ ICLPROOF_PROPERTY(
   ridge_tends_to_min_norm<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }
+ICLPROOF_PROPERTY_BODY(ridge_min_norm, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     ridge_2p, "references.ridge_at_p_agrees_with_ridge_at_2p",
@@ -56,3 +62,6 @@ ICLPROOF_PROPERTY(
   ridge_agrees_with_twice_the_precision<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }
+ICLPROOF_NOT_APPLICABLE(ridge_2p, rational,
+                        "compares two floating-point precisions; exact ridge is checked by the "
+                        "other references.* properties");

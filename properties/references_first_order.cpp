@@ -2,6 +2,8 @@
 // Nesterov and the LFOM they are special cases of.
 #include "memformer.hpp"
 
+#include "core/rational.hpp"
+
 using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::memformer_checks;
@@ -15,6 +17,7 @@ ICLPROOF_PROPERTY(
   cg_after_rank_steps_equals_min_norm<T>(
       ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
 }
+ICLPROOF_PROPERTY_BODY(cg_rank, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(momentum_lfom, "references.momentum_equals_lfom_with_momentum_coefficients",
                   "Heavy-ball momentum equals the LFOM with lambda(l, j) = eta beta^(l-j).",
@@ -22,6 +25,7 @@ ICLPROOF_PROPERTY(momentum_lfom, "references.momentum_equals_lfom_with_momentum_
   momentum_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& eta, const T& beta,
                                   int L) { return momentum_gd(q, eta, beta, L); });
 }
+ICLPROOF_PROPERTY_BODY(momentum_lfom, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     nesterov_lfom, "references.nesterov_equals_lfom_with_nesterov_coefficients",
@@ -31,3 +35,4 @@ ICLPROOF_PROPERTY(
   nesterov_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& eta, const T& beta,
                                   int L) { return nesterov_lookahead(q, eta, beta, L); });
 }
+ICLPROOF_PROPERTY_BODY(nesterov_lfom, ::iclproof::rational_real);

@@ -18,6 +18,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"))) {
   prop1_every_token_is_gd_updated<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(prop1_tokens, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     prop1_dyadic, "vonoswald.prop1_layer_is_exact_on_dyadic_data",
@@ -38,6 +39,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/VonOswald.v:prop1_layer_readout"))) {
   prop1_readout_predicts_updated_model<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(prop1_readout, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     unmasked_dev, "vonoswald.unmasked_layer_deviates_by_the_query_term",
@@ -47,6 +49,7 @@ ICLPROOF_PROPERTY(
                    identity("proofs/VonOswald.v:prop1_lsa_gd_step"))) {
   unmasked_layer_deviation<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(unmasked_dev, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     unmasked_exact, "vonoswald.unmasked_layer_is_exact_when_w0_xq_equals_yq0",
@@ -55,6 +58,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/VonOswald.v:prop1_unmasked_exact"))) {
   unmasked_layer_exact_when_readout_consistent<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(unmasked_exact, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     gd_stack, "vonoswald.gd_stack_tokens_follow_k_gd_steps",
@@ -63,6 +67,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/VonOswald.v:lsa_stack_gd_steps"))) {
   gd_stack_follows_gd_steps<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(gd_stack, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     gd_neumann, "vonoswald.gd_stack_prediction_equals_neumann_closed_form",
@@ -70,6 +75,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/VonOswald.v:lsa_stack_neumann"))) {
   gd_stack_prediction_is_neumann_form<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     gdpp_layer, "vonoswald.gdpp_layer_transforms_inputs_and_steps_targets",
@@ -78,6 +84,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/VonOswald.v:gdpp_layer_identity"))) {
   gdpp_layer_identity<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(gdpp_layer, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     gdpp_stack, "vonoswald.gdpp_stack_equals_preconditioned_gd",
@@ -86,3 +93,4 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/VonOswald.v:gdpp_preconditioned_gd"))) {
   gdpp_stack_is_preconditioned_gd<T>(ctx, real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(gdpp_stack, ::iclproof::rational_real);

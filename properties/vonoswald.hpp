@@ -77,17 +77,20 @@ T rounding_bound(double depth, const T& shadow_a, const T& shadow_b) {
 template <class T>
 void note_error_in_eps(case_context& ctx, const std::string& label, const Mat<T>& a,
                        const Mat<T>& b, const T& scale) {
+  if constexpr (is_exact_scalar<T>) return;  // no eps: the check itself is equality
   const T err = max_abs(Mat<T>(a - b));
   const T rel = scale > T(0) ? T(err / (eps<T>() * scale)) : T(0);
   ctx.note(label + ": max error / (eps * shadow scale)", short_digits(rel, 4));
 }
 
 // A comparison of construction against reference within the rounding bound; a zero bound (all
-// shadows zero) is checked as the exact equality it claims.
+// shadows zero) is checked as the exact equality it claims. In an exact scalar the bound is 0
+// (tolerance<T>) and the comparison is the equality, recorded as error 0 against tolerance 0.
 template <class T>
 void compare_within(case_context& ctx, const std::string& label, const Mat<T>& computed,
                     const Mat<T>& reference, const T& bound) {
-  if (bound == T(0) && computed.rows() == reference.rows() && computed.cols() == reference.cols())
+  if (!is_exact_scalar<T> && bound == T(0) && computed.rows() == reference.rows() &&
+      computed.cols() == reference.cols())
     ctx.require(label + " (exact: every shadow is zero)", computed == reference,
                 "computed =\n" + case_context::matrix_full_digits(computed) + "reference =\n" +
                     case_context::matrix_full_digits(reference));
@@ -177,9 +180,11 @@ void prop1_every_token_is_gd_updated(case_context& ctx, const constructions<T>& 
   const Mat<T> dW = gd_delta<T>(c.X, c.Y, c.eta, c.W0);
   const Mat<T> Xt = E.topRows(d), Yt = E.bottomRows(o);
   const Mat<T> ref_y = Yt - matmul(dW, Xt);
-  const Mat<T> shadow = prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N);
-  const T scale = max_abs(shadow);
-  const T bound = rounding_bound<T>(layer_depth(N, d + o), scale, scale);
+  T scale(0);
+  const T bound = tolerance<T>([&](auto) {
+    scale = max_abs(Mat<T>(prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N)));
+    return rounding_bound<T>(layer_depth(N, d + o), scale, scale);
+  });
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
   ctx.require("x-parts of every token unchanged (exact)", out.topRows(d) == Xt,
               "the x-parts moved");
@@ -233,10 +238,12 @@ void prop1_readout_predicts_updated_model(case_context& ctx, const constructions
   const Mat<T> prediction = lsa_query_prediction<T>(out, d, N);
   const Mat<T> W1 = gd_step<T>(c.W0, c.X, c.Y, c.eta);
   const Mat<T> ref = matmul(W1, c.Xq);
-  const Mat<T> absYq0 = matmul(abs_of(c.W0), abs_of(c.Xq));
-  const Mat<T> shadow = prop1_y_shadow<T>(c.X, c.Y, c.Xq, absYq0, c.W0, c.eta, N);
-  const T scale = max_abs(shadow);
-  const T bound = rounding_bound<T>(layer_depth(N, d + o) + d + 1, scale, scale);
+  T scale(0);
+  const T bound = tolerance<T>([&](auto) {
+    const Mat<T> absYq0 = matmul(abs_of(c.W0), abs_of(c.Xq));
+    scale = max_abs(Mat<T>(prop1_y_shadow<T>(c.X, c.Y, c.Xq, absYq0, c.W0, c.eta, N)));
+    return rounding_bound<T>(layer_depth(N, d + o) + d + 1, scale, scale);
+  });
   note_error_in_eps<T>(ctx, "prediction", prediction, ref, scale);
   compare_within<T>(ctx, "prediction -(y_q after the layer) vs (W0 + DeltaW) x_q", prediction, ref,
                     bound);
@@ -260,16 +267,18 @@ void unmasked_layer_deviation(case_context& ctx, const constructions<T>& make) {
   const Mat<T> dev =
       matmul(Mat<T>(matmul_nt(Mat<T>(matmul(c.W0, c.Xq) - c.Yq0), c.Xq)), Xt) * T(c.eta / T(N));
   const Mat<T> ref_y = Yt - matmul(dW, Xt) + dev;
-  const Mat<T> shadow = prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N);
-  const T scale = max_abs(shadow);
-  const T bound = rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+  T scale(0);
+  const T bound = tolerance<T>([&](auto) {
+    scale = max_abs(Mat<T>(prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N)));
+    return rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+  });
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
   ctx.require("x-parts unchanged (exact)", out.topRows(d) == Xt, "the x-parts moved");
   compare_within<T>(ctx, "unmasked y-parts vs y - DeltaW x + (eta/N)(W0 Xq - Yq0) Xq^T x",
                     Mat<T>(out.bottomRows(o)), ref_y, bound);
   // The deviation is really there when W0 Xq != Yq0: the masked GD token is NOT the output.
   // (Only a statement about this draw; shown when the term exceeds the bound by 2^10.)
-  if (max_abs(dev) > T(1024) * bound)
+  if (max_abs(dev) > T(1024) * bound)  // exact mode: whenever dev != 0
     ctx.require("the unmasked output differs from the masked GD token",
                 max_abs(Mat<T>(out.bottomRows(o) - (Yt - matmul(dW, Xt)))) > bound,
                 "no deviation although (eta/N)(W0 Xq - Yq0) Xq^T x is large");
@@ -305,9 +314,11 @@ void unmasked_layer_exact_when_readout_consistent(case_context& ctx, const const
   const Mat<T> out = lsa_layer_forward<T>(layer, E, N);
   const Mat<T> Xt = E.topRows(d), Yt = E.bottomRows(o);
   const Mat<T> ref_y = Yt - matmul(gd_delta<T>(c.X, c.Y, c.eta, c.W0), Xt);
-  const Mat<T> shadow = prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N);
-  const T scale = max_abs(shadow);
-  const T bound = rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+  T scale(0);
+  const T bound = tolerance<T>([&](auto) {
+    scale = max_abs(Mat<T>(prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N)));
+    return rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+  });
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
   compare_within<T>(ctx, "unmasked y-parts vs the GD-updated tokens (W0 Xq = Yq0)",
                     Mat<T>(out.bottomRows(o)), ref_y, bound);
@@ -357,11 +368,14 @@ void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) 
   Mat<T> S = abs_of(Yext);
   const T eta_n = T(abs_of(c.eta) / T(N));
   for (int k = 1; k <= K; ++k) {
-    S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
     const Mat<T> ref_y = Yext - matmul(W[k], X_all);
     const Mat<T> ref_y_stack = Yext - matmul(W_stack[k], X_all);
-    const T scale = max_abs(S);
-    const T bound = rounding_bound<T>(k * layer_depth(N, d + o), scale, scale);
+    T scale(0);
+    const T bound = tolerance<T>([&](auto) {
+      S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
+      scale = max_abs(S);
+      return rounding_bound<T>(k * layer_depth(N, d + o), scale, scale);
+    });
     const std::string at = "layer " + std::to_string(k);
     compare_within<T>(ctx, at + " (stack, per-layer eta): y-parts vs [Y - W_k X, -W_k Xq]",
                       Mat<T>(stacked[k].bottomRows(o)), ref_y_stack, bound);
@@ -392,22 +406,26 @@ void gd_stack_prediction_is_neumann_form(case_context& ctx, const constructions<
   const auto Es = lsa_stack_forward<T>(make.gd_stack(d, o, N, std::vector<T>(K, c.eta)), E, N);
   const Mat<T> prediction = lsa_query_prediction<T>(Es.back(), d, N);
   const Mat<T> ref = matmul(gd_neumann_closed_form<T>(c.X, c.Y, c.eta, K), c.Xq);
-  const Mat<T> absX = abs_of(c.X), absX_all = abs_of(Mat<T>(E.topRows(d)));
-  const T eta_n = T(abs_of(c.eta) / T(N));
-  Mat<T> S = abs_of(Mat<T>(E.bottomRows(o)));
-  for (int k = 1; k <= K; ++k)
-    S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
-  const Mat<T> Mabs = Mat<T>::Identity(d, d) + matmul_nt(absX, absX) * eta_n;
-  Mat<T> power = Mat<T>::Identity(d, d), sum = Mat<T>::Zero(d, d);
-  for (int k = 0; k < K; ++k) {
-    sum += power;
-    power = matmul(power, Mabs);
-  }
-  const Mat<T> neumann_shadow =
-      matmul(Mat<T>(matmul(Mat<T>(matmul_nt(abs_of(c.Y), absX)), sum)), abs_of(c.Xq)) * eta_n;
-  const T s_stack = max_abs(Mat<T>(S.rightCols(Q))), s_ref = max_abs(neumann_shadow);
-  const T bound = rounding_bound<T>(K * layer_depth(N, d + o) + static_cast<double>(N + 2 * d + 5),
-                                    s_stack, s_ref);
+  T s_stack(0), s_ref(0);
+  const T bound = tolerance<T>([&](auto) {
+    const Mat<T> absX = abs_of(c.X), absX_all = abs_of(Mat<T>(E.topRows(d)));
+    const T eta_n = T(abs_of(c.eta) / T(N));
+    Mat<T> S = abs_of(Mat<T>(E.bottomRows(o)));
+    for (int k = 1; k <= K; ++k)
+      S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
+    const Mat<T> Mabs = Mat<T>::Identity(d, d) + matmul_nt(absX, absX) * eta_n;
+    Mat<T> power = Mat<T>::Identity(d, d), sum = Mat<T>::Zero(d, d);
+    for (int k = 0; k < K; ++k) {
+      sum += power;
+      power = matmul(power, Mabs);
+    }
+    const Mat<T> neumann_shadow =
+        matmul(Mat<T>(matmul(Mat<T>(matmul_nt(abs_of(c.Y), absX)), sum)), abs_of(c.Xq)) * eta_n;
+    s_stack = max_abs(Mat<T>(S.rightCols(Q)));
+    s_ref = max_abs(neumann_shadow);
+    return rounding_bound<T>(K * layer_depth(N, d + o) + static_cast<double>(N + 2 * d + 5),
+                             s_stack, s_ref);
+  });
   note_error_in_eps<T>(ctx, "prediction", prediction, ref, T(s_stack + s_ref));
   compare_within<T>(ctx, "stack prediction vs the Neumann closed form", prediction, ref, bound);
 }
@@ -431,18 +449,22 @@ void gdpp_layer_identity(case_context& ctx, const constructions<T>& make) {
   const Mat<T> XXt = matmul_nt(c.X, c.X);
   const Mat<T> ref_x = matmul(Mat<T>(Mat<T>::Identity(d, d) - XXt * gamma), Xt);
   const Mat<T> ref_y = Yt - matmul(gd_delta<T>(c.X, c.Y, c.eta, c.W0), Xt);
-  const Mat<T> absX = abs_of(c.X);
-  const Mat<T> x_shadow =
-      abs_of(Xt) + matmul(Mat<T>(matmul_nt(absX, absX)), abs_of(Xt)) * abs_of(gamma);
-  const Mat<T> y_shadow = prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N);
   const double n = layer_depth(N, d + o);
-  const T sx = max_abs(x_shadow), sy = max_abs(y_shadow);
+  T sx(0), sy(0);
+  const T bound_x = tolerance<T>([&](auto) {
+    const Mat<T> absX = abs_of(c.X);
+    sx = max_abs(
+        Mat<T>(abs_of(Xt) + matmul(Mat<T>(matmul_nt(absX, absX)), abs_of(Xt)) * abs_of(gamma)));
+    return rounding_bound<T>(n, sx, sx);
+  });
+  const T bound_y = tolerance<T>([&](auto) {
+    sy = max_abs(Mat<T>(prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N)));
+    return rounding_bound<T>(n, sy, sy);
+  });
   note_error_in_eps<T>(ctx, "x-parts", Mat<T>(out.topRows(d)), ref_x, sx);
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, sy);
-  compare_within<T>(ctx, "x-parts vs (I - gamma X X^T) x", Mat<T>(out.topRows(d)), ref_x,
-                    rounding_bound<T>(n, sx, sx));
-  compare_within<T>(ctx, "y-parts vs y - DeltaW x", Mat<T>(out.bottomRows(o)), ref_y,
-                    rounding_bound<T>(n, sy, sy));
+  compare_within<T>(ctx, "x-parts vs (I - gamma X X^T) x", Mat<T>(out.topRows(d)), ref_x, bound_x);
+  compare_within<T>(ctx, "y-parts vs y - DeltaW x", Mat<T>(out.bottomRows(o)), ref_y, bound_y);
 }
 
 // GD++ stack (proofs/VonOswald.v:gdpp_preconditioned_gd): layers (gamma_l, eta_l), W0 = 0, from
@@ -491,32 +513,37 @@ void gdpp_stack_is_preconditioned_gd(case_context& ctx, const constructions<T>& 
   Mat<T> S = I, Sh = I, Wh = Mat<T>::Zero(o, d);
   Mat<T> Xh = absX_all, Yh = abs_of(Yext);
   for (int l = 0; l < L; ++l) {
-    // Shadows of the layer (from layer l's input).
-    const Mat<T> Xc = Xh.leftCols(N), Yc = Yh.leftCols(N);
-    const Mat<T> XcXh = matmul(Mat<T>(matmul_nt(Xc, Xc)), Xh);
-    const Mat<T> YcXh = matmul(Mat<T>(matmul_nt(Yc, Xc)), Xh);
-    Xh = Xh + XcXh * abs_of(gamma[l]);
-    Yh = Yh + YcXh * T(abs_of(eta[l]) / T(N));
-    // The reference's S and shadows.
-    const Mat<T> Xl = matmul(S, c.X), Xlh = matmul(Sh, absX);
-    const Mat<T> Wh_next = Wh + matmul(Mat<T>(matmul_nt(Mat<T>(matmul(Wh, absX) + absY), absX)),
-                                       Mat<T>(matmul(Sh, Sh))) *
-                                    T(abs_of(eta[l]) / T(N));
+    // The reference's S_l.
+    const Mat<T> Xl = matmul(S, c.X);
     S = matmul(Mat<T>(I - matmul_nt(Xl, Xl) * gamma[l]), S);
-    Sh = matmul(Mat<T>(I + matmul_nt(Xlh, Xlh) * abs_of(gamma[l])), Sh);
-    Wh = Wh_next;
     const Mat<T> ref_x = matmul(S, X_all), ref_y = Yext - matmul(W[l + 1], X_all);
-    const Mat<T> ref_xh = matmul(Sh, absX_all), ref_yh = abs_of(Yext) + matmul(Wh, absX_all);
     const double n = (l + 2) * layer_depth(N, d + o);
+    // Shadows of the layer (from layer l's input) and of the reference.
+    T bound_x(0), y_scale(0);
+    const T bound_y = tolerance<T>([&](auto) {
+      const Mat<T> Xc = Xh.leftCols(N), Yc = Yh.leftCols(N);
+      const Mat<T> XcXh = matmul(Mat<T>(matmul_nt(Xc, Xc)), Xh);
+      const Mat<T> YcXh = matmul(Mat<T>(matmul_nt(Yc, Xc)), Xh);
+      Xh = Xh + XcXh * abs_of(gamma[l]);
+      Yh = Yh + YcXh * T(abs_of(eta[l]) / T(N));
+      const Mat<T> Xlh = matmul(Sh, absX);
+      const Mat<T> Wh_next = Wh + matmul(Mat<T>(matmul_nt(Mat<T>(matmul(Wh, absX) + absY), absX)),
+                                         Mat<T>(matmul(Sh, Sh))) *
+                                      T(abs_of(eta[l]) / T(N));
+      Sh = matmul(Mat<T>(I + matmul_nt(Xlh, Xlh) * abs_of(gamma[l])), Sh);
+      Wh = Wh_next;
+      const Mat<T> ref_xh = matmul(Sh, absX_all), ref_yh = abs_of(Yext) + matmul(Wh, absX_all);
+      bound_x = rounding_bound<T>(n, max_abs(Xh), max_abs(ref_xh));
+      y_scale = max_abs(Yh) + max_abs(ref_yh);
+      return rounding_bound<T>(n, max_abs(Yh), max_abs(ref_yh));
+    });
     const std::string at = "layer " + std::to_string(l + 1);
     compare_within<T>(ctx, at + ": x-parts vs S_l [X, Xq]", Mat<T>(Es[l + 1].topRows(d)), ref_x,
-                      rounding_bound<T>(n, max_abs(Xh), max_abs(ref_xh)));
+                      bound_x);
     compare_within<T>(ctx, at + ": y-parts vs [Y - W_l X, -W_l Xq] (PGD with S_l^2)",
-                      Mat<T>(Es[l + 1].bottomRows(o)), ref_y,
-                      rounding_bound<T>(n, max_abs(Yh), max_abs(ref_yh)));
+                      Mat<T>(Es[l + 1].bottomRows(o)), ref_y, bound_y);
     if (l + 1 == L)
-      note_error_in_eps<T>(ctx, "layer L y-parts", Mat<T>(Es[l + 1].bottomRows(o)), ref_y,
-                           T(max_abs(Yh) + max_abs(ref_yh)));
+      note_error_in_eps<T>(ctx, "layer L y-parts", Mat<T>(Es[l + 1].bottomRows(o)), ref_y, y_scale);
   }
 }
 

@@ -89,6 +89,15 @@ int run_list_command(const list_options& opt) {
                reach.limited_by.empty() || !c.unproved.empty()
                    ? ""
                    : " (limited by: " + reach.limited_by + ")");
+    std::string runs, not_in;
+    for (scalar_kind k : all_scalar_kinds) {
+      if (p->applies_in(k))
+        runs += std::string(runs.empty() ? "" : ", ") + scalar_kind_name(k);
+      else
+        not_in +=
+            fmt::format("\n  not in {}: {}", scalar_kind_name(k), p->not_applicable_reason(k));
+    }
+    fmt::print("  runs in:   {}{}\n", runs, not_in);
   }
   return 0;
 }

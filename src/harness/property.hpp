@@ -94,6 +94,15 @@ class case_context {
              "check_le compares a non-negative error with a non-negative tolerance; a signed "
              "claim belongs in a rearranged check\n");
       }
+      if constexpr (is_exact_scalar<T>) {
+        // Exact arithmetic: the claim is equality, so a nonzero tolerance is a misuse.
+        if (bound != T(0)) {
+          record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()),
+                 false);
+          fail(label, full_digits(err), full_digits(bound),
+               "an exact scalar checks equality: the tolerance must be 0 (tolerance<T>)\n");
+        }
+      }
       const bool ok = err <= bound;
       record(log2_abs(err), log2_abs(bound), log2_abs(eps<T>()), ok);
       if (!ok) fail(label, full_digits(err), full_digits(bound), values ? values() : std::string());

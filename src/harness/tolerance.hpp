@@ -16,13 +16,20 @@ namespace iclproof {
 // (the generic lambda's body is only instantiated when called), so it may use sqrt,
 // eigenvalues, singular values and condition numbers, which Q does not have. Everything a
 // tolerance needs that the check itself does not goes inside the lambda.
-struct tolerance_formula_tag {};
+// A call in the formula that names a function an exact scalar lacks (sqrt_of, eigenvalues:
+// deleted or constrained away) is resolved when the enclosing template is, unless it depends
+// on the lambda's parameter: such formulas take the scalar from it,
+//   tolerance<T>([&](auto tag) { using S = typename decltype(tag)::scalar; ... sqrt_of(S(d)) });
+template <class T>
+struct tolerance_formula_tag {
+  using scalar = T;
+};
 template <class T, class Formula>
 T tolerance(const Formula& formula) {
   if constexpr (is_exact_scalar<T>) {
     return T(0);
   } else {
-    return formula(tolerance_formula_tag{});
+    return formula(tolerance_formula_tag<T>{});
   }
 }
 

@@ -347,7 +347,14 @@ run_report generate_report(const report_options& opt, const report_progress& pro
                                               min_precision_bits, max_precision_bits));
 
   // Inputs first, so bad input fails before any long computation.
-  const std::vector<const property*> selected = select_properties(opt.property_glob);
+  // Only properties with a body in the run's scalar (the exact-only ones, e.g. the squared
+  // LayerNorm forms, have none in floating point); the sweep is MPFR, a subset of those.
+  std::vector<const property*> selected;
+  for (const property* p : select_properties(opt.property_glob))
+    if (p->applies_in(opt.scalar) && p->applies_in(scalar_kind::mpfr)) selected.push_back(p);
+  if (selected.empty())
+    throw std::invalid_argument(fmt::format("no property matching '{}' applies in scalar {}",
+                                            opt.property_glob, scalar_option_name(opt.scalar)));
   const proof_audit audit =
       opt.proof_audit_path.empty() ? proof_audit{} : proof_audit::load(opt.proof_audit_path);
   std::vector<weights_file> weights;  // strict reader: a malformed file is one error line

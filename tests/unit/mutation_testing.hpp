@@ -3,6 +3,7 @@
 // keeps its own seed, so its cases stay the ones its mutants were tuned against.
 #pragma once
 
+#include "core/rational.hpp"
 #include "harness/runner.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,13 +12,24 @@
 
 namespace iclproof {
 
+// The scalar the mutation tests run in. The iclproof_unit_tests executable compiles them with
+// mpfr_real; iclproof_mutation_tests_rational compiles the same files with
+// ICLPROOF_MUTATION_RATIONAL defined, so every mutant must also fail in exact arithmetic, where
+// the tolerance is 0 (tests that have no exact form are left out there with #ifndef).
+#ifdef ICLPROOF_MUTATION_RATIONAL
+using mutation_scalar = rational_real;
+#else
+using mutation_scalar = mpfr_real;
+#endif
+
 class mutation_runner {
  public:
-  explicit mutation_runner(std::uint64_t seed, scalar_kind kind = scalar_kind::mpfr)
+  explicit mutation_runner(std::uint64_t seed,
+                           scalar_kind kind = scalar_traits<mutation_scalar>::kind)
       : seed_(seed), kind_(kind) {}
 
-  // The runner's scalar (MPFR unless given) at the run's precision, `cases` RapidCheck cases
-  // from this file's seed.
+  // The runner's scalar (mutation_scalar unless given: MPFR, or exact rationals) at the run's
+  // precision, `cases` RapidCheck cases from this file's seed.
   run_config config(int cases = 30) const {
     run_config cfg;
     cfg.scalar = kind_;
