@@ -8,7 +8,7 @@
    Not part of _CoqProject: the audit compiles it (with Redirect) in a scratch directory. *)
 
 From ICLProof Require ShermanMorrison GradientDescent VonOswald AhnLemma1 Memformer
-  AkyurekBounds AkyurekAlgebra LeastSquares ConjugateGradient.
+  AkyurekBounds AkyurekAlgebra LeastSquares ConjugateGradient PopulationOptima.
 
 (* ShermanMorrison.v *)
 Print Assumptions ICLProof.ShermanMorrison.sherman_morrison.
@@ -84,3 +84,11 @@ Print Assumptions ICLProof.ConjugateGradient.cg_after_rank_steps_equals_min_norm
 Print Assumptions ICLProof.ConjugateGradient.cg_prediction_equals_min_norm.
 Print Assumptions ICLProof.ConjugateGradient.cgd_after_rank_layers_equals_min_norm.
 Print Assumptions ICLProof.ConjugateGradient.cgd_after_rank_layers_equals_min_norm_prediction.
+
+(* PopulationOptima.v *)
+Print Assumptions ICLProof.PopulationOptima.quadratic_excess.
+Print Assumptions ICLProof.PopulationOptima.quadratic_minimum.
+Print Assumptions ICLProof.PopulationOptima.quadratic_minimiser.
+Print Assumptions ICLProof.PopulationOptima.isotropic_step_optimum.
+Print Assumptions ICLProof.PopulationOptima.uniform_step_optimum.
+Print Assumptions ICLProof.PopulationOptima.gaussian_step_optimum.
