@@ -17,6 +17,12 @@
        Z_L = [[X, Xq], [y - w_L^T X, - w_L^T Xq]] with w_0 = 0,
        w_(l+1) = w_l - A_l^T grad R(w_l)   (induction over layers).
    - ahn_lemma1_readout : Q = 1: the bottom-right entry of Z_L is -<x_q, w_L>, so TF_L = <x_q, w_L>.
+   - ahn_lemma1_multihead : H heads per layer, outputs summed (z_form_transformer.hpp's
+       multi_head_attention), Z_(l+1) = Z_l + (1/N) sum_h Attn_(P_0, Q_(A_lh))(Z_l), any H, L,
+       d, N, Q, general A_lh: Z_L = [[X, Xq], [y - w_L^T X, - w_L^T Xq]] for
+       w_(l+1) = w_l - (sum_h A_lh)^T grad R(w_l), w_0 = 0 (ahn_layer_mh_sum: the H-head layer
+       is the one-head layer with A = sum_h A_h; then ahn_lemma1).
+   - ahn_lemma1_multihead_readout : its read-out, TF_L = <x_q, w_L>.
 
    Dependencies: mathcomp ssreflect/algebra.  No axioms. *)
 
@@ -106,3 +112,55 @@ Theorem ahn_lemma1_readout (R : fieldType) d N (X : 'M[R]_(d, N)) (y : 'M[R]_(1,
   (ahn_stack (Q := 1) A L (block_mx X xq y 0)) (rshift d ord0) (rshift N ord0)
     = - ((ahn_w X y A L)^T *m xq) ord0 ord0.
 Proof. by rewrite ahn_lemma1 block_mxEdr mxE. Qed.
+
+Section MultiHead.
+Variable R : fieldType.
+Variables d N Q : nat.
+
+(* A layer with H heads whose outputs are summed (src/memformer/z_form_transformer.hpp,
+   multi_head_attention): Z' = Z + (1/N) sum_h Attn_(P_h, Q_h)(Z). *)
+Definition ahn_layer_mh H (Ps Qs : 'I_H -> 'M[R]_(d + 1)) (Z : 'M[R]_(d + 1, N + Q)) :=
+  Z + (N%:R)^-1 *: \sum_(h < H) ahn_attn (Ps h) (Qs h) Z.
+
+Lemma ahn_attn_sumQ H (P : 'M[R]_(d + 1)) (Qs : 'I_H -> 'M[R]_(d + 1)) (Z : 'M[R]_(d + 1, N + Q)) :
+  \sum_(h < H) ahn_attn P (Qs h) Z = ahn_attn P (\sum_(h < H) Qs h) Z.
+Proof. by rewrite /ahn_attn mulmx_sumr mulmx_suml mulmx_sumr. Qed.
+
+Lemma ahn_Q_sum H (A : 'I_H -> 'M[R]_d) : \sum_(h < H) ahn_Q (A h) = ahn_Q (\sum_(h < H) A h).
+Proof.
+apply: (big_rec2 (fun S T => S = ahn_Q T)) => [|h S T _ ->].
+  by rewrite /ahn_Q block_mx0 oppr0.
+by rewrite /ahn_Q -opprD add_block_mx !addr0.
+Qed.
+
+(* B = 0 in every head: the H-head layer is the one-head layer with A = sum_h A_h. *)
+Lemma ahn_layer_mh_sum H (A : 'I_H -> 'M[R]_d) (Z : 'M[R]_(d + 1, N + Q)) :
+  ahn_layer_mh (fun=> ahn_P 0) (fun h => ahn_Q (A h)) Z
+    = ahn_layer (ahn_P 0) (ahn_Q (\sum_(h < H) A h)) Z.
+Proof. by rewrite /ahn_layer_mh /ahn_layer ahn_attn_sumQ ahn_Q_sum. Qed.
+
+Fixpoint ahn_stack_mh H (A : nat -> 'I_H -> 'M[R]_d) L (Z : 'M[R]_(d + 1, N + Q)) :=
+  if L is l.+1 then
+    ahn_layer_mh (fun=> ahn_P 0) (fun h => ahn_Q (A l h)) (ahn_stack_mh A l Z)
+  else Z.
+
+(* Lemma 1 with H heads per layer (any H, L, d, N, Q, general A_lh, heads summed): the stack is
+   preconditioned GD with preconditioner (sum_h A_lh)^T. *)
+Theorem ahn_lemma1_multihead H (A : nat -> 'I_H -> 'M[R]_d) L
+    (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N)) (Xq : 'M[R]_(d, Q)) :
+  ahn_stack_mh A L (block_mx X Xq y 0)
+    = block_mx X Xq (y - (ahn_w X y (fun l => \sum_(h < H) A l h) L)^T *m X)
+                    (- ((ahn_w X y (fun l => \sum_(h < H) A l h) L)^T *m Xq)).
+Proof.
+rewrite -ahn_lemma1; elim: L => [|l IHl] //=.
+by rewrite IHl ahn_layer_mh_sum.
+Qed.
+
+End MultiHead.
+
+(* The read-out of the H-head stack (Q = 1): TF_L = <x_q, w_L> with A_l = sum_h A_lh. *)
+Theorem ahn_lemma1_multihead_readout (R : fieldType) d N H (A : nat -> 'I_H -> 'M[R]_d) L
+    (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N)) (xq : 'cV[R]_d) :
+  (ahn_stack_mh (Q := 1) A L (block_mx X xq y 0)) (rshift d ord0) (rshift N ord0)
+    = - ((ahn_w X y (fun l => \sum_(h < H) A l h) L)^T *m xq) ord0 ord0.
+Proof. by rewrite ahn_lemma1_multihead block_mxEdr mxE. Qed.

@@ -28,6 +28,11 @@
    - nesterov_as_lfom : Nesterov's look-ahead sequence v (w_(l+1) = v_l - eta g(v_l),
        v_(l+1) = w_(l+1) + beta (w_(l+1) - w_l), v_0 = w_0) is the LFOM on v with
        c_j^l = eta beta^(l-j+1) for j < l and c_l^l = eta (1 + beta)   (any g).
+   - memformer_momentum : lfom_memformer_scalar composed with momentum_as_lfom: the LFOM Memformer
+       with Gamma_j^l = eta beta^(l-j) * ones and A_j = I holds Z_L = ahn_state w_L for the
+       heavy-ball iterate w_L (w_(-1) = w_0 = 0) on R(w).
+   - memformer_nesterov : the same with the Nesterov coefficients (nesterov_coeff): Z_L is the
+       state of Nesterov's look-ahead point v_L (v_0 = w_0 = 0).
 
    Dependencies: mathcomp ssreflect/algebra, AhnLemma1 (ahn_attn, ahn_P, ahn_Q, ahn_grad,
    ahn_attn_block).  No axioms. *)
@@ -92,6 +97,16 @@ Lemma lfom_wS c g (w0 : V) l :
 Proof.
 rewrite /lfom_w nth_cov_seqS /lfom_step; congr (_ - _).
 by apply: eq_bigr => j _; rewrite nth_cov_seq // -ltnS.
+Qed.
+
+(* The iterates depend on the coefficients only through their values. *)
+Lemma eq_lfom_w c c' g (w0 : V) :
+  (forall j l, c j l = c' j l) -> forall l, lfom_w c g w0 l = lfom_w c' g w0 l.
+Proof.
+move=> cc' l; elim: l {-2}l (leqnn l) => [|l IH] m; first by rewrite leqn0 => /eqP ->.
+rewrite leq_eqVlt => /orP [/eqP -> | ]; last by rewrite ltnS; apply: IH.
+rewrite !lfom_wS IH //; congr (_ - _); apply: eq_bigr => j _.
+by rewrite cc' IH // -ltnS.
 Qed.
 
 End LFOM.
@@ -361,6 +376,27 @@ have entry k : lfom_memformer Gamma A 1 (rshift d ord0) (lshift Q k)
 move: (entry i) (entry j); rewrite !lfom_memformer1_entry -xi_xj => /addrI/oppr_inj <-.
 move/addrI/oppr_inj/(mulfI (invr_neq0 N_neq0))/(mulIf attn_neq0)/eqP.
 by rewrite eq_sym (negbTE gamma_ij).
+Qed.
+
+(* Momentum GD as a Memformer: Gamma_j^l = eta beta^(l-j) * ones, A_j = I, from
+   Z_0 = [[X, Xq], [y, 0]] (w_0 = 0): Z_L is the state of the heavy-ball iterate w_L on
+   R(w) = 1/(2N) ||X^T w - y^T||^2. *)
+Theorem memformer_momentum (eta beta : R) L :
+  lfom_memformer (fun j l => const_mx (momentum_coeff eta beta j l)) (fun=> 1%:M) L
+    = ahn_state (heavy_ball eta beta grad 0 L).1.
+Proof.
+rewrite (lfom_memformer_scalar (momentum_coeff eta beta) (fun=> 1)) momentum_as_lfom.
+by congr ahn_state; apply: eq_lfom_w => j l; rewrite mulr1.
+Qed.
+
+(* Nesterov as a Memformer: Gamma_j^l = eta beta^(l-j+1) * ones (j < l), eta (1 + beta) * ones
+   (j = l), A_j = I: Z_L is the state of Nesterov's look-ahead point v_L (v_0 = w_0 = 0). *)
+Theorem memformer_nesterov (eta beta : R) L :
+  lfom_memformer (fun j l => const_mx (nesterov_coeff eta beta j l)) (fun=> 1%:M) L
+    = ahn_state (nesterov eta beta grad 0 L).1.
+Proof.
+rewrite (lfom_memformer_scalar (nesterov_coeff eta beta) (fun=> 1)) nesterov_as_lfom.
+by congr ahn_state; apply: eq_lfom_w => j l; rewrite mulr1.
 Qed.
 
 End Memformers.

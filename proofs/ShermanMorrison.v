@@ -15,11 +15,13 @@
    The C++ references (src/references: iterated_sherman_morrison, ridge) follow the same
    convention: columns are examples, X is d x N.
 
-   Dependencies: mathcomp ssreflect/algebra (matrix, mxalgebra, ssrnum) and algebra-tactics'
-   field.  No axioms: every theorem is closed under the global context. *)
+   Dependencies: mathcomp ssreflect/algebra (matrix, mxalgebra, ssrnum), algebra-tactics'
+   field and MatrixFacts (mulmx_tr_sum).  No axioms: every theorem is closed under the global
+   context. *)
 
 From mathcomp Require Import all_ssreflect all_algebra.
 From mathcomp Require Import ring.
+From ICLProof Require Import MatrixFacts.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -141,10 +143,7 @@ Qed.
 
 Lemma mulmx_tr_sum_col d N (X : 'M[R]_(d, N)) :
   X *m X^T = \sum_(u <- [seq col i X | i <- enum 'I_N]) u *m u^T.
-Proof.
-rewrite big_map big_enum /=; apply/matrixP => a b; rewrite !mxE summxE.
-by apply: eq_bigr => i _; rewrite !mxE big_ord1 !mxE.
-Qed.
+Proof. by rewrite big_map big_enum /= mulmx_tr_sum. Qed.
 
 Theorem iterated_sherman_morrison_ridge d N (X : 'M[R]_(d, N)) (lambda : R) :
   0 < lambda ->

@@ -14,6 +14,9 @@
        DeltaW = -(eta/N) (W0 X - Y) X^T = -eta grad L(W0);
        any d, o, N and any number of queries.  prop1_lsa_tokens: the same for any tokens.
    - prop1_readout : with y_q0 = -W0 x_q the new query y-part is -(W0 + DeltaW) x_q.
+   - prop1_layer_readout : the same read out of the layer itself: the masked Prop. 1 layer on
+       [[X, Xq], [Y, -W0 Xq]] leaves -(W0 + DeltaW) Xq in the query y-part (bottom-right block),
+       i.e. the prediction -(y-part) is (W0 + DeltaW) Xq = one GD step's model applied to Xq.
    - prop1_unmasked_deviation : with the query e_q among the keys/values every token's y-part
        gains exactly (eta/N) (W0 x_q - y_q0) x_q^T x_j (prop1_unmasked_exact: none iff W0 x_q = y_q0
        is sufficient).
@@ -27,12 +30,13 @@
        X_l = S_l X and W_(l+1) = W_l - eta_l grad L(W_l) S_l^2 (row-model form of
        w_(l+1) = w_l - eta_l S_l^2 grad L(w_l)); gdpp_S_sym: S_l is symmetric.
 
-   Dependencies: mathcomp ssreflect/algebra, GradientDescent (gd_delta, gd_grad, gd_iter).
+   Dependencies: mathcomp ssreflect/algebra, MatrixFacts (mulmx_tr_sum, col_mulmx),
+   GradientDescent (gd_delta, gd_grad, gd_iter).
    No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra.
 From mathcomp Require Import ring.
-From ICLProof Require Import GradientDescent.
+From ICLProof Require Import MatrixFacts GradientDescent.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -48,16 +52,6 @@ Variable R : ringType.
 Definition lsa m p N M (P : 'M[R]_m) (WV : 'M[R]_m) (WK WQ : 'M[R]_(p, m))
     (C : 'M[R]_(m, N)) (T : 'M[R]_(m, M)) : 'M[R]_(m, M) :=
   T + P *m ((WV *m C) *m (WK *m C)^T) *m (WQ *m T).
-
-Lemma mulmx_tr_sum m1 m2 N (A : 'M[R]_(m1, N)) (B : 'M[R]_(m2, N)) :
-  A *m B^T = \sum_(i < N) col i A *m (col i B)^T.
-Proof.
-apply/matrixP => a b; rewrite !mxE summxE.
-by apply: eq_bigr => i _; rewrite !mxE big_ord1 !mxE.
-Qed.
-
-Lemma col_mulmx m n p (A : 'M[R]_(m, n)) (B : 'M[R]_(n, p)) j : col j (A *m B) = A *m col j B.
-Proof. by apply/matrixP => a b; rewrite !mxE; apply: eq_bigr => k _; rewrite !mxE. Qed.
 
 (* The token-wise reading: e_j <- e_j + P sum_i (WV c_i) (WK c_i)^T (WQ e_j). *)
 Lemma lsa_tokenwise m p N M (P : 'M[R]_m) (WV : 'M[R]_m) (WK WQ : 'M[R]_(p, m))
@@ -133,6 +127,14 @@ Theorem prop1_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
     (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
   - (W0 *m Xq) - gd_delta X Y eta W0 *m Xq = - ((W0 + gd_delta X Y eta W0) *m Xq).
 Proof. by rewrite mulmxDl opprD. Qed.
+
+(* The read-out composed with the layer: the prediction after the layer is (W0 + DeltaW) x_q. *)
+Theorem prop1_layer_readout N Q (eta : R) (W0 : 'M[R]_(o, d))
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
+  - drsubmx (lsa_masked (prop1_P N eta) (prop1_WV W0) prop1_WKQ prop1_WKQ
+               (block_mx X Xq Y (- (W0 *m Xq))))
+    = (W0 + gd_delta X Y eta W0) *m Xq.
+Proof. by rewrite prop1_lsa_gd_step block_mxKdr prop1_readout opprK. Qed.
 
 (* Unmasked: the queries [Xq; Yq] are also keys and values. *)
 Theorem prop1_unmasked_deviation N Q M (eta : R) (W0 : 'M[R]_(o, d))

@@ -1,172 +1,368 @@
 #!/usr/bin/env bash
-# audit.sh -- the proof audit of iclproof.
+# audit.sh -- the proof audit of iclproof.  What it checks, in order (any failure: exit 1):
 #
-# Fails (exit 1) when
-#   1. any proofs/*.v source (comments and strings stripped) contains Admitted, admit, give_up,
-#      Axiom(s), Parameter(s), Conjecture(s), Admit Obligations or an Unset ... Checking flag;
-#   2. a `Theorem`/`Corollary`/`Proposition` of a file listed in _CoqProject is missing from the
-#      headline list in Audit.v (every headline theorem is audited, not a hand-picked subset);
-#   3. `Print Assumptions` of a headline theorem (run in THIS invocation on the compiled .vo files)
-#      names anything that is not in allowed_axioms.txt, or prints anything unrecognised.
-# Writes audit.json (schema 1):
-#   {"schema":1, "ok":bool, "coq_version":"...", "generated_utc":"...", "text_scan":[...],
-#    "theorems":[{"file":"proofs/X.v","name":"...","status":"closed"|"standard-axioms"|"failed",
-#                 "assumptions":[...]}]}
-# "closed" = "Closed under the global context"; "standard-axioms" = only names from
-# allowed_axioms.txt (Interval/Coquelicot's real-number and primitive-float axioms).
+#  1. _CoqProject holds only `-Q . ICLProof`, `-arg -w -arg <warnings>` and `Name.v` lines (no
+#     -type-in-type, -impredicative-set, extra load paths), and every SRC/*.v is listed in it
+#     (a theory that is not built is not checked; Audit.v is generated, never kept by hand).
+#  2. Text scan (coq_scan.pl, a lexer that follows Coq's: nested comments, strings, strings
+#     inside comments, sentences split at `. `): no Admitted/admit/give_up/Admit, no
+#     Axiom/Parameter/Conjecture in any form, no Variable/Hypothesis/Context outside a Section,
+#     no bypass_check attribute, no Set/Unset of a Checking/UIP/StrictProp flag, no Declare
+#     ML Module/Instance/Module, Load, Primitive, Register, Add LoadPath; see coq_scan.pl.
+#  3. Citations: every `proofs/File.v:name` written anywhere in PROPERTIES/ names a constant
+#     that File.v (listed in _CoqProject) declares.
+#  4. Build from clean: the listed sources (and nothing else: no .vo is ever reused) are copied
+#     to a scratch directory and compiled there with coq_makefile + make.
+#  5. Print Assumptions, in that fresh build, of EVERY constant the theories declare (every
+#     Theorem/Lemma/Fact/Remark/Corollary/Proposition/Property/Example and every
+#     Definition/Fixpoint/Instance/Inductive/Record/...; cited names are among them).  The
+#     files doing it (Audit_1.v .. Audit_JOBS.v, run in parallel, copied next to --out) are
+#     generated: each Requires exactly the modules of _CoqProject and nothing else.
+#     Each assumption is identified by its FULLY QUALIFIED name: Print Assumptions prints the
+#     shortest name that resolves to the assumption; the same run asks `Locate` for the shortest
+#     name of every fully qualified name in allowed_axioms.txt, and an assumption is allowed only
+#     if its printed name equals the shortest name of an allowed one (two objects never share a
+#     shortest name, so a look-alike such as ICLProof.X.Classical_Prop.classic never matches
+#     Coq.Logic.Classical_Prop.classic).  Any line of the report that is not `name : type`
+#     (e.g. "f is assumed to be guarded.", "... relies on an unsafe hierarchy.") fails.
+#     Every allow-list entry must be a Coq.* (standard library) name.
+#  6. Per-file axiom sets: a constant of a file listed in real_analysis_files.txt passes as
+#     "closed" or "standard-axioms" (only allowed_axioms.txt); a constant of any other file
+#     (the mathcomp theories) must be "Closed under the global context".
 #
-# Usage: audit.sh --src DIR --vo DIR --out FILE [--allowed FILE] [--coqc PATH] [--no-text-scan]
-#   --src  directory holding the sources, _CoqProject and Audit.v (proofs/)
-#   --vo   directory holding the compiled .vo files, loaded as -Q DIR ICLProof
-#   --out  path of audit.json
+# Writes audit.json (schema 2; schema 1 fields unchanged, "kind" and "reason" added):
+#   {"schema":2, "ok":bool, "coq_version":"...", "generated_utc":"...", "text_scan":[...],
+#    "errors":[...], "theorems":[{"file":"proofs/X.v","name":"...","kind":"theorem"|"definition",
+#    "status":"closed"|"standard-axioms"|"failed","assumptions":[fully qualified names],
+#    "reason":"..."}]}
+#
+# Usage: audit.sh --src DIR --out FILE [--properties DIR] [--allowed FILE] [--real-files FILE]
+#                 [--coqc PATH] [--jobs N] [--no-text-scan] [--keep DIR]
+#   --src         the sources: _CoqProject and the .v files it lists (proofs/)
+#   --out         path of audit.json; the generated Audit_<k>.v are written beside it
+#   --jobs N      make -jN, and N parallel Print Assumptions runs (default 2)
+#   --properties  directory whose files are searched for citations (default SRC/../properties;
+#                 absent directory = no citations)
+#   --no-text-scan  skip step 2 (the self-test uses it to show step 5 alone rejects a trick)
+#   --keep DIR    keep the scratch build in DIR (default: a temp dir, removed)
 # Exit: 0 all good, 1 audit failure, 2 usage / environment error.
 set -u -o pipefail
 
 die_usage() { echo "audit.sh: error: $*" >&2; exit 2; }
 
-src="" vo="" out="" allowed="" coqc="coqc" text_scan=1
+src="" out="" props="" allowed="" realfiles="" coqc="coqc" jobs=2 text_scan=1 keep=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --src) src="${2:-}"; shift 2 ;;
-    --vo) vo="${2:-}"; shift 2 ;;
     --out) out="${2:-}"; shift 2 ;;
+    --properties) props="${2:-}"; shift 2 ;;
     --allowed) allowed="${2:-}"; shift 2 ;;
+    --real-files) realfiles="${2:-}"; shift 2 ;;
     --coqc) coqc="${2:-}"; shift 2 ;;
+    --jobs) jobs="${2:-}"; shift 2 ;;
     --no-text-scan) text_scan=0; shift ;;
+    --keep) keep="${2:-}"; shift 2 ;;
     *) die_usage "unknown argument '$1'" ;;
   esac
 done
 [ -n "$src" ] && [ -d "$src" ] || die_usage "--src DIR is required and must exist"
-[ -n "$vo" ] && [ -d "$vo" ] || die_usage "--vo DIR is required and must exist"
+src="$(cd "$src" && pwd)"
 [ -n "$out" ] || die_usage "--out FILE is required"
+mkdir -p "$(dirname "$out")" || die_usage "cannot create the directory of '$out'"
+out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
+[ -n "$props" ] || props="$src/../properties"
 [ -n "$allowed" ] || allowed="$src/allowed_axioms.txt"
+[ -n "$realfiles" ] || realfiles="$src/real_analysis_files.txt"
 [ -f "$allowed" ] || die_usage "allow-list '$allowed' not found"
-[ -f "$src/Audit.v" ] || die_usage "'$src/Audit.v' not found"
+[ -f "$realfiles" ] || die_usage "'$realfiles' (files allowed the axioms) not found"
 [ -f "$src/_CoqProject" ] || die_usage "'$src/_CoqProject' not found"
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die_usage "--jobs N must be a positive integer"
 command -v "$coqc" >/dev/null 2>&1 || die_usage "coqc not found ('$coqc')"
+coqc="$(command -v "$coqc")"
+coq_makefile="$(dirname "$coqc")/coq_makefile"
+[ -x "$coq_makefile" ] || coq_makefile="$(command -v coq_makefile)" || die_usage "coq_makefile not found"
 command -v perl >/dev/null 2>&1 || die_usage "perl not found"
+command -v make >/dev/null 2>&1 || die_usage "make not found"
+here="$(cd "$(dirname "$0")" && pwd)"
+scanner="$here/coq_scan.pl"
+[ -f "$scanner" ] || die_usage "$scanner not found"
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/iclproof-audit.XXXXXX")" || die_usage "cannot create a temp dir"
-trap 'rm -rf "$work"' EXIT
+if [ -n "$keep" ]; then
+  rm -rf "$keep" && mkdir -p "$keep" || die_usage "cannot create '$keep'"
+  work="$(cd "$keep" && pwd)"
+else
+  work="$(mktemp -d "${TMPDIR:-/tmp}/iclproof-audit.XXXXXX")" || die_usage "cannot create a temp dir"
+  trap 'rm -rf "$work"' EXIT
+fi
 
 failed=0
-fail() { echo "AUDIT FAIL: $*"; failed=1; }
+errors=()
+fail() { echo "AUDIT FAIL: $*"; failed=1; errors+=("$*"); }
+json_str() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' | tr '\n' ' ')"; }
 
-# Prints the source with (nested) comments and string literals blanked out.
-strip_comments() {
-  perl -0777 -ne '
-    my $s = $_; my $o = ""; my $depth = 0; my $instr = 0;
-    for (my $i = 0; $i < length($s); $i++) {
-      my $c = substr($s, $i, 1); my $n = substr($s, $i, 2);
-      if ($instr) { if ($c eq "\"") { $instr = 0 } $o .= ($c eq "\n" ? "\n" : " "); next }
-      if ($n eq "(*") { $depth++; $o .= "  "; $i++; next }
-      if ($depth > 0 && $n eq "*)") { $depth--; $o .= "  "; $i++; next }
-      if ($depth > 0) { $o .= ($c eq "\n" ? "\n" : " "); next }
-      if ($c eq "\"") { $instr = 1; $o .= " "; next }
-      $o .= $c;
-    }
-    print $o;' "$1"
+# --- 1. _CoqProject ----------------------------------------------------------------------------
+theories=()
+lineno=0
+while IFS= read -r line || [ -n "$line" ]; do
+  lineno=$((lineno + 1))
+  line="${line%$'\r'}"
+  case "$line" in
+    '' | '#'*) ;;
+    '-Q . ICLProof') ;;
+    *)
+      if [[ "$line" =~ ^-arg\ -w\ -arg\ [A-Za-z0-9,+-]+$ ]]; then :
+      elif [[ "$line" =~ ^[A-Za-z][A-Za-z0-9_]*\.v$ ]]; then theories+=("$line")
+      else fail "_CoqProject:$lineno: '$line' is not allowed (only '-Q . ICLProof', '-arg -w -arg <warnings>' and Name.v lines)"
+      fi ;;
+  esac
+done < "$src/_CoqProject"
+[ "${#theories[@]}" -gt 0 ] || fail "_CoqProject lists no .v file"
+declare -A listed=()
+for v in "${theories[@]}"; do
+  listed[$v]=1
+  [ -f "$src/$v" ] || fail "_CoqProject lists $v but $src/$v does not exist"
+done
+shopt -s nullglob
+for f in "$src"/*.v; do
+  b="$(basename "$f")"
+  [ -n "${listed[$b]:-}" ] || fail "$b is not in _CoqProject (every theory is built and audited; Audit.v is generated by audit.sh, not kept)"
+done
+shopt -u nullglob
+
+# allow-list and per-file policy
+mapfile -t allow < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$allowed" | grep -v '^$')
+for a in "${allow[@]}"; do
+  [[ "$a" =~ ^[A-Za-z_][A-Za-z0-9_\']*(\.[A-Za-z_][A-Za-z0-9_\']*)+$ ]] || die_usage "allow-list entry '$a' is not a fully qualified name"
+  # the standard axioms come from Coq's standard library; a project name is never allowed
+  [[ "$a" == Coq.* ]] || fail "$(basename "$allowed"): '$a' is not a name of Coq's standard library (Coq.*)"
+done
+declare -A real_ok=()
+while read -r f; do
+  [ -n "$f" ] || continue
+  [ -n "${listed[$f]:-}" ] || fail "$(basename "$realfiles"): $f is not in _CoqProject"
+  real_ok[$f]=1
+done < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$realfiles")
+
+# --- 2. text scan + declared names ------------------------------------------------------------
+scan_hits=()
+declare -A kind_of=()
+decls=()    # "File.v<TAB>name"
+scan_out="$work/scan.txt"
+(cd "$src" && perl "$scanner" "${theories[@]}") > "$scan_out" || die_usage "coq_scan.pl failed"
+while IFS=$'\t' read -r tag a b c; do
+  case "$tag" in
+    VIOLATION)
+      if [ "$text_scan" = 1 ]; then fail "$a: $b"; scan_hits+=("$a: $b"); fi ;;
+    DECL)
+      key="$a"$'\t'"$c"
+      if [ -z "${kind_of[$key]:-}" ]; then decls+=("$key"); kind_of[$key]="$b"; fi ;;
+  esac
+done < "$scan_out"
+
+# --- 3. citations ---------------------------------------------------------------------------
+ncite=0
+if [ -d "$props" ]; then
+  while read -r cite; do
+    [ -n "$cite" ] || continue
+    ncite=$((ncite + 1))
+    file="${cite#proofs/}"; file="${file%%:*}"; name="${cite#*:}"
+    if [ -z "${listed[$file]:-}" ]; then
+      fail "dangling citation: $cite ($file is not in _CoqProject)"
+    elif [ -z "${kind_of[$file$'\t'$name]:-}" ]; then
+      fail "dangling citation: $cite ($file declares no constant '$name')"
+    fi
+  done < <(grep -rhoE "proofs/[A-Za-z0-9_]+\.v:[A-Za-z_][A-Za-z0-9_']*" "$props" 2>/dev/null | sort -u)
+fi
+
+# --- 4. build from clean --------------------------------------------------------------------
+build="$work/build"
+mkdir -p "$build"
+cp "$src/_CoqProject" "$build/" || die_usage "cannot copy _CoqProject"
+for v in "${theories[@]}"; do [ -f "$src/$v" ] && cp "$src/$v" "$build/$v"; done
+t0=$(date +%s)
+built=1
+if ! (cd "$build" && COQBIN="$(dirname "$coqc")/" "$coq_makefile" -f _CoqProject -o Makefile.coq \
+      && make -f Makefile.coq -j"$jobs" COQBIN="$(dirname "$coqc")/") > "$work/build.log" 2>&1; then
+  built=0
+  fail "building the theories from clean failed:"
+  grep -v '^COQ\|^make' "$work/build.log" | tail -n 20 | sed 's/^/    /'
+fi
+t1=$(date +%s)
+echo "audit: built ${#theories[@]} theories from clean in $((t1 - t0)) s"
+
+# --- 5. generated Audit.v: Print Assumptions of every constant, Locate of every allowed axiom --
+# The constants are split over JOBS files run in parallel; each part Requires the same modules
+# (so names print the same way) and Locates every allowed name itself.
+mkdir -p "$build/pa" "$build/loc" "$build/why"
+nparts=$jobs
+[ "${#decls[@]}" -ge "$nparts" ] || nparts=1
+require_line() {
+  printf 'From ICLProof Require'
+  for v in "${theories[@]}"; do printf ' %s' "${v%.v}"; done
+  printf '.\n'
+}
+for ((p = 0; p < nparts; p++)); do
+  {
+    echo "(* Generated by proofs/audit.sh (part $((p + 1)) of $nparts): Print Assumptions of the"
+    echo "   constants the theories of _CoqProject declare, then Locate of every name of"
+    echo "   allowed_axioms.txt.  Requires the project's modules and nothing else.  Do not edit. *)"
+    require_line
+    for ((i = p; i < ${#decls[@]}; i += nparts)); do
+      d="${decls[$i]}"; f="${d%%$'\t'*}"; n="${d#*$'\t'}"
+      echo "Redirect \"pa/$i\" Print Assumptions ICLProof.${f%.v}.$n."
+    done
+    for ((i = 0; i < ${#allow[@]}; i++)); do
+      echo "Redirect \"loc/$p.$i\" Locate ${allow[$i]}."
+    done
+  } > "$build/Audit_$((p + 1)).v"
+  cp "$build/Audit_$((p + 1)).v" "$(dirname "$out")/" 2>/dev/null || true
+done
+coq_version="$("$coqc" --version 2>/dev/null | head -n 1)"
+ran=0
+if [ "$built" = 1 ]; then
+  pids=()
+  for ((p = 1; p <= nparts; p++)); do
+    (cd "$build" && exec "$coqc" -q -w -notation-overridden,-ambiguous-paths -Q . ICLProof "Audit_$p.v") \
+      > "$work/audit_run_$p.log" 2>&1 &
+    pids+=($!)
+  done
+  ran=1
+  for ((p = 1; p <= nparts; p++)); do
+    if ! wait "${pids[$((p - 1))]}"; then
+      ran=0
+      fail "coqc on the generated Audit_$p.v failed:"
+      head -n 20 "$work/audit_run_$p.log" | sed 's/^/    /'
+    fi
+  done
+fi
+t2=$(date +%s)
+[ "$ran" = 1 ] && echo "audit: Print Assumptions of ${#decls[@]} constants in $((t2 - t1)) s ($nparts parallel runs)"
+
+# locate_entries FILE QUERIED: the entries of the output of `Locate QUERIED`, one per object
+# found, as "<full path><TAB><shortest name>".  Locate adds "(shorter name to refer to it in
+# current context is S)" exactly when the shortest name S differs from QUERIED.
+locate_entries() {
+  Q="$2" perl -0777 -ne 's/\n[ \t]+/ /g; for (split /\n/) { if (/^(?:Constant|Inductive|Constructor) (\S+)(?: \(shorter name to refer to it in current context is (\S+)\))?\s*$/) { print "$1\t", (defined $2 ? $2 : $ENV{Q}), "\n" } }' "$1"
+}
+# allowed_by_short[part,shortest name] = fully qualified allowed name, from that part's Locates
+declare -A allowed_by_short=()
+if [ "$ran" = 1 ]; then
+  for ((p = 0; p < nparts; p++)); do
+    for ((i = 0; i < ${#allow[@]}; i++)); do
+      a="${allow[$i]}"
+      [ -f "$build/loc/$p.$i.out" ] || continue
+      while IFS=$'\t' read -r full short; do
+        [ "$full" = "$a" ] && allowed_by_short[$p,$short]="$a"
+      done < <(locate_entries "$build/loc/$p.$i.out" "$a")
+    done
+  done
+fi
+
+# The records of one Print Assumptions report: CLOSED, AXIOM<TAB>name (the printed name of an
+# assumption: a line `name : type`, or `name` followed by an indented `: type`), or BAD<TAB>line
+# for every other line that does not continue an entry.
+report_records() {
+  perl -e '
+    my @l = <>; chomp @l; my $all = join(" ", @l); $all =~ s/\s+/ /g; $all =~ s/^ | $//g;
+    if ($all eq "Closed under the global context") { print "CLOSED\n"; exit }
+    my $i = 0; $i++ while $i < @l && $l[$i] eq "";
+    if ($i >= @l || $l[$i] ne "Axioms:") { print "BAD\t", ($i < @l ? $l[$i] : "(empty)"), "\n"; exit }
+    my $entry = 0;
+    for ($i++; $i < @l; $i++) {
+      my $x = $l[$i];
+      next if $x eq "";
+      if ($x =~ /^\s/) { print "BAD\t$x\n" unless $entry; next }
+      if ($x =~ /^(\S+) :(?: |$)/) { print "AXIOM\t$1\n"; $entry = 1; next }
+      if ($x =~ /^(\S+)$/) { my $name = $1; if ($i + 1 < @l && $l[$i + 1] =~ /^\s+: /) { print "AXIOM\t$name\n"; $entry = 1; next } }
+      print "BAD\t$x\n"; $entry = 0;
+    }' "$1"
 }
 
-# --- 1. text scan --------------------------------------------------------------------------
-scan_hits=()
-if [ "$text_scan" = 1 ]; then
-  forbidden='\b(Admitted|admit|give_up|Axiom|Axioms|Parameter|Parameters|Conjecture|Conjectures)\b|Admit[[:space:]]+Obligations|Unset[[:space:]]+(Guard|Positivity|Universe)[[:space:]]+Checking|Local[[:space:]]+Axiom'
-  shopt -s nullglob
-  for f in "$src"/*.v; do
-    while IFS= read -r hit; do
-      [ -n "$hit" ] || continue
-      fail "$(basename "$f"):${hit%%:*}: forbidden '${hit#*:}'"
-      scan_hits+=("$(basename "$f"):${hit%%:*}: ${hit#*:}")
-    done < <(strip_comments "$f" | grep -noE "$forbidden" || true)
-  done
-  shopt -u nullglob
-fi
-
-# --- 2. headline list ------------------------------------------------------------------------
-# Audit.v lines of the form `Print Assumptions ICLProof.Module.name.`
-strip_comments "$src/Audit.v" > "$work/Audit.stripped.v"
-mapfile -t headline < <(sed -nE 's/^[[:space:]]*Print[[:space:]]+Assumptions[[:space:]]+ICLProof\.([A-Za-z0-9_]+)\.([A-Za-z0-9_'"'"']+)[[:space:]]*\.[[:space:]]*$/\1.\2/p' "$work/Audit.stripped.v")
-[ "${#headline[@]}" -gt 0 ] || fail "Audit.v lists no 'Print Assumptions ICLProof.Module.name.' line"
-if grep -qE 'Print[[:space:]]+Assumptions' <(grep -vE 'Print[[:space:]]+Assumptions[[:space:]]+ICLProof\.[A-Za-z0-9_]+\.[A-Za-z0-9_'"'"']+[[:space:]]*\.[[:space:]]*$' "$work/Audit.stripped.v"); then
-  fail "Audit.v has a Print Assumptions line not of the form 'Print Assumptions ICLProof.Module.name.'"
-fi
-for v in $(grep -oE '[A-Za-z0-9_]+\.v' "$src/_CoqProject"); do
-  mod="${v%.v}"
-  [ "$mod" = Audit ] && continue
-  [ -f "$src/$v" ] || { fail "_CoqProject lists $v but $src/$v does not exist"; continue; }
-  while read -r thm; do
-    found=0
-    for h in "${headline[@]}"; do [ "$h" = "$mod.$thm" ] && found=1; done
-    [ "$found" = 1 ] || fail "$v: Theorem $thm is not listed in Audit.v"
-  done < <(strip_comments "$src/$v" | sed -nE 's/^[[:space:]]*(Theorem|Corollary|Proposition)[[:space:]]+([A-Za-z0-9_'"'"']+).*/\2/p')
-done
-
-# --- 3. Print Assumptions, run now on the compiled files --------------------------------------
-mkdir -p "$work/out"
-k=0
-{
-  while IFS= read -r line; do
-    if [[ "$line" =~ ^[[:space:]]*Print[[:space:]]+Assumptions[[:space:]]+(ICLProof\.[A-Za-z0-9_]+\.[A-Za-z0-9_\']+)[[:space:]]*\.[[:space:]]*$ ]]; then
-      echo "Redirect \"$work/out/$k\" Print Assumptions ${BASH_REMATCH[1]}."
-      k=$((k + 1))
-    else
-      echo "$line"
-    fi
-  done < "$work/Audit.stripped.v"
-} > "$work/AuditRun.v"
-coq_version="$("$coqc" --version 2>/dev/null | head -n 1)"
-if ! (cd "$work" && "$coqc" -q -w -notation-overridden,-ambiguous-paths -Q "$(cd "$vo" && pwd)" ICLProof AuditRun.v) > "$work/coqc.log" 2>&1; then
-  fail "coqc on Audit.v failed (a headline theorem missing or not compiled?):"
-  sed 's/^/    /' "$work/coqc.log" | head -n 20
-fi
-
-# allow-list: one name per line, '#' comments
-mapfile -t allow < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$allowed" | grep -v '^$')
-is_allowed() { local a; for a in "${allow[@]}"; do [ "$a" = "$1" ] && return 0; done; return 1; }
-
-json_str() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
-
+# --- 6. verdicts ------------------------------------------------------------------------------
 entries=()
-for ((i = 0; i < ${#headline[@]}; i++)); do
-  h="${headline[$i]}"; mod="${h%%.*}"; name="${h#*.}"
-  f="$work/out/$i.out"
-  status="failed"; assumptions=()
-  if [ ! -s "$f" ]; then
-    assumptions=("<not checked: no Print Assumptions output>")
-    fail "$mod.v:$name: no Print Assumptions output"
-  elif grep -q '^Closed under the global context' "$f"; then
-    status="closed"
+declare -A unknown=()    # printed name -> 1, resolved below for the report
+results=()               # i US status US reason US names (space-separated, printed form)
+for ((i = 0; i < ${#decls[@]}; i++)); do
+  d="${decls[$i]}"; f="${d%%$'\t'*}"; n="${d#*$'\t'}"
+  p=$((i % nparts))
+  pa="$build/pa/$i.out"
+  status="failed"; reason=""; names=""
+  if [ "$ran" != 1 ]; then
+    reason="not checked: the build or the audit run failed"
+  elif [ ! -s "$pa" ]; then
+    reason="no Print Assumptions output"
   else
-    ok=1; section=""
-    while IFS= read -r l; do
-      [ -n "$l" ] || continue
-      case "$l" in [[:space:]]*) continue ;; esac      # continuation of a type
-      if [[ "$l" =~ ^[A-Za-z\ /-]+:$ ]]; then section="$l"
-        [ "$section" = "Axioms:" ] || { ok=0; assumptions+=("$section"); fail "$mod.v:$name: '$section'"; }
-        continue
+    ok=1; closed=0; nents=0
+    while IFS=$'\t' read -r tag val; do
+      case "$tag" in
+        CLOSED) closed=1 ;;
+        AXIOM)
+          [ -n "$val" ] || { ok=0; reason="${reason:+$reason; }an assumption without a name"; continue; }
+          nents=$((nents + 1)); names="${names:+$names }$val"
+          if [ -z "${allowed_by_short[$p,$val]:-}" ]; then
+            ok=0; unknown[$val]=1; reason="${reason:+$reason; }assumption '$val' is not in $(basename "$allowed")"
+          fi ;;
+        *) ok=0; reason="${reason:+$reason; }not an assumption of the form 'name : type': '$val'" ;;
+      esac
+    done < <(report_records "$pa")
+    if [ "$closed" = 1 ]; then status="closed"
+    elif [ "$ok" = 1 ] && [ "$nents" -gt 0 ]; then
+      if [ -n "${real_ok[$f]:-}" ]; then status="standard-axioms"
+      else reason="uses allowed axioms, but $f is not in $(basename "$realfiles"): its constants must be closed"
       fi
-      a="${l%% *}"; a="${a%:}"
-      assumptions+=("$a")
-      if [ "$section" != "Axioms:" ] || ! is_allowed "$a"; then
-        ok=0; fail "$mod.v:$name: assumption '$a' is not in $(basename "$allowed")"
-      fi
-    done < "$f"
-    [ "${#assumptions[@]}" -gt 0 ] || { ok=0; fail "$mod.v:$name: unrecognised Print Assumptions output"; }
-    [ "$ok" = 1 ] && status="standard-axioms"
+    fi
+    [ "$status" != failed ] || [ -n "$reason" ] || reason="unrecognised Print Assumptions output"
   fi
-  list=""
-  for a in "${assumptions[@]}"; do list="${list:+$list,}$(json_str "$a")"; done
-  entries+=("{\"file\":$(json_str "proofs/$mod.v"),\"name\":$(json_str "$name"),\"status\":\"$status\",\"assumptions\":[$list]}")
-  printf '  %-16s %-40s %s\n' "$status" "$mod.v:$name" "${#assumptions[@]} assumption(s)"
+  results+=("$i"$'\x1f'"$status"$'\x1f'"$reason"$'\x1f'"$names")
 done
+
+# Resolve the names that were not allowed to their full paths (a second run, only on failure).
+declare -A full_of=()
+if [ "${#unknown[@]}" -gt 0 ]; then
+  k=0; declare -A loc_idx=()
+  {
+    require_line
+    for a in "${!unknown[@]}"; do echo "Redirect \"why/$k\" Locate $a."; loc_idx[$a]=$k; k=$((k + 1)); done
+  } > "$build/AuditWhy.v"
+  if (cd "$build" && "$coqc" -q -w -notation-overridden,-ambiguous-paths -Q . ICLProof AuditWhy.v) > "$work/why.log" 2>&1; then
+    for a in "${!unknown[@]}"; do
+      while IFS=$'\t' read -r full short; do
+        [ "$short" = "$a" ] && full_of[$a]="$full"
+      done < <(locate_entries "$build/why/${loc_idx[$a]}.out" "$a")
+    done
+  fi
+fi
+
+for r in "${results[@]}"; do
+  IFS=$'\x1f' read -r i status reason names <<< "$r"
+  d="${decls[$i]}"; f="${d%%$'\t'*}"; n="${d#*$'\t'}"
+  list=""
+  for a in $names; do
+    full="${full_of[$a]:-$a}"
+    for ((p = 0; p < nparts; p++)); do [ -n "${allowed_by_short[$p,$a]:-}" ] && full="${allowed_by_short[$p,$a]}"; done
+    list="${list:+$list,}$(json_str "$full")"
+    reason="${reason//"'$a' is not in"/"'$full' is not in"}"
+  done
+  [ "$status" = failed ] && fail "$f:$n: $reason"
+  entry="{\"file\":$(json_str "proofs/$f"),\"name\":$(json_str "$n"),\"kind\":\"${kind_of[$d]}\",\"status\":\"$status\",\"assumptions\":[$list]"
+  [ -n "$reason" ] && entry="$entry,\"reason\":$(json_str "$reason")"
+  entries+=("$entry}")
+  printf '  %-16s %-10s %s\n' "$status" "${kind_of[$d]}" "$f:$n"
+done
+
+# Fail closed: every declared constant must have exactly one verdict.
+[ "${#results[@]}" = "${#decls[@]}" ] && [ "${#entries[@]}" = "${#decls[@]}" ] \
+  || fail "internal: ${#decls[@]} constants but ${#results[@]} verdicts and ${#entries[@]} entries"
+[ "${#decls[@]}" -gt 0 ] || fail "no constant declared by the theories"
 
 scan_json=""
 for s in "${scan_hits[@]+"${scan_hits[@]}"}"; do scan_json="${scan_json:+$scan_json,}$(json_str "$s")"; done
+err_json=""
+for s in "${errors[@]+"${errors[@]}"}"; do err_json="${err_json:+$err_json,}$(json_str "$s")"; done
 okj=true; [ "$failed" = 0 ] || okj=false
 {
-  printf '{"schema":1,"ok":%s,"coq_version":%s,"generated_utc":"%s","text_scan":[%s],"theorems":[' \
-    "$okj" "$(json_str "$coq_version")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$scan_json"
+  printf '{"schema":2,"ok":%s,"coq_version":%s,"generated_utc":"%s","text_scan":[%s],"errors":[%s],"theorems":[' \
+    "$okj" "$(json_str "$coq_version")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$scan_json" "$err_json"
   for ((i = 0; i < ${#entries[@]}; i++)); do
     [ "$i" = 0 ] || printf ','
     printf '\n  %s' "${entries[$i]}"
@@ -174,8 +370,12 @@ okj=true; [ "$failed" = 0 ] || okj=false
   printf '\n]}\n'
 } > "$out.tmp" && mv "$out.tmp" "$out" || { echo "audit.sh: error: cannot write '$out'" >&2; exit 2; }
 
+nclosed=0 nstd=0
+for r in "${results[@]}"; do
+  case "$r" in *$'\x1f'closed$'\x1f'*) nclosed=$((nclosed + 1)) ;; *$'\x1f'standard-axioms$'\x1f'*) nstd=$((nstd + 1)) ;; esac
+done
 if [ "$failed" = 0 ]; then
-  echo "audit: ${#headline[@]} headline theorem(s) checked, no admits, only allowed axioms -> $out"
+  echo "audit: ${#decls[@]} constants of ${#theories[@]} theories checked ($nclosed closed, $nstd standard-axioms), $ncite citations resolved, no admits -> $out"
   exit 0
 fi
 echo "audit: FAILED (see AUDIT FAIL lines above) -> $out"

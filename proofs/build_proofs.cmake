@@ -2,8 +2,8 @@
 # Run as: cmake -DSRC_DIR=<proofs> -DOUT_DIR=<build>/proofs/coq -DCOQ_MAKEFILE=<path>
 #               -DMAKE_PROGRAM=<GNU make> [-DJOBS=1] -P build_proofs.cmake
 # Copies _CoqProject and the .v files it lists into OUT_DIR (timestamps kept, so the build is
-# incremental), runs coq_makefile there and then make.  Used by the `proofs` target and by the
-# ctest test `proofs.build`.
+# incremental), runs coq_makefile there and then make.  Used by the `proofs_build` target, for
+# development only: the audit (audit.sh) never reuses these .vo files, it builds from clean.
 cmake_minimum_required(VERSION 3.25)
 foreach(var SRC_DIR OUT_DIR COQ_MAKEFILE MAKE_PROGRAM)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")

@@ -126,12 +126,7 @@ void gelu_bypass_two_sided(case_context& ctx, const gelu_fn<T>& g) {
   const T err = abs_of(T(g(form, t) - Nb - z));
   const T round = raw::gamma_bound<T>(8) * (Nb + abs_of(z));
   const T upper = raw::gelu_bypass_bound(form, t);
-  T lower;
-  if (form == gelu_form::erf) {
-    lower = upper * t * t / (T(1) + t * t);
-  } else {
-    lower = upper / T(2);
-  }
+  const T lower = raw::gelu_bypass_lower_bound(form, t);
   ctx.check_le<T>("|g(Nb+z) - Nb - z| <= proven upper bound", err, T(upper + round));
   // The lower bound as a check of non-negative quantities (a signed left side would print a
   // meaningless margin): lower <= |g(Nb+z) - Nb - z| + rounding.

@@ -712,6 +712,35 @@ void nesterov_is_lfom_memformer(case_context& ctx, const Model& model) {
 // rounding explanation a thousandfold (paper: Memformer Prop. 2 proof, A.3; CONSTRUCTIONS.md 4).
 // `paper_reading` = true runs the paper's claim instead (dev <= err), which must FAIL: the
 // unit test prints its shrunk counterexample. Model: (Z0, a, gamma_row) -> Z_0, Z_1.
+// The deviation dev and its rounding bound err (both relative to ||Delta||) of one layer's
+// output Z1 from the closest linear model, as described above; also used by the Prop. 2
+// erratum's measurement (properties/errata.cpp).
+template <class T>
+struct linear_model_deviation {
+  T dev;
+  T rounding;
+};
+template <class T>
+linear_model_deviation<T> deviation_from_linear_model(const zform_task<T>& z, const T& a,
+                                                      const Mat<T>& row, const Mat<T>& Z1) {
+  const int d = static_cast<int>(z.X.rows()), N = static_cast<int>(z.X.cols());
+  const Mat<T> delta = Z1.bottomRows(1) - z.Z0.bottomRows(1);  // 1 x (N+1)
+  const Mat<T> neg = -delta;
+  const Mat<T> w = min_norm_least_squares<T>(z.X_all, neg);  // 1 x d: w^T X_all ~ -Delta
+  const T nd = two_norm<T>(delta);
+  const T dev = two_norm<T>(Mat<T>(matmul(w, z.X_all) - neg)) / nd;
+  // Rounding: the Memformer's shadow bound per entry (sqrt(N+1) entries), relative to ||Delta||.
+  const Mat<T> absX = abs_of(z.X), absX_all = abs_of(z.X_all);
+  const Mat<T> R_hat = matmul(Mat<T>(matmul_nt(abs_of(z.y), absX)), absX_all) * abs_of(a);
+  const T shadow = (R_hat.cwiseProduct(abs_of(row))).maxCoeff() / T(N) + abs_of(z.y_ext).maxCoeff();
+  using boost::multiprecision::sqrt;
+  using std::sqrt;
+  const T mem_err = shadow_bound<T>(layer_depth(d, N, 1, 1), shadow) * sqrt(T(N + 1)) / nd;
+  const Vec<T> sv = singular_values<T>(z.X_all);
+  const T fit_err = (sv(0) / sv(d - 1)) * higham_gamma<T>(4.0 * (N + 1) * d);
+  return {dev, T(2) * (mem_err + fit_err)};
+}
+
 template <class T, class Model>
 void nonconstant_gamma_row_breaks_linear_model(case_context& ctx, const Model& model,
                                                bool paper_reading = false) {
@@ -730,7 +759,7 @@ void nonconstant_gamma_row_breaks_linear_model(case_context& ctx, const Model& m
   ctx.note_value("task", spec);
   ctx.note("Gamma row spread, weight seed",
            std::to_string(spread) + ", " + std::to_string(weight_seed));
-  const int d = spec.d, N = spec.N;
+  const int N = spec.N;
   const double lmax = lambda_max_double(make_task_double(spec).X);
   data_rng rng(weight_seed);
   const T a = T(1.0 / lmax);
@@ -742,21 +771,7 @@ void nonconstant_gamma_row_breaks_linear_model(case_context& ctx, const Model& m
   const auto z = make_zform_task<T>(spec);
   const std::vector<Mat<T>> Zs = model(z.Z0, a, row);
   ctx.require("two Z", Zs.size() == 2, "got " + std::to_string(Zs.size()));
-  const Mat<T> delta = Zs[1].bottomRows(1) - z.Z0.bottomRows(1);  // 1 x (N+1)
-  const Mat<T> neg = -delta;
-  const Mat<T> w = min_norm_least_squares<T>(z.X_all, neg);  // 1 x d: w^T X_all ~ -Delta
-  const T nd = two_norm<T>(delta);
-  const T dev = two_norm<T>(Mat<T>(matmul(w, z.X_all) - neg)) / nd;
-  // Rounding: the Memformer's shadow bound per entry (sqrt(N+1) entries), relative to ||Delta||.
-  const Mat<T> absX = abs_of(z.X), absX_all = abs_of(z.X_all);
-  const Mat<T> R_hat = matmul(Mat<T>(matmul_nt(abs_of(z.y), absX)), absX_all) * abs_of(a);
-  const T shadow = (R_hat.cwiseProduct(abs_of(row))).maxCoeff() / T(N) + abs_of(z.y_ext).maxCoeff();
-  using boost::multiprecision::sqrt;
-  using std::sqrt;
-  const T mem_err = shadow_bound<T>(layer_depth(d, N, 1, 1), shadow) * sqrt(T(N + 1)) / nd;
-  const Vec<T> sv = singular_values<T>(z.X_all);
-  const T fit_err = (sv(0) / sv(d - 1)) * higham_gamma<T>(4.0 * (N + 1) * d);
-  const T err = T(2) * (mem_err + fit_err);
+  const auto [dev, err] = deviation_from_linear_model<T>(z, a, row, Zs[1]);
   ctx.note("deviation (relative), rounding bound", full_digits(dev) + ", " + full_digits(err));
   if (paper_reading) {
     ctx.check_le<T>("paper's reading: deviation from a linear model <= rounding", dev, err);

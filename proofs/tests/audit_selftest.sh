@@ -1,44 +1,102 @@
 #!/usr/bin/env bash
-# audit_selftest.sh SRC COQC WORKDIR -- shows that the audit can fail, and fails for the right
-# reason: each fixture of proofs/tests/ is audited and the exit status, the reason printed and the
-# status written to audit.json are compared with what they must be.
+# audit_selftest.sh SRC COQC WORKDIR -- shows that the audit rejects every trick it is meant to
+# catch, for the right reason, and accepts clean theories: each fixture of tests/fixtures/ is
+# audited and the exit status, a line of the audit's output and audit.json are compared with what
+# they must be.  "--no-text-scan" runs show that Print Assumptions alone (fully qualified names,
+# strict report parsing) rejects the trick too.
 set -u -o pipefail
 src="$1" coqc="$2" work="$3"
 here="$(cd "$(dirname "$0")" && pwd)"
-bad=0
+bad=0 n=0
 # expect NAME FIXTURE EXIT REGEX_IN_OUTPUT REGEX_IN_JSON [audit options]
 expect() {
   local name="$1" fixture="$2" want_rc="$3" out_re="$4" json_re="$5"; shift 5
   local log="$work/$name.log"
+  n=$((n + 1))
   mkdir -p "$work"
-  bash "$here/run_audit_fixture.sh" "$src" "$coqc" "$here/$fixture" "$work/$name" "$@" > "$log" 2>&1
+  bash "$here/run_audit_fixture.sh" "$src" "$coqc" "$here/fixtures/$fixture" "$work/$name" "$@" > "$log" 2>&1
   local rc=$?
   if grep -q 'SET-UP FAILED' "$log"; then echo "FAIL $name: fixture set-up failed"; bad=1
   elif [ "$rc" != "$want_rc" ]; then echo "FAIL $name: audit exit $rc, expected $want_rc"; bad=1
-  elif ! grep -Eq "$out_re" "$log"; then echo "FAIL $name: output lacks /$out_re/"; bad=1
-  elif ! grep -Eq "$json_re" "$work/$name/audit.json"; then echo "FAIL $name: audit.json lacks /$json_re/"; bad=1
+  elif ! grep -Eq -- "$out_re" "$log"; then echo "FAIL $name: output lacks /$out_re/"; bad=1
+  elif ! grep -Eq -- "$json_re" "$work/$name/out/audit.json"; then echo "FAIL $name: audit.json lacks /$json_re/"; bad=1
   else echo "ok   $name"; return; fi
   sed 's/^/     | /' "$log"
 }
-expect admitted_text     audit_rejects_admitted.v 1 "forbidden 'Admitted'" '"ok":false'
-expect admitted_assume   audit_rejects_admitted.v 1 "assumption '[A-Za-z_.]*fixture_admitted_claim' is not in" \
+F='"ok":false'
+# --- accepted -------------------------------------------------------------------------------
+expect closed              accepts_closed 0 "3 constants of 1 theories checked \(3 closed" '"name":"fixture_uses_hypothesis","kind":"theorem","status":"closed"'
+expect standard_axioms     accepts_standard 0 "1 standard-axioms" \
+  '"status":"standard-axioms","assumptions":\["Coq.Logic.Classical_Prop.classic"\]'
+expect comment_strings     accepts_comment_strings 0 "3 closed" '"ok":true'
+# --- Admitted, axioms ---------------------------------------------------------------------------
+expect admitted_text       rejects_admitted 1 "Fixture.v:5: forbidden 'Admitted'" "$F"
+expect admitted_assume     rejects_admitted 1 "'ICLProof.Fixture.fixture_admitted_claim' is not in allowed_axioms.txt" \
   '"status":"failed"' --no-text-scan
-expect axiom_text        audit_rejects_axiom.v    1 "forbidden 'Axiom'" '"ok":false'
-expect axiom_assume      audit_rejects_axiom.v    1 "assumption '[A-Za-z_.]*fixture_excluded_middle' is not in" \
+expect axiom_text          rejects_axiom 1 "Fixture.v:2: forbidden 'Axiom'" "$F"
+expect axiom_assume        rejects_axiom 1 "'ICLProof.Fixture.fixture_excluded_middle' is not in" '"status":"failed"' --no-text-scan
+expect local_axiom         rejects_local_axiom_attribute 1 "Fixture.v:2: forbidden 'Axiom'" "$F"
+expect axioms_closed_file  rejects_axioms_in_closed_file 1 "Fixture.v is not in real_analysis_files.txt: its constants must be closed" \
+  '"assumptions":\["Coq.Logic.Classical_Prop.classic"\]'
+# --- spoofed standard-library names: only fully qualified names tell them apart --------------------
+expect spoof_file_text     rejects_spoofed_classical_file 1 "Classical_Prop.v:5: top-level 'Hypothesis'" "$F"
+expect spoof_file_assume   rejects_spoofed_classical_file 1 "Spoof.v:spoofed_false: assumption 'ICLProof.Classical_Prop.classic' is not in" \
+  '"name":"spoofed_false","kind":"theorem","status":"failed","assumptions":\["ICLProof.Classical_Prop.classic"\]' --no-text-scan
+expect spoof_module_text   rejects_spoofed_classical_module 1 "Spoof.v:5: forbidden 'Axiom'" "$F"
+expect spoof_module_assume rejects_spoofed_classical_module 1 "assumption 'ICLProof.Spoof.Classical_Prop.classic' is not in" \
+  '"assumptions":\["ICLProof.Spoof.Classical_Prop.classic"\]' --no-text-scan
+# --- top-level assumptions ------------------------------------------------------------------------
+for kw in hypothesis variable variables parameter parameters conjecture context axioms; do
+  case $kw in
+    parameter|parameters|conjecture|axioms) re="Fixture.v:2: forbidden '${kw^}'" ;;
+    *) re="Fixture.v:2: top-level '${kw^}' \(outside a Section it is a global axiom\)" ;;
+  esac
+  expect "top_$kw" "rejects_top_level_$kw" 1 "$re" "$F"
+done
+expect succeed_section     rejects_succeed_section 1 "Fixture.v:5: top-level 'Hypothesis'" "$F"
+# An allow-list naming a project constant is rejected (only Coq.* names may be allowed).
+mkdir -p "$work" && { cat "$src/allowed_axioms.txt"; echo ICLProof.Fixture.fixture_assumed; } > "$work/allow_project.txt"
+expect allow_project_name  rejects_top_level_hypothesis 1 "allow_project.txt: 'ICLProof.Fixture.fixture_assumed' is not a name of Coq's standard library" \
+  "$F" --no-text-scan --allowed "$work/allow_project.txt"
+expect top_hypothesis_assume rejects_top_level_hypothesis 1 "'ICLProof.Fixture.fixture_assumed' is not in" '"status":"failed"' --no-text-scan
+# --- kernel checks switched off -------------------------------------------------------------------
+expect bypass_guard        rejects_bypass_guard 1 "Classical_Prop.v:6: forbidden 'bypass_check'" "$F"
+expect bypass_guard_assume rejects_bypass_guard 1 "not an assumption of the form 'name : type': 'Classical_Prop.classic is assumed to be guarded.'" \
   '"status":"failed"' --no-text-scan
-expect unlisted          audit_rejects_unlisted.v 1 "Theorem unlisted_fixture_claim is not listed" '"ok":false'
-expect closed            audit_accepts_closed.v   0 "1 headline theorem" '"status":"closed"'
-expect standard_axioms   audit_accepts_standard.v 0 "1 headline theorem" \
-  '"status":"standard-axioms","assumptions":\["Classical_Prop.classic"\]'
-# check_citations.sh must reject a property citing a theorem that Audit.v does not list.
+expect bypass_positivity   rejects_bypass_positivity 1 "Fixture.v:2: forbidden 'bypass_check'" "$F"
+expect bypass_universes    rejects_bypass_positivity 1 "Fixture.v:3: forbidden 'bypass_check'" "$F"
+expect bypass_pos_assume   rejects_bypass_positivity 1 "'Fixture.fixture_neg is assumed to be positive.'" '"status":"failed"' --no-text-scan
+expect unset_guard_split   rejects_unset_guard_split 1 "Fixture.v:4: forbidden 'Unset Guard Checking'" "$F"
+expect unset_guard_assume  rejects_unset_guard_split 1 "'Fixture.fixture_loop is assumed to be guarded.'" '"status":"failed"' --no-text-scan
+expect unset_universe      rejects_unset_universe_checking 1 "Fixture.v:2: forbidden 'Unset Universe Checking'" "$F"
+# --- comments and strings -------------------------------------------------------------------------
+expect admitted_hidden     rejects_admitted_after_comment_string 1 "Fixture.v:5: forbidden 'Admitted'" "$F"
+# --- the build, Audit.v, _CoqProject, citations ----------------------------------------------------
+expect stale_vo            rejects_stale_vo 1 "building the theories from clean failed" "$F"
+expect kept_audit_v        rejects_kept_audit_v 1 "Audit.v is not in _CoqProject" "$F"
+expect coqproject_flag     rejects_coqproject_flag 1 "_CoqProject:2: '-arg -type-in-type' is not allowed" "$F"
+expect dangling_citation   rejects_dangling_citation 1 "dangling citation: proofs/Fixture.v:no_such_theorem \(Fixture.v declares no constant 'no_such_theorem'\)" "$F"
+# The generated Audit_<k>.v Requires exactly the fixture's modules and nothing else: past its
+# header comment, every line is that Require, a Print Assumptions or a Locate.
+gen="$work/closed/out/Audit_1.v"
+n=$((n + 1))
+if [ -f "$gen" ] && [ "$(sed -n '4,$p' "$gen" | grep -cvE '^Redirect "(pa/[0-9]+" Print Assumptions ICLProof|loc/[0-9.]+" Locate Coq)\.[A-Za-z0-9_.]+\.$')" = 1 ] \
+   && [ "$(sed -n 4p "$gen")" = 'From ICLProof Require Fixture.' ]; then
+  echo "ok   generated_audit_requires_only_project"
+else
+  echo "FAIL generated_audit_requires_only_project: $gen"; bad=1
+fi
+# check_citations.sh (the fast check without Coq) rejects a dangling citation too.
 cit="$work/citations"; rm -rf "$cit"; mkdir -p "$cit/proofs" "$cit/properties"
-cp "$src/Audit.v" "$cit/proofs/Audit.v"
-printf 'ICLPROOF_PROPERTY(x, "f.x", "claim", "proofs/VonOswald.v:no_such_theorem") {}\n' \
-  > "$cit/properties/dangling.cpp"
+cp "$here/fixtures/rejects_dangling_citation/Fixture.v" "$cit/proofs/"
+printf -- '-Q . ICLProof\nFixture.v\n' > "$cit/proofs/_CoqProject"
+cp "$here/fixtures/rejects_dangling_citation/properties/fixture.cpp" "$cit/properties/"
+n=$((n + 1))
 if bash "$here/check_citations.sh" "$cit" > "$cit.log" 2>&1; then
-  echo "FAIL dangling_citation: check_citations.sh accepted proofs/VonOswald.v:no_such_theorem"; bad=1
-elif ! grep -q "dangling citation: proofs/VonOswald.v:no_such_theorem" "$cit.log"; then
-  echo "FAIL dangling_citation: wrong reason"; sed 's/^/     | /' "$cit.log"; bad=1
-else echo "ok   dangling_citation"; fi
-[ "$bad" = 0 ] && echo "audit self-test: all fixtures behaved" || echo "audit self-test: FAILED"
+  echo "FAIL check_citations_dangling: accepted proofs/Fixture.v:no_such_theorem"; bad=1
+elif ! grep -q "dangling citation: proofs/Fixture.v:no_such_theorem" "$cit.log" \
+     || grep -q "dangling citation: proofs/Fixture.v:fixture_closed_claim" "$cit.log"; then
+  echo "FAIL check_citations_dangling: wrong reason"; sed 's/^/     | /' "$cit.log"; bad=1
+else echo "ok   check_citations_dangling"; fi
+[ "$bad" = 0 ] && echo "audit self-test: all $n checks behaved" || echo "audit self-test: FAILED"
 exit "$bad"

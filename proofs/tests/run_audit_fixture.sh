@@ -1,26 +1,35 @@
 #!/usr/bin/env bash
-# run_audit_fixture.sh SRC COQC FIXTURE.v WORKDIR [audit.sh options...]
-# Sets up a one-file theory from FIXTURE.v in WORKDIR (its _CoqProject, an Audit.v listing every
-# Theorem of the fixture except those named unlisted_*, the real allowed_axioms.txt), compiles it,
-# and runs SRC/audit.sh on it.  Exit status: the audit's 0 (accepted) or 1 (rejected).
+# run_audit_fixture.sh SRC COQC FIXTURE_DIR WORKDIR [audit.sh options...]
+# Sets up a theory directory from FIXTURE_DIR in WORKDIR/src and runs SRC/audit.sh on it (which
+# builds it from clean).  FIXTURE_DIR holds .v files and optionally: _CoqProject (default:
+# `-Q . ICLProof` and every .v file), real_analysis_files.txt (default: empty, every constant
+# must be closed), properties/ (files searched for citations; default: none) and prepare.sh
+# (run in the source directory with COQC set, e.g. to leave a stale .vo there).  The allow-list
+# is the real SRC/allowed_axioms.txt.  Exit status: the audit's 0 (accepted) or 1 (rejected).
 # A set-up or usage error exits 0 on purpose: the WILL_FAIL test built on this script must not
-# pass because the fixture did not even compile.
+# pass because the fixture could not even be set up.
 set -u -o pipefail
-[ $# -ge 4 ] || { echo "usage: run_audit_fixture.sh SRC COQC FIXTURE.v WORKDIR [opts]"; exit 0; }
+[ $# -ge 4 ] || { echo "usage: run_audit_fixture.sh SRC COQC FIXTURE_DIR WORKDIR [opts]"; exit 0; }
 src="$1" coqc="$2" fixture="$3" work="$4"; shift 4
-mod="$(basename "$fixture" .v)"
 setup_failed() { echo "run_audit_fixture: SET-UP FAILED: $*"; exit 0; }
+[ -d "$fixture" ] || setup_failed "$fixture is not a directory"
 rm -rf "$work" && mkdir -p "$work/src" || setup_failed "cannot create $work"
-cp "$fixture" "$work/src/$mod.v" && cp "$src/allowed_axioms.txt" "$work/src/" \
+cp "$fixture"/*.v "$work/src/" && cp "$src/allowed_axioms.txt" "$work/src/" \
   || setup_failed "cannot copy the fixture"
-printf -- '-Q . ICLProof\n%s.v\n' "$mod" > "$work/src/_CoqProject"
-{
-  echo "From ICLProof Require $mod."
-  sed -nE 's/^[[:space:]]*Theorem[[:space:]]+([A-Za-z0-9_]+).*/\1/p' "$fixture" | grep -v '^unlisted_' |
-    while read -r t; do echo "Print Assumptions ICLProof.$mod.$t."; done
-} > "$work/src/Audit.v"
-(cd "$work/src" && "$coqc" -q -Q . ICLProof "$mod.v") || setup_failed "coqc $mod.v failed"
-bash "$src/audit.sh" --src "$work/src" --vo "$work/src" --out "$work/audit.json" --coqc "$coqc" "$@"
+if [ -f "$fixture/_CoqProject" ]; then
+  cp "$fixture/_CoqProject" "$work/src/"
+else
+  { echo '-Q . ICLProof'; (cd "$fixture" && ls -1 *.v); } > "$work/src/_CoqProject"
+fi
+if [ -f "$fixture/real_analysis_files.txt" ]; then cp "$fixture/real_analysis_files.txt" "$work/src/"
+else : > "$work/src/real_analysis_files.txt"; fi
+props="$work/no-properties"
+[ -d "$fixture/properties" ] && props="$fixture/properties"
+if [ -f "$fixture/prepare.sh" ]; then
+  (cd "$work/src" && COQC="$coqc" bash "$fixture/prepare.sh") || setup_failed "prepare.sh failed"
+fi
+bash "$src/audit.sh" --src "$work/src" --out "$work/out/audit.json" --coqc "$coqc" \
+  --properties "$props" --jobs 1 --keep "$work/scratch" "$@"
 rc=$?
 [ "$rc" -le 1 ] || setup_failed "audit.sh exited $rc (usage/environment error)"
 exit "$rc"

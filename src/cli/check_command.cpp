@@ -1,5 +1,7 @@
 #include "cli/check_command.hpp"
 
+#include "cli/output_paths.hpp"
+
 #include "core/precision.hpp"
 
 #include <fmt/format.h>
@@ -75,6 +77,8 @@ int run_list_command(const std::string& glob) {
 }
 
 int run_check_command(const check_options& opt) {
+  // The output file first: a long run must not end in "cannot write".
+  if (!opt.json_path.empty()) require_writable_file(opt.json_path, "--json");
   // Precision first: set once for the whole run, before any MPFR value exists.
   int bits = 0;
   if (opt.scalar == scalar_kind::mpfr) {

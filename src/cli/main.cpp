@@ -1,9 +1,11 @@
 // iclproof: verify that transformer weight constructions implement the optimisation
 // algorithms they claim to, in arbitrary precision.
 #include "cli/check_command.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
 #include "compare/compare.hpp"
 #include "core/precision.hpp"
+#include "report/report_model.hpp"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -18,6 +20,14 @@ int main(int argc, char** argv) {
   using namespace iclproof;
   CLI::App app{"iclproof: verification suite for in-context-learning weight constructions"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", [] {
+    // The versions the report records (report.json "tools"), one per line.
+    std::string text;
+    for (const auto& [name, version] : collect_tool_versions(proof_audit{}))
+      text += (name == "iclproof" ? "iclproof " : name + ": ") + version + "\n";
+    text.pop_back();
+    return text;
+  });
 
   check_options check;
   std::string scalar_name = "mpfr";
@@ -97,10 +107,12 @@ int main(int argc, char** argv) {
       return run_check_command(check);
     }
     if (*list_cmd) return run_list_command(list_glob);
-    if (*compare_cmd)
+    if (*compare_cmd) {
+      if (!compare_json.empty()) require_writable_file(compare_json, "--json");
       return compare_weights.size() == 1
                  ? run_compare_command(compare_weights.front(), compare, compare_json)
                  : run_compare_sweep_command(compare_weights, compare, compare_json);
+    }
     if (report_cmd.selected()) return report_cmd.run();
   } catch (const std::exception& e) {
     std::cerr << "iclproof: error: " << e.what() << "\n";

@@ -1,5 +1,7 @@
 #include "cli/report_command.hpp"
 
+#include "cli/output_paths.hpp"
+
 #include "core/precision.hpp"
 
 #include <fmt/format.h>
@@ -111,12 +113,7 @@ int report_subcommand::run() {
   opt_.draw_plots = !no_plots_;
   const std::string dir = out_dir_.empty() ? default_run_folder(opt_.seed) : out_dir_;
   // Fail on an unusable folder before the long run, not after it.
-  {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec || !std::filesystem::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
-      throw std::runtime_error("cannot write the report folder " + dir);
-  }
+  require_writable_folder(dir, out_dir_.empty() ? "report folder" : "--out");
 
   progress_line line;
   const report_progress progress = [&](const std::string& phase, int index, int total,

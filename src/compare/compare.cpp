@@ -108,6 +108,18 @@ std::vector<fresh_task> draw_tasks(const weights_file& w, const compare_options&
 
 double to_d(const T& x) { return static_cast<double>(x); }
 
+std::vector<std::vector<double>> to_rows(const Mat<T>& m) {
+  std::vector<std::vector<double>> rows(static_cast<std::size_t>(m.rows()));
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j) rows[std::size_t(i)].push_back(to_d(m(i, j)));
+  return rows;
+}
+void add_matrix_pair(compare_result& r, std::string title, const Mat<T>& learned,
+                     std::string construction_label, const Mat<T>& construction) {
+  r.matrix_pairs.push_back({std::move(title), "learned", std::move(construction_label),
+                            to_rows(learned), to_rows(construction)});
+}
+
 T half_mean_square(const std::vector<T>& pred, const std::vector<fresh_task>& tasks) {
   T s(0);
   for (std::size_t i = 0; i < tasks.size(); ++i)
@@ -443,6 +455,8 @@ void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
              "L(TF) / L(one GD step with eta*) on the fresh tasks");
   r.tables["loss_ratio_standard_errors"] = {
       {"ratio_to_gd", to_d(loss_ratio_standard_error(tf.pred[0], gd, tasks))}};
+  add_matrix_pair(r, "W_K^T W_Q / beta", n.KQ, "construction (Prop. 1)", KQ_star);
+  add_matrix_pair(r, "beta P W_V", n.PV, "construction (Prop. 1, eta*)", PV_star);
   const T eta_learned = -T(p.N) * n.PV(d, d);
   r.tables["eta_reference"] = to_d(eta);
   r.tables["eta_learned"] = to_d(eta_learned);
@@ -484,6 +498,10 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
                     : relative_frobenius(n.PV, PV_star);
     keep_worst(worst_align, dKQ);
     keep_worst(worst_align, dPV);
+    const std::string set_name = p.tied ? "tied layers" : fmt::format("layer {}", s + 1);
+    add_matrix_pair(r, set_name + ": W_K^T W_Q / beta", n.KQ, "GD++ construction", KQ_star);
+    add_matrix_pair(r, set_name + ": beta P W_V", n.PV, "GD++ construction (fitted eta, gamma)",
+                    PV_star);
     layer_rows.push_back({{"parameter_set", s},
                           {"beta", to_d(n.beta)},
                           {"eta", to_d(eta)},
@@ -593,6 +611,10 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
     for (int l = 0; l < L; ++l) {
       const Mat<T> M = matmul(matmul(S12, p.at(l, "A")), S12);
       const T dist = dist_to_scaled_identity(M);
+      // Drawn divided by a_l = tr M / d (Dist is scale-free), beside I (Ahn Thm 3).
+      add_matrix_pair(r, fmt::format("layer {}: Sigma^1/2 A_l Sigma^1/2 / a_l", l + 1),
+                      Mat<T>(M / (M.trace() / T(d))), "I (A_l = a_l Sigma^-1)",
+                      Mat<T>::Identity(d, d));
       keep_worst(worst, dist);
       nlohmann::json row = {{"layer", l + 1},
                             {"dist_sigma_half_A_sigma_half_to_I", to_d(dist)},

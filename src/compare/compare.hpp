@@ -60,6 +60,15 @@ struct compare_metric {
   std::string meaning;  // what is measured and why the threshold is what it is
 };
 
+// A learned matrix beside the construction's (after the scale correction), for the report's
+// heatmaps: row-major values, both in double.
+struct compare_matrix_pair {
+  std::string title;               // "W_K^T W_Q / beta", "layer 2: Sigma^1/2 A_l Sigma^1/2 / a_l"
+  std::string learned_label;       // "learned"
+  std::string construction_label;  // "construction (Prop. 1, eta*)"
+  std::vector<std::vector<double>> learned, construction;
+};
+
 struct compare_result {
   std::string path, experiment, preset;
   int precision_bits = 0;  // bits the values actually carried
@@ -68,7 +77,8 @@ struct compare_result {
   std::vector<compare_metric> metrics;
   nlohmann::json tables = nlohmann::json::object();  // per-layer tables, learned coefficients
   std::vector<std::string> notes;
-  bool passed = false;  // every gated metric passed
+  std::vector<compare_matrix_pair> matrix_pairs;  // heatmaps; not part of to_json
+  bool passed = false;                            // every gated metric passed
 };
 
 // Throws weights_file_error for a bad file, std::invalid_argument for bad options.

@@ -302,12 +302,39 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   return w;
 }
 
+namespace {
+std::string file_type_text(std::filesystem::file_type t) {
+  using ft = std::filesystem::file_type;
+  switch (t) {
+    case ft::directory:
+      return "a directory";
+    case ft::character:
+      return "a character device";
+    case ft::block:
+      return "a block device";
+    case ft::fifo:
+      return "a FIFO (named pipe)";
+    case ft::socket:
+      return "a socket";
+    case ft::regular:
+      return "a regular file";
+    default:
+      return "an unknown kind of file";
+  }
+}
+}  // namespace
+
 weights_file read_weights_file(const std::string& path, const weights_limits& limits) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw weights_file_error(fmt::format("weights file {}: no such file", path));
-  if (std::filesystem::is_directory(path, ec))
-    throw weights_file_error(fmt::format("weights file {}: is a directory", path));
+  // Only a regular file (or a link to one): a directory, device (/dev/null reports size 0 and
+  // a huge max_size), FIFO (opening it would block until a writer comes) or socket is refused
+  // before it is opened. stat() does not block on a FIFO.
+  const auto type = std::filesystem::status(path, ec).type();
+  if (type != std::filesystem::file_type::regular)
+    throw weights_file_error(
+        fmt::format("weights file {}: is {}, not a regular file", path, file_type_text(type)));
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > limits.max_bytes)
     throw weights_file_error(

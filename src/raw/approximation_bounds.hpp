@@ -110,15 +110,32 @@ T balanced_gelu_downscale(const T& X) {
 
 // ------------------------------------------------------------------- GeLU bypass (Lemma 5)
 // erf form: g(t) - t = -t (1 - Phi(t)), and for t > 0, t (1 - Phi(t)) <= phi(t) (Mills ratio,
-// Gordon 1941): |g(Nb + z) - Nb - z| <= exp(-t^2/2) / sqrt(2 pi), t = Nb + z > 0.
+// Gordon 1941; hand-derived, not proved in Coq): |g(Nb + z) - Nb - z| <= exp(-t^2/2) / sqrt(2 pi),
+// t = Nb + z > 0; it decreases in t > 0.
 // tanh form: g(t) - t = -t / (1 + exp(2u)), u = sqrt(2/pi)(t + 0.044715 t^3), so for t > 0
 // |g(t) - t| <= t exp(-2u)  (proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential).
+// The layer bounds evaluate it at the smallest argument t = Nb - max|z|, which bounds the error
+// at every larger t only where t exp(-2u(t)) decreases: from t ~ 0.6 on, refused below t = 1
+// (proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing: 1 <= s <= t implies
+// t exp(-2u(t)) <= s exp(-2u(s))).
 template <class T>
 T gelu_bypass_bound(gelu_form form, const T& t) {
   if (!(t > T(0))) throw std::domain_error("GeLU bypass bound: needs Nb + z > 0");
   if (form == gelu_form::erf) return exp_value(T(-t * t / T(2))) / sqrt_of(T(T(2) * pi_value<T>()));
+  if (!(t >= T(1)))
+    throw std::domain_error("tanh GeLU bypass bound: needs Nb - max|z| >= 1 (monotone only there)");
   const T u = sqrt_of(T(T(2) / pi_value<T>())) * (t + gelu_tanh_cubic<T>() * t * t * t);
   return t * exp_value(T(-T(2) * u));
+}
+
+// Lower bound on |g(t) - t|, t > 0 (t >= 1 for tanh): the upper bound is sharp within these.
+// tanh: t exp(-2u) / 2  (proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower, t >= 0).
+// erf:  phi(t) t^2 / (1 + t^2)  (Mills ratio lower bound, Gordon 1941; hand-derived).
+template <class T>
+T gelu_bypass_lower_bound(gelu_form form, const T& t) {
+  const T upper = gelu_bypass_bound(form, t);
+  if (form == gelu_form::erf) return upper * t * t / (T(1) + t * t);
+  return upper / T(2);
 }
 
 // ------------------------------------------------------ LayerNorm bypass (Lemma 6, RAW pads)
@@ -170,8 +187,9 @@ T layernorm_division_first_order_remainder(const T& S, const T& y2, const T& c, 
 
 // ------------------------------------------------------------- hard attention (C.4.1)
 // Logits Natt on the a >= 1 targets K(i), 0 on the b others: each target weight is
-// 1/(a + b e^-Natt), each other e^-Natt/(a + b e^-Natt); against the uniform average over K(i)
-// the output moves by at most 2 b e^-Natt / a * max |v| <= 2 b e^-Natt max |v|.
+// 1/(a + b e^-Natt), each other e^-Natt/(a + b e^-Natt); against the uniform average m over K(i)
+// the output moves by exactly e^-Natt sum_j (v_j - m) / (a + b e^-Natt), at most
+// 2 b e^-Natt max |v|  (proofs/AkyurekLayerBounds.v:hard_attention_deviation, same formula).
 template <class T>
 T hard_attention_bound(const T& Natt, long others, const T& max_value) {
   return T(2) * T(others) * exp_value(T(-Natt)) * max_value;

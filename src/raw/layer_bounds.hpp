@@ -22,6 +22,9 @@
 // one-layer bound at the realised input h^_l and Lip_l bounds |f_l(h) - f_l(h')| over the data
 // rows for |h - h'| <= E_l there (RAW +: row sums of |Wo| (|Wa| + |W|); RAW (.): the product
 // rule with the quadratic term; div: |y/c - y'/c'| <= (|dy| + |y'/c'| |dc|)/(|c'| - |dc|)).
+// That this recursion bounds |h^_l - h_l| (triangle inequality, induction over the layers) is
+// proofs/AkyurekLayerBounds.v:chain_error_propagation, for any distance; the per-layer B_l and
+// Lip_l above are hand-derived (their GeLU, LayerNorm and attention terms cite their theorems).
 #pragma once
 
 #include "raw/raw_operator.hpp"

@@ -14,15 +14,15 @@
 //       .paper_value = "2N",
 //       .corrected_value = "N",
 //       .evidence = {"akyurek.layernorm_bypass_returns_x_and_n"},
-//       .measure = [] { ...compute at the run's MPFR precision...; return finding_measurement{...};
-//       },
+//       .measure = [] { ...compute both sides at the run's MPFR precision...;
+//                        return finding_measurement{...}; },
 //   }};
 //
 // The report shows every finding in its errata table, with this run's verdict of each evidence
-// property and, when `measure` is given, the number this run computed. The errata listed in
+// property and the two sides its `measure` computed in this run. The errata listed in
 // CONSTRUCTIONS.md are pre-registered as a catalogue (builtin_errata_catalogue()); registering
-// a finding with the same id replaces the catalogue entry, so a family only has to register its
-// finding under the catalogue's id to attach evidence to it.
+// a finding with the same id replaces the catalogue entry: properties/errata.cpp does so for every
+// catalogue erratum, attaching its measurement and evidence (a unit test requires one for each).
 #pragma once
 
 #include <functional>
@@ -31,12 +31,15 @@
 
 namespace iclproof {
 
-// What a finding's measurement computed in this run.
+// What a finding's measurement computed in this run: the paper's statement and the corrected
+// one, each evaluated on the same data at the run's precision.
 struct finding_measurement {
-  std::string quantity;      // what was measured, e.g. "second entry / N at N = 1e20"
-  std::string measured;      // the value computed in this run (decimal text)
-  bool supports_correction;  // the measured value agrees with corrected_value, not paper_value
-  std::string details;       // optional: precision, inputs, residuals
+  std::string quantity;        // what was measured, e.g. "second entry of the bypass, N = 2^40"
+  std::string paper_side;      // the paper's statement evaluated in this run ("2N: ... = 0.5")
+  std::string corrected_side;  // the corrected statement evaluated in this run ("N: ... = 1")
+  std::string criterion;       // what decides, e.g. "corrected side <= sqrt(eps), paper >= 1e-3"
+  bool supports_correction;    // the criterion held: the paper's side is off, the corrected holds
+  std::string details;         // precision, inputs
 };
 
 struct finding {

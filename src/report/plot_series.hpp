@@ -52,6 +52,15 @@ struct plot_line {
   std::string label;
   line_style style = line_style::measured;
   std::vector<plot_point> points;
+  // Palette index of the colour (-1: automatic). A reference line that belongs to a measured
+  // series (its rounding floor) takes that series' colour: measured series k gets colour k.
+  int colour = -1;
+};
+
+// A matrix drawn as a heatmap (row 0 at the top), row-major.
+struct plot_matrix {
+  std::string label;
+  std::vector<std::vector<double>> values;
 };
 
 struct plot_figure {
@@ -62,9 +71,15 @@ struct plot_figure {
   std::string y_label;
   bool log_x = false;  // gnuplot logscale (only for strictly positive values)
   bool log_y = false;
-  std::string caption;  // one or two sentences under the plot: what to look for
+  bool integer_x = false;  // x is an index (a layer): integer ticks only
+  std::string caption;     // one or two sentences under the plot: what to look for
   std::vector<plot_line> lines;
+  // Heatmaps side by side with ONE shared, symmetric colour scale (then `lines` is empty).
+  std::vector<plot_matrix> matrices;
 };
+
+// Series a panel may hold (readability: issue 16). More data goes into several panels.
+inline constexpr std::size_t max_series_per_panel = 6;
 
 struct plot_request {
   int precision_bits = 256;  // the run's MPFR precision (already set when produce() is called)

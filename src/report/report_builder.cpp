@@ -75,6 +75,32 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+// A figure with more than max_series_per_panel series becomes several panels (small multiples):
+// the measured series are shared out in order, every bound / reference line is repeated in each
+// panel. The first panel keeps the id; the others get "_2", "_3", ... and "(k of n)" titles.
+std::vector<plot_figure> split_into_panels(const plot_figure& fig) {
+  if (fig.lines.size() <= max_series_per_panel) return {fig};
+  std::vector<plot_line> data, guides;
+  for (const auto& l : fig.lines) (l.style == line_style::measured ? data : guides).push_back(l);
+  const std::size_t room =
+      guides.size() < max_series_per_panel ? max_series_per_panel - guides.size() : 1;
+  const std::size_t panels = (data.size() + room - 1) / room;
+  const std::size_t per_panel = (data.size() + panels - 1) / panels;  // balanced: 5 + 5, not 6 + 4
+  std::vector<plot_figure> out;
+  for (std::size_t k = 0; k < panels; ++k) {
+    plot_figure p = fig;
+    if (k > 0) p.id = fmt::format("{}_{}", fig.id, k + 1);
+    p.title = fmt::format("{} ({} of {})", fig.title, k + 1, panels);
+    p.lines.assign(
+        data.begin() + static_cast<std::ptrdiff_t>(std::min(data.size(), k * per_panel)),
+        data.begin() + static_cast<std::ptrdiff_t>(std::min(data.size(), (k + 1) * per_panel)));
+    for (const auto& g : guides) p.lines.push_back(g);
+    if (k + 1 < panels) p.caption = "";  // the caption once, under the last panel
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 std::vector<plot_figure> sweep_figures(
     const std::string& family, const run_report& r, const std::vector<std::string>& swept,
     const std::vector<std::pair<std::string, std::string>>& excluded) {
@@ -89,7 +115,7 @@ std::vector<plot_figure> sweep_figures(
   eps_fig.y_label = "log2(max error / eps)";
   for (auto* f : {&abs_fig, &eps_fig}) {
     f->family = family;
-    f->x_label = "precision p (bits)";
+    f->x_label = "working precision p (bits)";
   }
   std::vector<std::string> exact, failing;
   for (const auto& name : swept) {
@@ -142,7 +168,9 @@ std::vector<plot_figure> sweep_figures(
   for (const auto& [name, reason] : excluded) extra += " Not swept: " + name + " (" + reason + ").";
   abs_fig.caption += extra;
   eps_fig.caption += extra;
-  return {abs_fig, eps_fig};
+  std::vector<plot_figure> out = split_into_panels(abs_fig);
+  for (auto& f : split_into_panels(eps_fig)) out.push_back(std::move(f));
+  return out;
 }
 
 }  // namespace
@@ -154,8 +182,8 @@ plot_figure training_curve_figure(const weights_file& w, const std::string& id_p
   fig.id = id_prefix + ".loss_curve";
   fig.family = "trained";
   fig.title = fmt::format("Training loss: {} ({} preset, seed {})", w.experiment, w.preset, w.seed);
-  fig.x_label = "training step";
-  fig.y_label = "loss (log scale)";
+  fig.x_label = "training step (optimiser updates)";
+  fig.y_label = "loss (squared error / 2, log scale)";
   fig.log_y = true;
   fig.caption = "Loss curve recorded by iclproof-train in " +
                 fs::path(w.source).filename().string() +
@@ -211,7 +239,7 @@ bool all_positive(const std::vector<plot_line>& lines) {
 std::vector<plot_figure> comparison_figures(const compare_result& c, const std::string& id_prefix) {
   std::vector<plot_figure> figs;
   const std::string what = fmt::format("{} ({} preset)", c.experiment, c.preset);
-  const std::string x_label = "layer";
+  const std::string x_label = "layer l (index, 1 = first)";
   if (const json* rows = layer_rows(c.tables, "layers")) {
     // Distances of the learned weights to the construction, per layer.
     auto dist = column_lines(*rows, is_distance_key);
@@ -221,7 +249,7 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
       fig.family = "trained";
       fig.title = "Learned vs construction, per layer: " + what;
       fig.x_label = x_label;
-      fig.y_label = "distance (log scale)";
+      fig.y_label = "relative distance (dimensionless, log scale)";
       fig.log_y = all_positive(dist);
       fig.caption =
           "Relative distance of each layer's learned weights to the construction (columns of the "
@@ -241,7 +269,8 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
           break;
         }
       fig.lines = std::move(dist);
-      figs.push_back(std::move(fig));
+      fig.integer_x = true;
+      for (auto& panel : split_into_panels(fig)) figs.push_back(std::move(panel));
     }
     // Learned coefficients (step sizes, momenta, scale) per layer.
     auto coeff = column_lines(*rows, [](const std::string& k) { return !is_distance_key(k); });
@@ -251,12 +280,13 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
       fig.family = "trained";
       fig.title = "Learned coefficients per layer: " + what;
       fig.x_label = x_label;
-      fig.y_label = "value";
+      fig.y_label = "coefficient value (dimensionless)";
       fig.caption =
           "Coefficients read off each layer's learned weights (and, for the Memformer CGD model, "
           "conjugate gradient's per-task mean coefficients next to them).";
       fig.lines = std::move(coeff);
-      figs.push_back(std::move(fig));
+      fig.integer_x = true;
+      for (auto& panel : split_into_panels(fig)) figs.push_back(std::move(panel));
     }
   }
   if (const json* rows = layer_rows(c.tables, "loss_per_layer")) {
@@ -267,7 +297,7 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
       fig.family = "trained";
       fig.title = "Loss after each layer: " + what;
       fig.x_label = x_label;
-      fig.y_label = "loss (log scale)";
+      fig.y_label = "loss (squared error / 2, log scale)";
       fig.log_y = all_positive(loss);
       fig.caption = fmt::format(
           "(1/2) mean squared error of the prediction read after each layer on {} fresh tasks "
@@ -277,8 +307,33 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
           "per-task coefficients), gdpp_fitted (GD++ with the coefficients read off the weights).",
           c.tasks, c.seed, c.precision_bits);
       fig.lines = std::move(loss);
-      figs.push_back(std::move(fig));
+      fig.integer_x = true;
+      for (auto& panel : split_into_panels(fig)) figs.push_back(std::move(panel));
     }
+  }
+  return figs;
+}
+
+std::vector<plot_figure> weight_heatmap_figures(const compare_result& c,
+                                                const std::string& id_prefix) {
+  std::vector<plot_figure> figs;
+  for (std::size_t k = 0; k < c.matrix_pairs.size(); ++k) {
+    const auto& m = c.matrix_pairs[k];
+    plot_figure fig;
+    fig.id = fmt::format("{}.weights_{}", id_prefix, k + 1);
+    fig.family = "trained";
+    fig.title = m.title + ": " + m.learned_label + " vs " + m.construction_label;
+    fig.x_label = "column (index)";
+    fig.y_label = "row (index)";
+    fig.caption =
+        "Left: the trained model's matrix (" + m.title +
+        "); right: the construction's. One colour scale for both (blue negative, white 0, red "
+        "positive, symmetric about 0), so equal colours are equal entries. Scale correction as "
+        "in the metrics above (von Oswald A.3 for the LSA models; division by a_l = tr M / d for "
+        "the Z-form models, whose distance to I is scale-free).";
+    fig.matrices = {{m.learned_label + ": " + m.title, m.learned},
+                    {m.construction_label, m.construction}};
+    figs.push_back(std::move(fig));
   }
   return figs;
 }
@@ -413,13 +468,12 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     ++fi;
     finding_entry fe;
     fe.info = f;
-    bool any_ran = false, any_failed = false;
+    bool any_failed = false;
     for (const auto& ev : f.evidence) {
       std::string v = "not run";
       for (const auto& e : r.properties)
         if (e.result.info.name == ev) {
           v = to_string(e.result.outcome);
-          any_ran = true;
           any_failed = any_failed || e.result.outcome != verdict::pass;
         }
       if (v == "not run") {
@@ -441,11 +495,11 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     const bool measured = fe.measurement.has_value();
     if (any_failed || !fe.measurement_error.empty() ||
         (measured && !fe.measurement->supports_correction))
-      fe.status = "contradicted";
-    else if (any_ran || measured)
-      fe.status = "confirmed";
+      fe.status = "not reproduced";
+    else if (measured)
+      fe.status = "confirmed erratum";
     else
-      fe.status = "not exercised";
+      fe.status = "not measured";
     r.findings.push_back(std::move(fe));
   }
 
@@ -478,6 +532,7 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     std::vector<plot_figure> figs;
     if (!w.curve_steps.empty()) figs.push_back(training_curve_figure(w, prefix));
     for (auto& f : comparison_figures(t.comparison, prefix)) figs.push_back(std::move(f));
+    for (auto& f : weight_heatmap_figures(t.comparison, prefix)) figs.push_back(std::move(f));
     for (auto& f : figs) {
       t.plot_ids.push_back(f.id);
       trained_figures.push_back(std::move(f));
@@ -507,7 +562,8 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     try {
       for (auto& fig : src.produce(plot_request{mpfr_bits, opt.seed})) {
         if (fig.family.empty()) fig.family = src.family;
-        r.plots.push_back({std::move(fig), "", "", ""});
+        for (auto& panel : split_into_panels(fig))
+          r.plots.push_back({std::move(panel), "", "", ""});
       }
     } catch (const std::exception& e) {
       r.notes.push_back("plot source " + src.id + " failed: " + e.what());

@@ -60,6 +60,11 @@ plot_figure training_curve_figure(const weights_file& w, const std::string& id_p
 // learned coefficients per layer. None when the model has fewer than two layers' rows.
 std::vector<plot_figure> comparison_figures(const compare_result& c, const std::string& id_prefix);
 
+// Heatmaps of a comparison's matrix pairs (ids `<id_prefix>.weights_<k>`): the learned matrix
+// beside the construction's, one shared colour scale per pair.
+std::vector<plot_figure> weight_heatmap_figures(const compare_result& c,
+                                                const std::string& id_prefix);
+
 // "reports/runs/<YYYY-MM-DD>_seed<S>", with "_2", "_3", ... appended if that already exists.
 std::string default_run_folder(std::uint64_t seed);
 

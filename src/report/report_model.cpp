@@ -112,9 +112,13 @@ std::string first_line_of(const std::string& command) {
 std::string or_unavailable(const std::string& s) { return s.empty() ? "unavailable" : s; }
 }  // namespace
 
+// Written at build time by src/report/git_commit.cmake.
+extern const char* const git_commit;
+
 std::vector<std::pair<std::string, std::string>> collect_tool_versions(const proof_audit& audit) {
   std::vector<std::pair<std::string, std::string>> v;
   v.emplace_back("iclproof", ICLPROOF_VERSION);
+  v.emplace_back("git_commit", git_commit);
 #if defined(__clang__)
   v.emplace_back("compiler", std::string("clang ") + __clang_version__);
 #elif defined(__GNUC__)
@@ -267,6 +271,16 @@ json plot_to_json(const rendered_plot& p) {
       if (std::isfinite(pt.x) && std::isfinite(pt.y)) pts.push_back({pt.x, pt.y});
     lines.push_back({{"label", l.label}, {"style", line_style_name(l.style)}, {"points", pts}});
   }
+  json matrices = json::array();
+  for (const auto& m : p.figure.matrices) {
+    json rows = json::array();
+    for (const auto& row : m.values) {
+      json r = json::array();
+      for (double v : row) r.push_back(number_or_null(v));
+      rows.push_back(r);
+    }
+    matrices.push_back({{"label", m.label}, {"values", rows}});
+  }
   return {{"id", p.figure.id},
           {"family", p.figure.family},
           {"title", p.figure.title},
@@ -276,7 +290,8 @@ json plot_to_json(const rendered_plot& p) {
           {"log_y", p.figure.log_y},
           {"caption", p.figure.caption},
           {"file", p.svg_file.empty() ? json(nullptr) : json(p.svg_file)},
-          {"lines", lines}};
+          {"lines", lines},
+          {"matrices", matrices}};
 }
 }  // namespace
 
@@ -350,7 +365,9 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
     json m = nullptr;
     if (f.measurement)
       m = {{"quantity", f.measurement->quantity},
-           {"measured", f.measurement->measured},
+           {"paper_side", f.measurement->paper_side},
+           {"corrected_side", f.measurement->corrected_side},
+           {"criterion", f.measurement->criterion},
            {"supports_correction", f.measurement->supports_correction},
            {"details", f.measurement->details}};
     findings.push_back({{"id", f.info.id},

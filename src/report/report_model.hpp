@@ -81,9 +81,10 @@ struct finding_entry {
   std::string measurement_error;  // measure() threw: its message
   // Evidence property -> its verdict in this run ("PASS", "FAIL", "not run").
   std::vector<std::pair<std::string, std::string>> evidence_verdicts;
-  // "confirmed" (evidence ran and passed, measurement supports the correction),
-  // "contradicted" (an evidence property failed or the measurement supports the paper),
-  // "not exercised" (no evidence ran in this run).
+  // "confirmed erratum" (measured in this run: the paper's side is off, the corrected side
+  // holds, and no evidence property failed), "not reproduced" (the measurement does not support
+  // the correction, it threw, or an evidence property failed), "not measured" (no measurement
+  // in this run: its family was not selected, or none is registered).
   std::string status;
 };
 

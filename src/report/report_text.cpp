@@ -194,6 +194,15 @@ std::vector<std::string> section_families(const run_report& r) {
   return families_in_order(fams);
 }
 
+const char* errata_intro =
+    "Places where a paper and the verified mathematics disagree. Each erratum is measured in this "
+    "run, at the run's MPFR precision (256 bits when the run is in double or long double) on "
+    "fixed inputs: the paper's statement and the corrected one "
+    "are evaluated on the same data. Status: confirmed erratum = the paper's side is off and the "
+    "corrected side holds by the stated criterion (and no evidence property failed); not "
+    "reproduced = it does not, or an evidence property failed; not measured = the finding's "
+    "family was not selected in this run.";
+
 const char* how_to_read =
     "Each property draws random in-context regression tasks (RapidCheck), runs the construction "
     "through the generic layers in the working precision, and compares it with the closed form "
@@ -301,18 +310,28 @@ std::string report_to_markdown(const run_report& r) {
   if (r.findings.empty()) {
     md << "No findings registered.\n\n";
   } else {
-    md << "| Finding | Where | Paper | Corrected | Evidence in this run | Status |\n";
+    md << errata_intro << "\n\n";
+    md << "| Finding | Where | Paper: claim and measured in this run | Corrected: claim and "
+          "measured in this run | What was measured; evidence | Status |\n";
     md << "|---|---|---|---|---|---|\n";
     for (const auto& f : r.findings) {
+      std::string paper = "`" + f.info.paper_value + "`",
+                  corrected = "`" + f.info.corrected_value + "`";
       std::string ev;
+      if (f.measurement) {
+        paper += "<br>" + f.measurement->paper_side;
+        corrected += "<br>" + f.measurement->corrected_side;
+        ev += f.measurement->quantity + "; decided by: " + f.measurement->criterion + " (" +
+              f.measurement->details + ")<br>";
+      } else {
+        ev += (f.measurement_error.empty() ? "not measured in this run"
+                                           : "measurement failed: " + f.measurement_error) +
+              "<br>";
+      }
       for (const auto& [name, v] : f.evidence_verdicts) ev += "`" + name + "`: " + v + "<br>";
-      if (f.measurement)
-        ev += "measured " + f.measurement->quantity + " = " + f.measurement->measured;
-      if (!f.measurement_error.empty()) ev += "measurement failed: " + f.measurement_error;
-      if (ev.empty()) ev = "none registered yet";
       md << "| **" << md_cell(f.info.title) << "**<br>" << md_cell(f.info.corrected_claim) << " | "
-         << md_cell(f.info.source) << " | `" << md_cell(f.info.paper_value) << "` | `"
-         << md_cell(f.info.corrected_value) << "` | " << md_cell(ev) << " | " << f.status << " |\n";
+         << md_cell(f.info.source) << " | " << md_cell(paper) << " | " << md_cell(corrected)
+         << " | " << md_cell(ev) << " | **" << f.status << "** |\n";
     }
     md << "\n";
   }
@@ -444,9 +463,9 @@ pre{background:#f6f8fa;border:1px solid var(--line);border-radius:6px;padding:10
  overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
 .v-pass{color:var(--pass);font-weight:700;white-space:nowrap}
 .v-fail{color:var(--fail);font-weight:700}
-.s-confirmed{color:var(--pass);font-weight:600}
-.s-contradicted{color:var(--fail);font-weight:700}
-.s-not-exercised{color:var(--muted)}
+.s-confirmed-erratum{color:var(--pass);font-weight:600}
+.s-not-reproduced{color:var(--fail);font-weight:700}
+.s-not-measured{color:var(--muted)}
 figure{margin:14px 0 22px}
 figure .plot{max-width:880px;border:1px solid #e5e7eb;border-radius:4px}
 figure .plot svg{display:block;width:100%;height:auto}
@@ -557,31 +576,29 @@ std::string report_to_html(const run_report& r) {
   if (r.findings.empty()) {
     h << "<p>No findings registered.</p>\n";
   } else {
-    h << "<p>Places where a paper and the verified mathematics disagree. <i>Status</i>: "
-         "confirmed = the evidence ran in this run and supports the correction; not exercised "
-         "= no evidence property ran (or none is registered yet).</p>\n";
-    h << "<table>\n<thead><tr><th>Finding</th><th>Where</th><th>Paper</th><th>Corrected</th>"
-         "<th>Evidence in this run</th><th>Status</th></tr></thead>\n<tbody>\n";
+    h << "<p>" << esc(errata_intro) << "</p>\n";
+    h << "<table>\n<thead><tr><th>Finding</th><th>Where</th><th>Paper: claim and measured in "
+         "this run</th><th>Corrected: claim and measured in this run</th><th>What was measured; "
+         "evidence</th><th>Status</th></tr></thead>\n<tbody>\n";
     for (const auto& f : r.findings) {
       h << "<tr><td><b>" << esc(f.info.title) << "</b><br>" << esc(f.info.corrected_claim)
         << "</td><td>" << esc(f.info.source) << "</td><td><code>" << esc(f.info.paper_value)
-        << "</code></td><td><code>" << esc(f.info.corrected_value) << "</code></td><td>";
-      bool any = false;
-      for (const auto& [name, v] : f.evidence_verdicts) {
-        h << "<code>" << esc_name(name) << "</code>: " << esc(v) << "<br>";
-        any = true;
-      }
+        << "</code>";
+      if (f.measurement) h << "<br>" << esc(f.measurement->paper_side);
+      h << "</td><td><code>" << esc(f.info.corrected_value) << "</code>";
+      if (f.measurement) h << "<br>" << esc(f.measurement->corrected_side);
+      h << "</td><td>";
       if (f.measurement) {
-        h << "measured " << esc(f.measurement->quantity) << " = <code>"
-          << esc(f.measurement->measured) << "</code>";
-        if (!f.measurement->details.empty()) h << " (" << esc(f.measurement->details) << ")";
-        any = true;
+        h << esc(f.measurement->quantity) << "; decided by: " << esc(f.measurement->criterion)
+          << " (" << esc(f.measurement->details) << ")<br>";
+      } else if (!f.measurement_error.empty()) {
+        h << "<span class=\"v-fail\">measurement failed: " << esc(f.measurement_error)
+          << "</span><br>";
+      } else {
+        h << "<span class=\"s-not-measured\">not measured in this run</span><br>";
       }
-      if (!f.measurement_error.empty()) {
-        h << "<span class=\"v-fail\">measurement failed: " << esc(f.measurement_error) << "</span>";
-        any = true;
-      }
-      if (!any) h << "<span class=\"s-not-exercised\">none registered yet</span>";
+      for (const auto& [name, v] : f.evidence_verdicts)
+        h << "<code>" << esc_name(name) << "</code>: " << esc(v) << "<br>";
       std::string cls = f.status;
       std::replace(cls.begin(), cls.end(), ' ', '-');
       h << "</td><td class=\"s-" << esc(cls) << "\">" << esc(f.status) << "</td></tr>\n";

@@ -10,7 +10,9 @@
 # Then, unless --no-render: renders the page with Debian's headless chromium to
 # REPORT_DIR/report.png (1280 px wide, the whole page) and checks the screenshot is a non-trivial PNG, and
 # checks (with a probe script run on a copy of the page) that no table, figure or code block is
-# wider than the page column.
+# wider than the page column and that every plot is rendered with its data area (gnuplot's
+# plot area, recorded on the SVG as data-plot-area-fraction) at least half of the figure; the
+# static checks also require at most 6 series per plot.
 # Exit codes: 0 ok, 1 a check failed, 77 chromium not installed (ctest shows "skipped").
 # Look at REPORT_DIR/report.png afterwards to judge the layout yourself.
 set -euo pipefail
@@ -72,6 +74,18 @@ ids = re.findall(r'\bid="([^"]+)"', html)
 dups = sorted({i for i in ids if ids.count(i) > 1})
 if dups:
     problems.append(f"duplicate ids: {dups[:5]}")
+# Readable figures (issue 16): at most 6 series per panel, and gnuplot's data area (recorded on
+# each inline SVG as data-plot-area-fraction) at least half of the figure.
+for p in rep["plots"]:
+    if len(p["lines"]) > 6:
+        problems.append(f"plot {p['id']} has {len(p['lines'])} series (at most 6 per panel)")
+for m in re.finditer(r"<svg\b[^>]*>", html):
+    tag = m.group(0)  # every inline SVG of the report is a gnuplot figure
+    f = re.search(r'data-plot-area-fraction="([^"]+)"', tag)
+    if not f:
+        problems.append(f"an inline plot has no data-plot-area-fraction: {tag[:80]}")
+    elif float(f.group(1)) < 0.5:
+        problems.append(f"a plot's data area is {float(f.group(1)):.2f} of its figure (< 0.5): {tag[:120]}")
 # Every property of report.json appears in the page.
 for prop in rep["properties"]:
     if f'id="prop-{prop["name"]}"' not in html:
@@ -111,6 +125,10 @@ probe = """<script>(function(){var m=document.querySelector("main")||document.bo
 var right=m.getBoundingClientRect().right+1;var bad=[];
 document.querySelectorAll("table,figure,pre,svg").forEach(function(e){
 if(e.getBoundingClientRect().right>right){bad.push(e.tagName+"#"+(e.id||e.className||""))}});
+document.querySelectorAll("figure svg").forEach(function(e){var r=e.getBoundingClientRect();
+var f=parseFloat(e.getAttribute("data-plot-area-fraction"));var fig=e.closest("figure");
+if(!(r.width>0&&r.height>0)){bad.push("plot-not-rendered:"+(fig?fig.id:"?"))}
+else if(!(f*r.width*r.height>=0.5*r.width*r.height)){bad.push("data-area-under-half:"+(fig?fig.id:"?")+"="+f)}});
 if(document.documentElement.scrollWidth>window.innerWidth+1){bad.push("page wider than window")}
 document.body.setAttribute("data-overflow",bad.join(" ")||"none");
 document.body.setAttribute("data-height",String(document.documentElement.scrollHeight));})();</script></body>"""
@@ -122,8 +140,8 @@ timeout 90 "$browser" "${flags[@]}" --window-size=1280,800 --dump-dom "file://$p
 [[ -s "$profile/dom.html" ]] || { cat "$profile/dom.log"; fail "chromium could not load the page"; }
 overflow="$(grep -o 'data-overflow="[^"]*"' "$profile/dom.html" | head -1 | sed 's/data-overflow="//; s/"$//')"
 [[ -n "$overflow" ]] || fail "layout probe did not run"
-[[ "$overflow" == "none" ]] || fail "elements wider than the page column at 1280 px: $overflow"
-echo "render_html: layout ok at 1280 px (no table, figure or code block wider than the page)"
+[[ "$overflow" == "none" ]] || fail "layout at 1280 px: $overflow (elements wider than the page column, or plots whose data area is under half of the rendered figure)"
+echo "render_html: layout ok at 1280 px (no table, figure or code block wider than the page; every plot rendered, its data area at least half of it)"
 # Screenshot of the whole page (its height measured by the probe; capped at 16000 px).
 height="$(grep -o 'data-height="[0-9]*"' "$profile/dom.html" | head -1 | tr -dc 0-9)"
 height=$(( ${height:-4000} > 16000 ? 16000 : ${height:-4000} ))

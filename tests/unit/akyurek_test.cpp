@@ -1,6 +1,7 @@
 // Unit, mutation and errata tests of Akyurek et al. 2023 (src/raw, properties/akyurek.*).
 // Every akyurek.* property is shown to fail on a deliberately broken construction.
 #include "akyurek.hpp"
+#include "errata.hpp"
 
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
@@ -308,74 +309,132 @@ TEST_CASE("LayerNorm bounds: the C++ formulas of AkyurekBounds.v hold and are sh
   CHECK_THROWS(raw::inv_sqrt_second_order_remainder(T(-1)));
 }
 
+TEST_CASE(
+    "tanh GeLU bypass: the bounds of AkyurekBounds.v / AkyurekLayerBounds.v hold and are sharp",
+    "[akyurek]") {
+  // gelu_tanh_bypass_exponential: |g(t) - t| <= t e^(-2u), sharp as t -> inf (ratio 1 + e^(-2u)).
+  // gelu_tanh_bypass_lower: |g(t) - t| >= t e^(-2u) / 2, sharp as t -> 0 (ratio -> 1).
+  // gelu_tanh_bypass_bound_decreasing: t e^(-2u(t)) decreases on [1, inf) and increases near 0,
+  // so the t >= 1 guard of gelu_bypass_bound is needed.  Exact values at 256 bits, where
+  // |g(t) - t| = t / (1 + e^(2u)) is computed without cancellation.
+  scoped_mpfr_precision p(256);
+  using T = mpfr_real;
+  const auto f = raw::gelu_form::tanh;
+  const auto u = [](const T& t) {
+    return sqrt_of(T(T(2) / pi_value<T>())) * (t + T("0.044715") * t * t * t);
+  };
+  T previous(-1);
+  for (const char* ts : {"1", "1.25", "1.5", "2", "3", "4", "6", "8"}) {
+    const T t(ts);
+    const T err = abs_of(T(raw::gelu(f, t) - t));
+    const T exact = t / (T(1) + raw::exp_value(T(T(2) * u(t))));
+    const T upper = raw::gelu_bypass_bound(f, t), lower = raw::gelu_bypass_lower_bound(f, t);
+    CAPTURE(ts, to_double(err), to_double(lower), to_double(upper));
+    // raw::gelu at 256 bits: a handful of roundings on quantities of size t (first-order model)
+    CHECK(abs_of(T(err - exact)) <= T(64) * t * eps<T>());
+    CHECK(lower <= exact);
+    CHECK(exact <= upper);
+    CHECK(upper / exact <= T(1) + T(1.0001) * raw::exp_value(T(-T(2) * u(t))));  // sharp as t grows
+    if (previous > T(0)) CHECK(upper < previous);                                // decreasing
+    previous = upper;
+  }
+  // The lower bound's ratio tends to 1 as t -> 0 (no guard on the formula itself there).
+  for (const char* ts : {"1e-3", "1e-6"}) {
+    const T t(ts);
+    const T e2u = raw::exp_value(T(-T(2) * u(t)));
+    const T exact = t / (T(1) + raw::exp_value(T(T(2) * u(t))));
+    CAPTURE(ts);
+    CHECK(t * e2u / T(2) <= exact);
+    CHECK(exact / (t * e2u / T(2)) <= T(1) + T(2) * u(t));
+  }
+  // Near 0 the function t e^(-2u(t)) increases: evaluating it at the smallest t would not bound
+  // the error at larger t, which is why gelu_bypass_bound refuses t < 1 for the tanh form.
+  const auto h = [&](const char* ts) {
+    const T t(ts);
+    return t * raw::exp_value(T(-T(2) * u(t)));
+  };
+  CHECK(h("0.3") < h("0.5"));
+  CHECK_THROWS_AS(raw::gelu_bypass_bound(f, T("0.99")), std::domain_error);
+  CHECK_NOTHROW(raw::gelu_bypass_bound(raw::gelu_form::erf, T("0.5")));
+}
+
+TEST_CASE("hard attention: hard_attention_bound (AkyurekLayerBounds.v) holds and is sharp",
+          "[akyurek]") {
+  // hard_attention_deviation: softmax with logit Natt on a >= 1 targets and 0 on b others, values
+  // of modulus <= V: |output - mean of targets| <= 2 b e^-Natt V.  Attained up to the factor
+  // 1/(a + b e^-Natt) by targets at +V and others at -V; with a = 1 the ratio is 1 + b e^-Natt.
+  scoped_mpfr_precision p(256);
+  using T = mpfr_real;
+  for (const int a : {1, 2, 3}) {
+    for (const int b : {1, 2, 5}) {
+      for (const int N : {2, 6, 12, 30}) {
+        const T Natt(N), V("1.5"), E = raw::exp_value(T(-Natt)), eN = raw::exp_value(Natt);
+        // softmax output, straight from its definition, for values +V (targets), -V (others)
+        const T out = (T(a) * eN * V + T(b) * -V) / (T(a) * eN + T(b));
+        const T dev = abs_of(T(out - V));
+        const T bound = raw::hard_attention_bound(Natt, long(b), V);
+        CAPTURE(a, b, N, to_double(dev), to_double(bound));
+        CHECK(dev <= bound);
+        CHECK(abs_of(T(dev - T(2) * T(b) * E * V / (T(a) + T(b) * E))) <= bound * T("1e-60"));
+        if (a == 1) CHECK(bound / dev <= T(1) + T(b) * E * T(1.0001));
+      }
+    }
+  }
+}
+
+// The errata's computations live in the product (properties/errata.cpp, measured in every
+// report run); these tests check their numbers at 256 bits.
+
 TEST_CASE("Erratum Lemma 4: the GeLU-multiplication error is fourth order in the inputs, not third",
           "[akyurek][errata]") {
   scoped_mpfr_precision p(256);
   using T = mpfr_real;
-  // err(t) for x = 0.6 t, y = -0.4 t at s = 1: the paper's O(x^3 + y^3) predicts slope 3 in t.
-  auto err = [](raw::gelu_form f, double t) {
-    const T x = T(0.6) * T(t), y = T(-0.4) * T(t);
-    return abs_of(T(raw::gelu_product(f, x, y, T(1)) - x * y));
-  };
-  for (auto f : {raw::gelu_form::erf, raw::gelu_form::tanh}) {
-    const T e1 = err(f, std::ldexp(1.0, -10)), e2 = err(f, std::ldexp(1.0, -14));
-    const double slope = (log2_abs(e1) - log2_abs(e2)) / 4.0;
-    CAPTURE(raw::to_string(f), slope);
-    CHECK(std::abs(slope - 4.0) < 1e-3);  // measured: 4.0000 (both forms)
-  }
+  // err(t) for x = 0.6 t, y = -0.4 t at s = 1: the paper's O(x^3 + y^3) predicts order 3 in t;
+  // in s (x = 0.6, y = -0.4) slope -2, where O(x^3 + y^3) read at inputs x/s predicts -1.
+  const auto n = errata::measure_lemma4_gelu_product_order();
+  CAPTURE(n.order_in_inputs_erf, n.order_in_inputs_tanh, n.slope_in_s_erf, n.slope_in_s_tanh);
+  CHECK(std::abs(n.order_in_inputs_erf - 4.0) < 1e-3);  // measured: 4.0000 (both forms)
+  CHECK(std::abs(n.order_in_inputs_tanh - 4.0) < 1e-3);
+  CHECK(std::abs(n.slope_in_s_erf + 2.0) < 1e-2);
+  CHECK(std::abs(n.slope_in_s_tanh + 2.0) < 1e-2);
   // The erf form's leading term -x y (2x^2 + 3xy + 2y^2) / (6 s^2) (CONSTRUCTIONS.md section 5).
-  const T x("0.6e-4"), y("-0.4e-4");
-  const T lead = -x * y * (T(2) * x * x + T(3) * x * y + T(2) * y * y) / T(6);
-  const T got = raw::gelu_product(raw::gelu_form::erf, x, y, T(1)) - x * y;
-  CAPTURE(to_double(got / lead));
-  CHECK(abs_of(T(got / lead - T(1))) < T(1e-7));  // measured ratio 1 - O(x^2) ~ 1 - 4e-10
+  CAPTURE(to_double(n.leading_term_ratio));
+  CHECK(abs_of(T(n.leading_term_ratio - T(1))) < T(1e-7));  // measured ratio 1 - O(x^2) ~ 1 - 4e-10
+}
+
+TEST_CASE("Erratum Lemma 5: the proof drops x; g(N + x) - N - x = -(N + x)(1 - Phi(N + x))",
+          "[akyurek][errata]") {
+  scoped_mpfr_precision p(256);
+  using T = mpfr_real;
+  const auto n = errata::measure_lemma5_bypass_keeps_x();
+  CAPTURE(to_double(n.eq41_error), to_double(n.identity_residual), to_double(n.tail));
+  CHECK(abs_of(T(n.eq41_error - n.x)) < T(1e-20));  // eq 41 misses exactly x, up to the tails
+  CHECK(n.identity_residual < T(1e-70));
+  CHECK(n.tail > T(1e-26));  // exponentially small but not zero: 10.5 (1 - Phi(10.5)) ~ 5e-25
+  CHECK(n.tail < T(1e-23));
 }
 
 TEST_CASE("Erratum Lemma 6: the LayerNorm bypass returns N in the second entry, not 2N",
           "[akyurek][errata]") {
   scoped_mpfr_precision p(256);
   using T = mpfr_real;
-  const T N = std::ldexp(1.0, 40);
-  Vec<T> v = Vec<T>::Zero(8);
-  v << T("0.3"), T("-0.7"), T("0.2"), N, T(-N - T("-0.2")), 0, 0, 0;
-  const Vec<T> u = akyurek_checks::plain_layer_norm<T>(v, T(0));
-  const T second = sqrt_of(T(T(2) / T(8))) * N * u(3);
-  CAPTURE(to_double(second / N));
-  CHECK(abs_of(T(second / N - T(1))) < T(1e-12));               // measured: 1 + 9e-14 (= -S/(2N))
-  CHECK(abs_of(T(second / (T(2) * N) - T("0.5"))) < T(1e-12));  // the paper's 2N is off by 2x
+  const auto n = errata::measure_lemma6_bypass_second_entry();
+  CAPTURE(to_double(n.second_over_n));
+  CHECK(abs_of(T(n.second_over_n - T(1))) < T(1e-12));       // measured: 1 + 9e-14 (= -S/(2N))
+  CHECK(abs_of(T(n.second_over_2n - T("0.5"))) < T(1e-12));  // the paper's 2N is off by 2x
 }
 
 TEST_CASE("Erratum Appendix A: the ridge SGD step is w - 2 alpha (x (w^T x - y) + lambda w)",
           "[akyurek][errata]") {
   scoped_mpfr_precision p(256);
   using T = mpfr_real;
-  Vec<T> w(3), x(3);
-  w << T("0.5"), T("-0.25"), T("1.5");
-  x << T("0.75"), T("1.25"), T("-0.5");
-  const T y("0.3"), alpha("0.125"), lambda("0.5");
-  // The gradient of (w^T x - y)^2 + lambda |w|^2 by central differences (h = 2^-80: error ~h^2).
-  auto loss = [&](const Vec<T>& v) {
-    const T r = v.dot(x) - y;
-    return T(r * r + lambda * v.squaredNorm());
-  };
-  Vec<T> grad(3);
-  const T h = std::ldexp(1.0, -80);
-  for (int i = 0; i < 3; ++i) {
-    Vec<T> a = w, b = w;
-    a(i) += h;
-    b(i) -= h;
-    grad(i) = (loss(a) - loss(b)) / (T(2) * h);
-  }
-  const Vec<T> gd = w - alpha * grad;
-  const T corrected = max_abs(Mat<T>(raw::sgd_ridge_step<T>(w, x, y, alpha, lambda) - gd));
-  const T printed = max_abs(Mat<T>(raw::sgd_ridge_step_as_printed<T>(w, x, y, alpha, lambda) - gd));
-  const T printed_2 =
-      max_abs(Mat<T>(raw::sgd_ridge_step_as_printed<T>(w, x, y, alpha, T(2) * lambda) - gd));
-  CAPTURE(to_double(corrected), to_double(printed), to_double(printed_2));
-  CHECK(corrected < T(1e-40));
-  CHECK(abs_of(T(printed - T(4) * alpha * lambda * T("1.5"))) <
-        T(1e-40));              // 4 alpha lambda |w|_inf = 0.375
-  CHECK(printed_2 > T("0.5"));  // 6 alpha lambda |w|_inf = 0.5625
+  const auto n = errata::measure_appendix_a_ridge_step();
+  CAPTURE(to_double(n.error_corrected), to_double(n.error_printed),
+          to_double(n.error_printed_2lambda));
+  CHECK(n.error_corrected < T(1e-40));
+  // 4 alpha lambda |w|_inf = 0.375
+  CHECK(abs_of(T(n.error_printed - T(4) * T("0.125") * T("0.5") * T("1.5"))) < T(1e-40));
+  CHECK(n.error_printed_2lambda > T("0.5"));  // 6 alpha lambda |w|_inf = 0.5625
 }
 
 TEST_CASE(

@@ -56,9 +56,7 @@ const finding_registrar contradicted_finding{{
     .corrected_value = "2",
     .evidence = {sm_property},
     .measure =
-        [] {
-          return finding_measurement{"x", "1", false, ""};
-        },
+        [] { return finding_measurement{"x", "paper: 1", "corrected: 1", "never", false, ""}; },
 }};
 const finding_registrar confirmed_finding{{
     .id = "references.report_test_confirmed",
@@ -70,6 +68,19 @@ const finding_registrar confirmed_finding{{
     .paper_value = "1",
     .corrected_value = "2",
     .evidence = {sm_property, "tests/unit/report_test.cpp: a unit test"},
+    .measure =
+        [] { return finding_measurement{"x", "paper: 1", "corrected: 2", "always", true, ""}; },
+}};
+const finding_registrar unmeasured_finding{{
+    .id = "references.report_test_unmeasured",
+    .family = "references",
+    .title = "test finding with evidence but no measurement",
+    .source = "tests/unit/report_test.cpp",
+    .paper_claim = "paper",
+    .corrected_claim = "corrected",
+    .paper_value = "1",
+    .corrected_value = "2",
+    .evidence = {sm_property},
     .measure = {},
 }};
 const plot_source_registrar test_plot{{
@@ -223,17 +234,44 @@ TEST_CASE("findings: catalogue, registered evidence and measurements", "[report]
   run_report r = generate_report(quick_options());
   for (const auto& f : r.findings) {
     if (f.info.id == "references.report_test_contradicted") {
-      CHECK(f.status == "contradicted");
+      CHECK(f.status == "not reproduced");
       REQUIRE(f.measurement.has_value());
     } else if (f.info.id == "references.report_test_confirmed") {
-      CHECK(f.status == "confirmed");
+      CHECK(f.status == "confirmed erratum");
       REQUIRE(f.evidence_verdicts.size() == 2);
       CHECK(f.evidence_verdicts[0].second == "PASS");
       CHECK(f.evidence_verdicts[1].second.rfind("not a property", 0) == 0);
+    } else if (f.info.id == "references.report_test_unmeasured") {
+      // Evidence passed, but without a measurement nothing is confirmed.
+      CHECK(f.status == "not measured");
     } else if (f.info.family == "akyurek") {
-      // Not selected in this run: no evidence ran.
-      CHECK(f.status != "confirmed");
+      // Not selected in this run: not measured.
+      CHECK(f.status == "not measured");
+      CHECK(!f.measurement.has_value());
     }
+  }
+}
+
+// Every erratum of the catalogue (CONSTRUCTIONS.md) must carry a measurement that evaluates both
+// sides and confirms the correction: a finding without one fails here.
+TEST_CASE("every catalogue erratum is measured, both sides, and confirmed at 256 bits",
+          "[report][errata]") {
+  scoped_mpfr_precision p(256);
+  const auto all = all_findings();
+  for (const auto& entry : builtin_errata_catalogue()) {
+    const auto it =
+        std::find_if(all.begin(), all.end(), [&](const finding& f) { return f.id == entry.id; });
+    REQUIRE(it != all.end());
+    CAPTURE(entry.id);
+    REQUIRE(it->measure);
+    CHECK(!it->evidence.empty());
+    const finding_measurement m = it->measure();
+    CAPTURE(m.paper_side, m.corrected_side, m.criterion, m.details);
+    CHECK(!m.quantity.empty());
+    CHECK(!m.paper_side.empty());
+    CHECK(!m.corrected_side.empty());
+    CHECK(!m.criterion.empty());
+    CHECK(m.supports_correction);
   }
 }
 
