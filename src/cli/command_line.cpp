@@ -16,6 +16,8 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace iclproof {
 
@@ -71,17 +73,23 @@ int run_command_line(int argc, char** argv) {
   report_subcommand report_cmd(app);
 
   compare_options compare;
-  std::string compare_weights, compare_json;
+  std::vector<std::string> compare_weights;
+  std::string compare_json;
   auto* compare_cmd = app.add_subcommand(
       "compare", "Compare a trained model's weights file with the constructions (issue 7)");
-  compare_cmd->add_option("WEIGHTS", compare_weights, "Weights file written by iclproof-train")
+  compare_cmd
+      ->add_option("WEIGHTS", compare_weights,
+                   "Weights file(s) written by iclproof-train; several files of one experiment "
+                   "(a seed sweep): each verdict, then per metric the passing count and median, "
+                   "min, max")
       ->required();
   compare_cmd->add_option("--tasks", compare.tasks, "Fresh validation tasks")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   compare_cmd
       ->add_option("--calibration-tasks", compare.calibration_tasks,
-                   "Tasks of the separate sample that fixes the GD reference step eta*")
+                   "Tasks of the separate sample that fixes the GD reference step eta* where "
+                   "it has no closed form (K > 1 steps)")
       ->check(CLI::Range(1, 10000000))
       ->capture_default_str();
   compare_cmd
@@ -120,7 +128,9 @@ int run_command_line(int argc, char** argv) {
     if (*list_cmd) return run_list_command(list);
     if (*compare_cmd) {
       if (!compare_json.empty()) require_writable_file(compare_json, "--json");
-      return run_compare_command(compare_weights, compare, compare_json);
+      return compare_weights.size() == 1
+                 ? run_compare_command(compare_weights.front(), compare, compare_json)
+                 : run_compare_sweep_command(compare_weights, compare, compare_json);
     }
     if (report_cmd.selected()) return report_cmd.run();
   } catch (const std::exception& e) {

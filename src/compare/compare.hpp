@@ -6,9 +6,9 @@
 // trainer's), and measures it against the closed-form references (src/references/):
 //
 //  vonoswald_single_lsa  W_K^T W_Q and P W_V against Proposition 1's construction with the
-//                        line-searched GD step eta* (fitted on a separate calibration
-//                        sample, see calibrate_gd_eta), after the scale correction of von Oswald
-//                        A.3 (see normalise_lsa_products); relative Frobenius distances;
+//                        exact population-optimal GD step eta* (references/
+//                        population_optima.hpp; exact_gd_eta), after the scale correction of von
+//                        Oswald A.3 (see normalise_lsa_products); relative Frobenius distances;
 //                        relative prediction difference and cosine of the sensitivities
 //                        d y_hat / d x_q against one GD step with eta*; loss ratio.
 //  vonoswald_gdpp/stack  per layer: learned (eta_l, gamma_l) read off the normalised products,
@@ -20,6 +20,9 @@
 //                        identity TF == preconditioned GD with the learned A_l (exact reading).
 //  memformer_cgd/lfom    learned coefficients next to CG's per-task mean coefficients; loss per
 //                        layer against GD and CG.
+// The GD reference step: exact (closed form in the data's moments) for one step on uniform,
+// Gaussian or anisotropic-Gaussian data; line-searched on a calibration sample of
+// calibration_tasks tasks for K > 1 steps. tables.gd_step_reference.method says which.
 // Each metric carries a threshold, the direction of the test, whether it gates the verdict,
 // and the justification (THRESHOLDS in compare.cpp).
 #pragma once
@@ -43,7 +46,7 @@ inline constexpr int default_compare_tasks = 10000;
 struct compare_options {
   int precision_bits = 256;
   int tasks = default_compare_tasks;  // fresh validation tasks
-  int calibration_tasks = 100000;     // a separate sample fixing the GD reference step eta*
+  int calibration_tasks = 100000;     // a separate sample fixing eta* when it has no closed form
   std::uint64_t seed = 20261122;      // of the fresh tasks (independent of the training seed)
 };
 
@@ -83,6 +86,32 @@ compare_result compare_weights_file(const std::string& path, const compare_optio
 compare_result compare_weights(const weights_file& w, const compare_options& options = {});
 
 nlohmann::json to_json(const compare_result& r);
+
+// Many weights files of one experiment (a seed sweep): for each metric, how many files pass it
+// and the median, minimum and maximum of its value over the files (NaN values count as failing
+// and are left out of the statistics).
+struct sweep_metric_summary {
+  std::string name, relation;
+  double threshold = 0;
+  bool gated = false;
+  int passed = 0, total = 0, finite = 0;
+  double median = 0, min = 0, max = 0;
+};
+struct sweep_summary {
+  std::string experiment;
+  int files = 0, passed = 0;  // files whose every gated metric passes
+  std::vector<sweep_metric_summary> metrics;
+};
+// Throws std::invalid_argument unless every result is of one experiment (and there is one).
+sweep_summary summarise_sweep(const std::vector<compare_result>& results);
+nlohmann::json to_json(const sweep_summary& s);
+
+// `iclproof compare W1.json W2.json ...`: every file is read (and rejected with one error) before
+// any comparison runs, each comparison's verdict is printed on one line, then the distribution.
+// Returns 0 when every file passes, 1 otherwise.
+int run_compare_sweep_command(const std::vector<std::string>& paths,
+                              const compare_options& options = {},
+                              const std::string& json_path = "");
 
 // The CLI handler of `iclproof compare WEIGHTS.json [--tasks N] [--precision BITS] [--seed S]
 // [--json OUT]`: prints the metrics table and the verdict; returns 0 when every gated metric

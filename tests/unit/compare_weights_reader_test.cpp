@@ -195,7 +195,7 @@ TEST_CASE("compare.single_layer passes Prop 1's construction and fails broken on
   // The construction with the step size compare line-searches on its calibration sample.
   const double eta_star =
       compare_weights(parse_weights_file(prop1_weights(d, N, 1.5).dump(), "probe"), o)
-          .tables.at("eta_line_searched")
+          .tables.at("eta_reference")
           .get<double>();
   const json good = prop1_weights(d, N, eta_star);
   const compare_result ok = compare_weights(parse_weights_file(good.dump(), "prop1"), o);

@@ -1,0 +1,56 @@
+// Properties of the exact population optima (src/references/population_optima.hpp, issue 17).
+#include "population_optima.hpp"
+
+using namespace iclproof;
+using namespace iclproof::population_optima_checks;
+using namespace iclproof::cite;
+
+ICLPROOF_PROPERTY(
+    pop_gd_isotropic, "population_optima.one_step_gd_isotropic_matches_monte_carlo",
+    "One GD step from W0 = 0 on x ~ U(-a, a)^d or N(0, sigma^2 I), w ~ N(0, I): "
+    "E (y_hat - y_q)^2 = a eta^2 - 2 b eta + c with a = (d s2 / N)(m4 + (N + d - 2) s2^2), "
+    "b = d s2^2, c = d s2, within 5 Monte Carlo standard errors (2000 tasks) at eta* and eta*/2.",
+    measured(identity("proofs/PopulationOptima.v:quadratic_minimiser"),
+             identity("proofs/PopulationOptima.v:isotropic_step_optimum"))
+        .missing("the moment coefficients a, b, c are hand-derived "
+                 "(src/references/population_optima.hpp); the check is Monte Carlo, CLT-based "
+                 "(5 standard errors)")) {
+  one_step_gd_isotropic_matches_monte_carlo<T>(
+      ctx, [](int d, int N, const auto& m) { return one_step_gd_isotropic(d, N, m); });
+}
+
+ICLPROOF_PROPERTY(
+    pop_preconditioner, "population_optima.one_step_preconditioner_matches_monte_carlo",
+    "One preconditioned step on x ~ N(0, Sigma), w ~ N(0, I) or N(0, Sigma^-1): the optimum "
+    "P* = Sigma_w Sigma E[C Sigma_w C]^-1 equals N((N+1) Sigma + tr(Sigma) I)^-1, resp. "
+    "(N/(N+d+1)) Sigma^-1, and the expected loss at P* and at a perturbed P is within 5 Monte "
+    "Carlo standard errors (2000 tasks) of the Wishart-moment formula.",
+    measured(paper("Ahn et al. 2023, Theorem 1 (w ~ N(0, I))"))
+        .missing("the Wishart moment and the optimal preconditioner are hand-derived "
+                 "(src/references/population_optima.hpp), checked by Monte Carlo (CLT-based); "
+                 "the LU comparison uses a first-order rounding model")) {
+  one_step_preconditioner_matches_monte_carlo<T>(
+      ctx,
+      [](const Mat<T>& S, const Mat<T>& Sw, int N) {
+        return one_step_optimal_preconditioner(S, Sw, N);
+      },
+      [](const Mat<T>& S, const Mat<T>& Sw, int N, const Mat<T>& P) {
+        return one_step_preconditioned_loss(S, Sw, N, P);
+      });
+}
+
+ICLPROOF_PROPERTY(
+    pop_exact_minimiser, "population_optima.step_size_minimises_quadratic_exactly",
+    "In exact rationals: eta* = b/a of the isotropic one-step loss quadratic has excess exactly "
+    "a h^2 > 0 at eta* +- h, zero derivative, and equals N s2 / (m4 + (N + d - 2) s2^2) "
+    "(15N/(5N+5d-1) for U(-1,1), N/(N+d+1) for N(0,1)).",
+    exact_identity(identity("proofs/PopulationOptima.v:quadratic_excess"),
+                   identity("proofs/PopulationOptima.v:quadratic_minimiser"),
+                   identity("proofs/PopulationOptima.v:isotropic_step_optimum"),
+                   identity("proofs/PopulationOptima.v:uniform_step_optimum"),
+                   identity("proofs/PopulationOptima.v:gaussian_step_optimum"))
+        .missing("the moment coefficients a, b of the quadratic (hand-derived in "
+                 "src/references/population_optima.hpp) and the zero derivative at eta*")) {
+  step_size_minimises_quadratic_exactly(
+      ctx, [](int d, int N, const auto& m) { return one_step_gd_isotropic(d, N, m); });
+}
