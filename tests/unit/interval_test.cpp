@@ -319,6 +319,15 @@ TEST_CASE("interval mode: hard attention fails on a mis-scaled logit gap",
   });
   INFO(g.failure);
   CHECK(g.outcome == verdict::pass);
+  // Both halves of the Qed statement are checked, the bound evaluated from
+  // AkyurekLayerBounds.v:hard_attention_deviation and nothing hand-derived (before, the interval
+  // body evaluated the bound plus a rounding term through check_le_hand_derived, which kept the
+  // fully proved property at 'enclosed under a hand-derived bound').
+  CHECK(g.proved_bounds ==
+        std::vector<std::string>{"proofs/AkyurekLayerBounds.v:hard_attention_deviation"});
+  CHECK(g.hand_derived_bounds.empty());
+  CHECK(g.identity_checks > 0);
+  CHECK(g.enclosed_checks > 0);
   CHECK(run_interval([](case_context& ctx) {
           hard_attention_identity<I>(ctx, [](const raw::attention_head<I>& hd, const Mat<I>& h) {
             raw::attention_head<I> m = hd;
