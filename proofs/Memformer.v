@@ -20,6 +20,11 @@
    - lfom_memformer_precond : the same with ANY A_j (B_j = 0): the LFOM
        w_(l+1) = w_l - sum_(j<=l) lambda_j^l A_j^T grad R(w_j); so with diagonal A_j the reachable
        per-coordinate scaling is lambda_j^l A_j^T (rank-restricted), as CONSTRUCTIONS.md says.
+   - lfom_precond_one_matrix_per_j, lfom_precond_not_arbitrary_diagonal : those preconditioners
+       are one matrix per j times scalars (any two with the same j are proportional), so for
+       d >= 2 no A_0 and no scalars lambda_0^0, lambda_0^1 give the diagonal family
+       Lambda_0^0 = diag(1, 0, ..), Lambda_0^1 = diag(0, 1, ..): not an arbitrary diagonal
+       Lambda_j^l as Prop. 2 / eq. 21 claim.
    - lfom_memformer_nonconstant_gamma : a non-constant Gamma row breaks the single-linear-model
        reading: two context columns with the same x, different Gamma y-row entries and a non-zero
        attention entry y X^T A_0 x give a Z_1 that is ahn_state w for NO w.
@@ -400,3 +405,34 @@ by congr ahn_state; apply: eq_lfom_w => j l; rewrite mulr1.
 Qed.
 
 End Memformers.
+
+(* The "not arbitrary" half of the Prop. 2 erratum (CONSTRUCTIONS.md section 4): the
+   preconditioners lfom_memformer_precond yields are Lambda_j^l = lambda_j^l A_j^T, one matrix
+   per j times scalars, so any two of them (same j) are proportional; hence the arbitrary diagonal
+   family Lambda_0^0 = diag(1, 0, ..), Lambda_0^1 = diag(0, 1, ..) (d >= 2) is reached by no
+   A_0 and no scalars lambda_0^0, lambda_0^1. *)
+Section NotArbitraryDiagonal.
+Variable R : fieldType.
+
+Theorem lfom_precond_one_matrix_per_j (lambda : nat -> nat -> R) d (A : nat -> 'M[R]_d)
+    (j l l' : nat) :
+  lambda j l' *: (lambda j l *: (A j)^T) = lambda j l *: (lambda j l' *: (A j)^T).
+Proof. by rewrite !scalerA mulrC. Qed.
+
+Theorem lfom_precond_not_arbitrary_diagonal n (A : 'M[R]_n.+2) (a b : R) :
+  ~ (a *: A^T = diag_mx (\row_i (i == 0 :> 'I_n.+2)%:R)
+     /\ b *: A^T = diag_mx (\row_i (i == 1 :> 'I_n.+2)%:R)).
+Proof.
+case=> hA hB.
+have e00 : a * A 0 0 = 1.
+  by have := congr1 (fun M : 'M_n.+2 => M 0 0) hA; rewrite /= !mxE eqxx.
+have e11 : b * A 1 1 = 1.
+  by have := congr1 (fun M : 'M_n.+2 => M 1 1) hB; rewrite /= !mxE eqxx.
+have f00 : b * A 0 0 = 0.
+  by have := congr1 (fun M : 'M_n.+2 => M 0 0) hB; rewrite /= !mxE eqxx.
+have A00 : A 0 0 != 0 by apply: contra_eq_neq e00 => ->; rewrite mulr0 eq_sym oner_neq0.
+have b0 : b = 0 by apply/eqP; move: f00 => /eqP; rewrite mulf_eq0 (negbTE A00) orbF.
+by move: e11; rewrite b0 mul0r => /eqP; rewrite eq_sym oner_eq0.
+Qed.
+
+End NotArbitraryDiagonal.

@@ -53,11 +53,7 @@ ICLPROOF_PROPERTY(
     ln_bypass, "akyurek.layernorm_bypass_closed_form_returns_n_not_2n",
     "sqrt(2/L) N lambda([x, N, -N - sum x, 0]) equals x / sqrt(1 + S/N + (S^2+|x|^2)/(2N^2) "
     "+ eps L/(2N^2)) and N / sqrt(...) in the second entry: N, not the paper's 2N.",
-    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
-                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
-        .missing("the closed form with the square root: only its square is proved "
-                 "(layernorm_division_squared at c = M = 1); the step from the squared form to "
-                 "the signed entries is not")) {
+    exact_identity(identity("proofs/LayerNorm.v:layernorm_bypass_closed_form"))) {
   layernorm_division_closed_form<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, true);
 }
@@ -69,11 +65,7 @@ ICLPROOF_PROPERTY(
     ln_division, "akyurek.layernorm_division_closed_form",
     "sqrt(2/L) M N lambda([N c, y/M, -N c - S/M, 0]) equals (y/|c|) / sqrt(1 + S/(NcM) + "
     "(S^2+|y|^2)/(2N^2c^2M^2) + eps L/(2N^2c^2)) to rounding (Lemma 8, exact form).",
-    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
-                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
-        .missing("the closed form with the square root: only its square is proved "
-                 "(layernorm_division_squared); the step from the squared form to the signed "
-                 "entries is not")) {
+    exact_identity(identity("proofs/LayerNorm.v:layernorm_division_closed_form"))) {
   layernorm_division_closed_form<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, false);
 }
@@ -85,11 +77,9 @@ ICLPROOF_PROPERTY(
     ln_division_order, "akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
     "The relative error of LayerNorm division (and of Lemma 6's bypass, c = M = 1) is "
     "-S/(2NcM) up to the proven second-order remainder: first order in 1/(N M).",
-    approximation(identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
-                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"))
-        .missing("the unsquared LayerNorm closed form (only its square is proved), and the "
-                 "assembly of the relative error as -S/(2NcM) + rho with |rho| <= q/2 + the Qed "
-                 "remainder (src/raw/approximation_bounds.hpp, argued in comments)")) {
+    approximation(identity("proofs/LayerNorm.v:layernorm_division_closed_form"),
+                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
+                  composition("proofs/LayerNorm.v:layernorm_division_relative_error"))) {
   layernorm_division_first_order<T>(
       ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
 }
@@ -135,15 +125,16 @@ ICLPROOF_PROPERTY(
     div_layer, "akyurek.div_layer_realises_exact_div_within_bound",
     "One decoder layer with LayerNorm-division weights computes y / |c| within the proven "
     "bound (Lemma 8, with the rest of the hidden state in the LayerNorm).",
-    approximation(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
-                  identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
+    approximation(identity("proofs/LayerNorm.v:layernorm_division_closed_form"),
                   bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
                   bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"))
-        .missing("the unsquared LayerNorm division closed form (only its square is proved), the "
-                 "erf GeLU bypass bound, and the assembly of the one-layer bound div_layer_bound "
+        .missing("the LayerNorm division closed form with the rest of the hidden state in the "
+                 "LayerNorm (LayerNorm.v:layernorm_division_closed_form states it for the "
+                 "division input alone), the erf GeLU bypass bound, and the assembly of the "
+                 "one-layer bound div_layer_bound "
                  "(src/raw/layer_bounds.hpp) are not proved")) {
   div_layer_within_bound<T>(
       ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
@@ -179,11 +170,8 @@ ICLPROOF_EXACT_PROPERTY(
     "(2/L) N^2 lambda([x, N, -N - sum x, 0])^2 equals x^2 / den2 and N^2 / den2 in the second "
     "entry, den2 = 1 + S/N + (S^2+|x|^2)/(2N^2) + eps L/(2N^2), signs those of x: the squared "
     "bypass closed form, exactly (N, not 2N).",
-    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
-                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
-        .missing("the entries' signs (the lemma states their squares), and the bypass vector "
-                 "[x, N, -N - sum x] as an instance of the lemma's (c = M = 1) is not a separate "
-                 "lemma"),
+    exact_identity(identity("proofs/LayerNorm.v:layernorm_bypass_squared"),
+                   identity("proofs/LayerNorm.v:layernorm_division_entry_sign")),
     "the square-root-free form is checked in rational only; floating point checks "
     "akyurek.layernorm_bypass_closed_form_returns_n_not_2n") {
   layernorm_division_closed_form_squared<T>(
@@ -195,9 +183,8 @@ ICLPROOF_EXACT_PROPERTY(
     "(2/L) M^2 N^2 lambda([N c, y/M, -N c - S/M, 0])^2 equals (y/c)^2 / (1 + S/(NcM) + "
     "(S^2+|y|^2)/(2N^2c^2M^2) + eps L/(2N^2c^2)), signs those of y: Lemma 8's closed form "
     "squared, exactly.",
-    exact_identity(identity("proofs/AkyurekAlgebra.v:layernorm_division_sum_squares"),
-                   identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"))
-        .missing("the entries' signs (the lemma states their squares)"),
+    exact_identity(identity("proofs/LayerNorm.v:layernorm_division_squared_entry"),
+                   identity("proofs/LayerNorm.v:layernorm_division_entry_sign")),
     "the square-root-free form is checked in rational only; floating point checks "
     "akyurek.layernorm_division_closed_form") {
   layernorm_division_closed_form_squared<T>(
@@ -252,15 +239,16 @@ ICLPROOF_PROPERTY(
     "propagated bound of the exact chain.",
     approximation(identity("proofs/AkyurekChains.v:theorem2_chain_ridge"),
                   composition("proofs/AkyurekLayerBounds.v:chain_error_propagation"),
-                  identity("proofs/AkyurekAlgebra.v:layernorm_division_squared"),
+                  identity("proofs/LayerNorm.v:layernorm_division_closed_form"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
                   bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the one-layer bounds it propagates (erf GeLU bounds, the unsquared LayerNorm "
-                 "division, the assembly of raw_layer_bound and div_layer_bound) and the "
+        .missing("the one-layer bounds it propagates (erf GeLU bounds, the LayerNorm "
+                 "division with the rest of the hidden state in the LayerNorm, the assembly of "
+                 "raw_layer_bound and div_layer_bound) and the "
                  "per-layer Lipschitz bounds layer_lipschitz (src/raw/layer_bounds.hpp) that "
                  "instantiate chain_error_propagation's hypotheses are not proved")) {
   const int m = chain_size_max(scalar_traits<T>::bits());

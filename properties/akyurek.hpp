@@ -190,11 +190,12 @@ inline division_case gen_division_case(bool bypass) {
 // Lemma 8 (and Lemma 6 = the case c = 1, M = 1, y = x): the exact closed form
 //   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(NcM) + (S^2+|y|^2)/(2N^2c^2M^2) + eps
 //   L/(2N^2c^2))
-// (proofs/AkyurekAlgebra.v:layernorm_division_sum_squares: the sum of squares of v, whose
-// entries sum to 0). For the bypass also the N entry: sqrt(2/L) N lambda(v)_N = N / sqrt(...),
-// i.e. N, not the 2N of the paper's eq. (44). Tolerance: the rounding of the LayerNorm, whose
-// mean cancels entries of modulus N|c|: gamma_(2L+16) (4 M N / L + 4 sum|y|/|c| + 4 |z|) for
-// the y entries (derivation in the comment of layernorm_division_denominator's use below).
+// (proofs/LayerNorm.v:layernorm_division_closed_form / layernorm_bypass_closed_form, from the
+// sum of squares of v, whose entries sum to 0). For the bypass also the N entry:
+// sqrt(2/L) N lambda(v)_N = N / sqrt(...), i.e. N, not the 2N of the paper's eq. (44).
+// Tolerance (floating point; interval mode checks the identity): the rounding of the LayerNorm,
+// whose mean cancels entries of modulus N|c|: gamma_(2L+16) (4 M N / L + 4 sum|y|/|c| + 4 |z|)
+// for the y entries (derivation in the comment of layernorm_division_denominator's use below).
 template <class T>
 void layernorm_division_closed_form(case_context& ctx, const layernorm_fn<T>& ln, bool bypass) {
   const division_case dc = gen_division_case(bypass);
@@ -295,8 +296,9 @@ void layernorm_division_closed_form_squared(case_context& ctx,
 
 // Lemma 8's convergence: the relative error of the division is -S/(2NcM) up to the proven
 // second-order remainder (approximation_bounds.hpp: layernorm_division_first_order_remainder,
-// the formula of proofs/AkyurekBounds.v:layernorm_division_remainder),
-// plus rounding relative to |z|. The measured ratio rel_err / (-S/(2NcM)) is noted.
+// the bound of proofs/LayerNorm.v:layernorm_division_relative_error, built on
+// proofs/AkyurekBounds.v:layernorm_division_remainder), plus rounding relative to |z| in
+// floating point (none in interval mode). The measured ratio rel_err / (-S/(2NcM)) is noted.
 template <class T>
 void layernorm_division_first_order(case_context& ctx, const layernorm_fn<T>& ln) {
   // Half the cases are Lemma 6's bypass (c = 1, M = 1): relative error -S/(2N), first order.
@@ -329,14 +331,22 @@ void layernorm_division_first_order(case_context& ctx, const layernorm_fn<T>& ln
     const T exact = y / abs_of(c);
     const T rel = (scale * u(1 + q) - exact) / exact;
     const T first = -S / (T(2) * N * c * M);
-    const T tol =
-        rem +
-        g * (T(4) * M * N / T(dc.L) + T(4) * y1 / abs_of(c) + T(8) * abs_of(exact)) / abs_of(exact);
-    ctx.check_le_hand_derived<T>(
-        "|relative error + S/(2NcM)|", abs_of(T(rel - first)), tol,
-        "q/2 + the remainder of proofs/AkyurekBounds.v:layernorm_division_remainder at the "
-        "closed form of proofs/AkyurekAlgebra.v:layernorm_division_sum_squares: the triangle "
-        "inequality joining them is not a Qed statement");
+    if constexpr (is_interval_scalar<T>) {
+      // Interval mode: the bound is the Qed statement, evaluated in interval arithmetic, with no
+      // rounding term (the enclosures contain the exact values). Its hypotheses hold here:
+      // N, M > 0, c != 0, eps >= 0, y != 0, and |delta| < 1 (certified by
+      // inv_sqrt_second_order_remainder, which throws otherwise).
+      ctx.check_le_proved<T>("|relative error + S/(2NcM)|", abs_of(T(rel - first)), rem,
+                             "proofs/LayerNorm.v:layernorm_division_relative_error");
+    } else {
+      const T tol =
+          rem + g * (T(4) * M * N / T(dc.L) + T(4) * y1 / abs_of(c) + T(8) * abs_of(exact)) /
+                    abs_of(exact);
+      ctx.check_le_hand_derived<T>(
+          "|relative error + S/(2NcM)|", abs_of(T(rel - first)), tol,
+          "the bound of proofs/LayerNorm.v:layernorm_division_relative_error plus the rounding "
+          "model gamma_(2L+16) (4 M N / L + 4 sum|y|/|c| + 8 |y/c|) / |y/c|, hand-derived");
+    }
   }
 }
 

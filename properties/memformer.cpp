@@ -75,10 +75,9 @@ ICLPROOF_PROPERTY(
     "preconditioned LFOM with Lambda_j^l = lambda_j^l A_j^T: one matrix per j times scalars, "
     "not an arbitrary diagonal Lambda_j^l as Prop. 2 / eq 21 claims (erratum, CONSTRUCTIONS.md "
     "section 4).",
-    exact_identity(identity("proofs/Memformer.v:lfom_memformer_precond"))
-        .missing("the \"not an arbitrary diagonal Lambda_j^l\" half of the Prop. 2 erratum (that "
-                 "no choice of A_j and scalar Gamma rows reaches an arbitrary diagonal "
-                 "Lambda_j^l) is not proved")) {
+    exact_identity(identity("proofs/Memformer.v:lfom_memformer_precond"),
+                   identity("proofs/Memformer.v:lfom_precond_one_matrix_per_j"),
+                   identity("proofs/Memformer.v:lfom_precond_not_arbitrary_diagonal"))) {
   diagonal_a_scalings_are_lambda_a_transpose<T>(
       ctx, [](const Mat<T>& Z0, const std::vector<Mat<T>>& A, const Mat<T>& lambda) {
         return matrix_a_lfom_model<T>(Z0, A, lambda);

@@ -152,8 +152,8 @@ T inv_sqrt_deviation(const T& d) {
 }
 
 // --------------------------------------------------------- LayerNorm division (Lemma 8, C.6)
-// Exact closed form (proofs/AkyurekAlgebra.v:layernorm_division_sum_squares gives the sum of
-// squares; with it the value below is an identity): for v = [N c, y/M, -N c - S/M, 0 ...] of
+// Exact closed form (proofs/LayerNorm.v:layernorm_division_closed_form, and squared
+// layernorm_division_squared_entry, for the LayerNorm of decoder_layer.hpp): for v = [N c, y/M, -N c - S/M, 0 ...] of
 // length L, S = sum y, LayerNorm eps e:
 //   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(N c M) + (S^2 + |y|^2)/(2 N^2 c^2 M^2)
 //                                                 + e L/(2 N^2 c^2)).
@@ -176,7 +176,8 @@ T layernorm_division_denominator(const T& S, const T& y2, const T& c, const T& N
 // 1/sqrt(1 + delta) = 1 - delta/2 + R with, for |delta| < 1,
 //   |R| <= (3/8) delta^2 / ((1 - |delta|)^2 sqrt(1 - |delta|))    (inv_sqrt_second_order_remainder,
 // the formula of proofs/AkyurekBounds.v:layernorm_division_remainder). So the relative error of
-// the division is -S/(2NcM) + rho, rho = -q/2 + R, and |rho| <= q/2 + that bound.
+// the division is -S/(2NcM) + rho, rho = -q/2 + R, and |rho| <= q/2 + that bound
+// (proofs/LayerNorm.v:layernorm_division_relative_error, same formula).
 template <class T>
 T inv_sqrt_second_order_remainder(const T& delta) {
   const T ad = abs_of(delta);
