@@ -153,8 +153,8 @@ T inv_sqrt_deviation(const T& d) {
 
 // --------------------------------------------------------- LayerNorm division (Lemma 8, C.6)
 // Exact closed form (proofs/LayerNorm.v:layernorm_division_closed_form, and squared
-// layernorm_division_squared_entry, for the LayerNorm of decoder_layer.hpp): for v = [N c, y/M, -N c - S/M, 0 ...] of
-// length L, S = sum y, LayerNorm eps e:
+// layernorm_division_squared_entry, for the LayerNorm of decoder_layer.hpp): for
+// v = [N c, y/M, -N c - S/M, 0 ...] of length L, S = sum y, LayerNorm eps e:
 //   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(N c M) + (S^2 + |y|^2)/(2 N^2 c^2 M^2)
 //                                                 + e L/(2 N^2 c^2)).
 // The radicand (the square of the denominator), square-root free: the exact rational mode
