@@ -51,24 +51,6 @@ std::string coverage_word(const claim_coverage& c) {
   return c.fully_proved() ? "fully proved" : c.theorems.empty() ? "not proved" : "partially proved";
 }
 
-// The scalar `check --certified` runs p in: its strongest mode (trust_level.hpp:strongest_mode,
-// which also weighs the claim's kind), falling back to an exact or interval body when p has no
-// MPFR body (an exact-only property).
-scalar_kind certified_scalar(const property& p) {
-  switch (strongest_mode(p.info.coverage, supported_modes(p))) {
-    case check_mode::exact_rational:
-      return scalar_kind::rational;
-    case check_mode::interval:
-      return scalar_kind::interval;
-    case check_mode::floating_point:
-      break;
-  }
-  if (p.applies_in(scalar_kind::mpfr)) return scalar_kind::mpfr;
-  if (p.applies_in(scalar_kind::rational)) return scalar_kind::rational;
-  if (p.applies_in(scalar_kind::interval)) return scalar_kind::interval;
-  return scalar_kind::mpfr;
-}
-
 }  // namespace
 
 int run_list_command(const list_options& opt) {

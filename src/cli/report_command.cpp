@@ -138,13 +138,15 @@ int report_subcommand::run() {
              "tolerance", "margin", "verdict", "trust level");
   for (const auto& e : report.properties) {
     const auto& r = e.result;
+    const bool certified_failed = e.certified && e.certified->outcome != verdict::pass;
     const std::string verdict_text = r.outcome != verdict::pass ? to_string(r.outcome)
-                                     : e.gate_pass              ? "PASS"
+                                     : certified_failed
+                                         ? "FAIL (certified run in " + e.certified->scalar + ")"
+                                     : e.gate_pass ? "PASS"
                                                    : "FAIL (proof " + e.proof_summary() + ")";
     fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, width, r.cases,
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
-               format_pow2(r.worst_log2_bound), margin_text(r), verdict_text,
-               to_string(e.trust.level));
+               format_pow2(r.worst_log2_bound), margin_text(r), verdict_text, e.level_summary());
     if (!r.info.coverage.fully_proved()) fmt::print("    {}\n", r.info.coverage.coverage_text());
   }
   for (const auto& t : report.trained) {

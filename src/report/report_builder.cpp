@@ -397,6 +397,24 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     property_result res = run_property(*prop, cfg);
     r.timings.emplace_back("run " + prop->info.name, res.seconds);
     r.properties.push_back(make_entry(std::move(res), audit));
+    // 1b. The same property as `check --certified` runs it (its strongest mode), so the report
+    // shows the trust level the certified run reaches beside this run's; a certified failure (a
+    // certificate that the construction is wrong) fails the property's gate.
+    property_entry& e = r.properties.back();
+    certified_run c;
+    const scalar_kind cs = certified_scalar(*prop);
+    if (cs == opt.scalar) {
+      c = {e.result.scalar, e.result.cases, e.result.outcome, e.mode, e.trust, e.result.failure};
+    } else {
+      run_config ccfg = cfg;
+      ccfg.scalar = cs;
+      const property_result cres = run_property(*prop, ccfg);
+      r.timings.emplace_back("certified run " + prop->info.name, cres.seconds);
+      const property_trust t = assess_property_run(cres, audit);
+      c = {cres.scalar, cres.cases, cres.outcome, t.mode, t.assessment, cres.failure};
+      if (cres.outcome != verdict::pass) e.gate_pass = false;
+    }
+    e.certified = std::move(c);
   }
 
   // 2. Error vs precision for the exact identities (MPFR at each sweep precision).

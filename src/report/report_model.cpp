@@ -67,6 +67,14 @@ const audited_theorem* proof_audit::find(const std::string& file, const std::str
   return nullptr;
 }
 
+std::string property_entry::level_summary() const {
+  const std::string here(to_string(trust.level));
+  if (!certified || certified->scalar == result.scalar) return here;
+  std::string s = here + " (" + result.scalar + "); certified in " + certified->scalar + ": ";
+  if (certified->outcome != verdict::pass) return s + to_string(certified->outcome);
+  return s + std::string(to_string(certified->trust.level));
+}
+
 std::string property_entry::proof_summary() const {
   if (citations.empty()) return "none cited";
   for (const auto& c : citations)
@@ -254,6 +262,22 @@ std::string margin_text(const property_result& r) {
 namespace {
 // Finite doubles as numbers; -inf, +inf and NaN as null (the *_kind fields say which).
 json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+// The certified run (report_model.hpp: certified_run); null if the report has none.
+json certified_json(const property_entry& e) {
+  if (!e.certified) return json(nullptr);
+  const certified_run& c = *e.certified;
+  return {{"scalar", c.scalar},
+          {"cases", c.cases},
+          {"verdict", c.outcome == verdict::pass             ? "pass"
+                      : c.outcome == verdict::gave_up        ? "gave-up"
+                      : c.outcome == verdict::not_applicable ? "not-applicable"
+                                                             : "fail"},
+          {"level", std::string(to_string(c.trust.level))},
+          {"limited_by", c.trust.limited_by},
+          {"mode", std::string(to_string(c.mode))},
+          {"failure", c.failure}};
+}
 std::string value_kind(double log2_value) {
   if (std::isnan(log2_value)) return "nan";
   if (std::isinf(log2_value)) return log2_value < 0 ? "zero" : "infinite";
@@ -334,6 +358,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                {{"level", std::string(to_string(e.trust.level))},
                 {"limited_by", e.trust.limited_by},
                 {"mode", std::string(to_string(e.mode))}}},
+              {"certified", certified_json(e)},
               {"scalar", res.scalar},
               {"precision_bits", res.precision_bits},
               {"log2_eps", res.log2_eps},
@@ -434,23 +459,29 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                        {"trust_level", std::string(to_string(trust_level::measured))}});
   }
   int proofs_cited = 0, proofs_checked = 0, fully_proved = 0;
-  std::map<trust_level, int> levels;
+  std::map<trust_level, int> levels, certified_levels;
   for (const auto& e : r.properties) {
     proofs_cited += !e.citations.empty();
     proofs_checked += !e.citations.empty() && e.proof_summary() == "checked";
     fully_proved += e.result.info.coverage.fully_proved();
     levels[e.trust.level]++;
+    if (e.certified) certified_levels[e.certified->trust.level]++;
   }
-  json trust_levels = json::object();
-  for (const auto& [level, name] :
-       {std::pair{trust_level::proved_exact, to_string(trust_level::proved_exact)},
-        std::pair{trust_level::proved_enclosed, to_string(trust_level::proved_enclosed)},
-        std::pair{trust_level::enclosed_hand_derived,
-                  to_string(trust_level::enclosed_hand_derived)},
-        std::pair{trust_level::tolerance_rounding_model,
-                  to_string(trust_level::tolerance_rounding_model)},
-        std::pair{trust_level::measured, to_string(trust_level::measured)}})
-    trust_levels[std::string(name)] = levels.count(level) ? levels.at(level) : 0;
+  const auto level_counts = [](const std::map<trust_level, int>& counts) {
+    json out = json::object();
+    for (const auto& [level, name] :
+         {std::pair{trust_level::proved_exact, to_string(trust_level::proved_exact)},
+          std::pair{trust_level::proved_enclosed, to_string(trust_level::proved_enclosed)},
+          std::pair{trust_level::enclosed_hand_derived,
+                    to_string(trust_level::enclosed_hand_derived)},
+          std::pair{trust_level::tolerance_rounding_model,
+                    to_string(trust_level::tolerance_rounding_model)},
+          std::pair{trust_level::measured, to_string(trust_level::measured)}})
+      out[std::string(name)] = counts.count(level) ? counts.at(level) : 0;
+    return out;
+  };
+  const json trust_levels = level_counts(levels);
+  const json certified_trust_levels = level_counts(certified_levels);
   return {{"schema", "iclproof-report"},
           {"schema_version", report_schema_version},
           {"generated_at", r.generated_at},
@@ -477,6 +508,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
             {"proofs_checked", proofs_checked},
             {"fully_proved", fully_proved},
             {"trust_levels", trust_levels},
+            {"certified_trust_levels", certified_trust_levels},
             {"trained_models",
              {{"compared", r.trained.size()},
               {"passed", static_cast<int>(r.trained.size()) - r.trained_failed()},

@@ -23,8 +23,10 @@ namespace iclproof {
 // Version 2: `run.weights` is an array (one entry per --weights), `run.compare_tasks`,
 // `summary.trained_models`, top-level `trained_models`. Version 3: per property `coverage`
 // (cited theorems with roles, unproved part) and `trust` (level) replace `theorem` and `proof`;
-// `summary.fully_proved`, `summary.trust_levels` (reports/SCHEMA.md, "Changes").
-inline constexpr int report_schema_version = 3;
+// `summary.fully_proved`, `summary.trust_levels`. Version 4: per property `certified` (the run in
+// its strongest mode, as `check --certified`) and `summary.certified_trust_levels`
+// (reports/SCHEMA.md, "Changes").
+inline constexpr int report_schema_version = 4;
 
 // ---- proofs -------------------------------------------------------------------------------
 // audit.json written by the Coq build:
@@ -48,8 +50,22 @@ struct proof_audit {
 };
 
 // ---- results ------------------------------------------------------------------------------
+// The same property run as `iclproof check --certified` runs it (its strongest mode: exact
+// rational, interval, else MPFR), at the report's cases and seed: the trust level it reaches.
+struct certified_run {
+  std::string scalar;  // "rational", "interval", "mpfr", ...
+  int cases = 0;
+  verdict outcome = verdict::fail;
+  check_mode mode = check_mode::floating_point;
+  trust_assessment trust;
+  std::string failure;  // the certified run's failure message ("" if it passed)
+};
+
 struct property_entry {
   property_result result;
+  // The certified run (always set by generate_report; the main run itself when the property's
+  // strongest mode is the report's scalar).
+  std::optional<certified_run> certified;
   // Every theorem the property cites (result.info.coverage) with its status in this run's audit.
   std::vector<citation_status> citations;
   check_mode mode = check_mode::floating_point;
@@ -59,6 +75,9 @@ struct property_entry {
   bool gate_pass = false;
   // "checked" (every cited theorem), "no audit", "none cited", else the first failing status.
   std::string proof_summary() const;
+  // The trust level shown beside the verdict: this run's level, and the level the certified run
+  // reached when it ran in another mode ("<level> (mpfr); certified in rational: <level>").
+  std::string level_summary() const;
 };
 
 struct sweep_point {

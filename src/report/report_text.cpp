@@ -19,6 +19,8 @@ namespace {
 std::string verdict_text(const property_entry& e) {
   const auto& r = e.result;
   if (r.outcome != verdict::pass) return to_string(r.outcome);
+  if (e.certified && e.certified->outcome != verdict::pass)
+    return "FAIL (certified run in " + e.certified->scalar + ")";
   if (!e.gate_pass) return "FAIL (proof " + e.proof_summary() + ")";
   return "PASS";
 }
@@ -45,7 +47,7 @@ std::string proof_text(const property_entry& e) {
   return s;
 }
 
-std::string level_text(const property_entry& e) { return std::string(to_string(e.trust.level)); }
+std::string level_text(const property_entry& e) { return e.level_summary(); }
 
 // Error and tolerance are shown at the same check: the one with the smallest margin.
 std::string worst_error_text(const property_result& r) {
@@ -60,12 +62,13 @@ std::string err_in_eps_text(const property_result& r) {
 
 std::string headline(const run_report& r) {
   int cited = 0, checked = 0, fully = 0;
-  std::map<trust_level, int> levels;
+  std::map<trust_level, int> levels, certified_levels;
   for (const auto& e : r.properties) {
     cited += !e.citations.empty();
     checked += !e.citations.empty() && e.proof_summary() == "checked";
     fully += e.result.info.coverage.fully_proved();
     levels[e.trust.level]++;
+    if (e.certified) certified_levels[e.certified->trust.level]++;
   }
   std::string s = r.failed() == 0
                       ? fmt::format("All {} properties hold.", r.properties.size())
@@ -80,10 +83,17 @@ std::string headline(const run_report& r) {
   else
     s += fmt::format(" {} of {} properties citing theorems had all of them checked in this run.",
                      checked, cited);
-  std::string lv;
-  for (auto it = levels.rbegin(); it != levels.rend(); ++it)
-    lv += fmt::format("{}{} {}", lv.empty() ? "" : ", ", it->second, to_string(it->first));
-  s += " Trust levels: " + lv + ".";
+  const auto counts = [](const std::map<trust_level, int>& m) {
+    std::string lv;
+    for (auto it = m.rbegin(); it != m.rend(); ++it)
+      lv += fmt::format("{}{} {}", lv.empty() ? "" : ", ", it->second, to_string(it->first));
+    return lv;
+  };
+  s += " Trust levels: " + counts(levels) + ".";
+  if (!certified_levels.empty())
+    s += " Trust levels of the certified runs (each property in its strongest mode, as `check "
+         "--certified`): " +
+         counts(certified_levels) + ".";
   if (!r.trained.empty()) {
     const int failed = r.trained_failed();
     s += failed == 0

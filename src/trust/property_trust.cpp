@@ -14,6 +14,21 @@ std::vector<check_mode> supported_modes(const property& p) {
   return modes;
 }
 
+scalar_kind certified_scalar(const property& p) {
+  switch (strongest_mode(p.info.coverage, supported_modes(p))) {
+    case check_mode::exact_rational:
+      return scalar_kind::rational;
+    case check_mode::interval:
+      return scalar_kind::interval;
+    case check_mode::floating_point:
+      break;
+  }
+  if (p.applies_in(scalar_kind::mpfr)) return scalar_kind::mpfr;
+  if (p.applies_in(scalar_kind::rational)) return scalar_kind::rational;
+  if (p.applies_in(scalar_kind::interval)) return scalar_kind::interval;
+  return scalar_kind::mpfr;
+}
+
 check_mode mode_of_run(const property_result& r) {
   if (r.scalar == "rational") return check_mode::exact_rational;
   if (r.scalar == "interval") return check_mode::interval;

@@ -17,6 +17,11 @@ namespace iclproof {
 // rational and interval scalar modes add theirs here (one place to change when they land).
 std::vector<check_mode> supported_modes(const property& p);
 
+// The scalar `check --certified` (and the report's certified run) runs p in: its strongest mode
+// (strongest_mode, which also weighs the claim's kind), falling back to an exact or interval
+// body when p has no MPFR body (an exact-only property).
+scalar_kind certified_scalar(const property& p);
+
 // The mode a finished run used, from its scalar ("rational", "interval", else floating point).
 check_mode mode_of_run(const property_result& r);
 

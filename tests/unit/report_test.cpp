@@ -143,6 +143,13 @@ TEST_CASE("report.json validates against reports/report.schema.json", "[report]"
   // No --proof-audit: nothing is proved; a floating-point run is a rounding-model tolerance.
   CHECK(p["trust"]["level"] == "tolerance under a rounding model");
   CHECK(j["summary"]["trust_levels"]["proved + exact"] == 0);
+  // The certified run (as `check --certified`): exact rationals for this exact identity; without
+  // an audit nothing is proved, so an exact pass is 'enclosed under a hand-derived bound'.
+  CHECK(p["certified"]["scalar"] == "rational");
+  CHECK(p["certified"]["verdict"] == "pass");
+  CHECK(p["certified"]["mode"] == "exact rational");
+  CHECK(p["certified"]["level"] == "enclosed under a hand-derived bound");
+  CHECK(j["summary"]["certified_trust_levels"]["enclosed under a hand-derived bound"] == 1);
   CHECK(p["cases"] == 3);
   CHECK(p["verdict"] == "pass");
   CHECK(p["max_error"]["log2"].is_number());
@@ -211,6 +218,12 @@ TEST_CASE("proof gate: a cited theorem that did not check fails the property", "
   r = generate_report(opt);
   CHECK(r.properties[0].proof_summary() == "checked");
   CHECK(r.properties[0].gate_pass);
+  // With the theorem checked, the certified (exact rational) run is 'proved + exact', and the
+  // level shown beside the verdict names both runs.
+  REQUIRE(r.properties[0].certified.has_value());
+  CHECK(r.properties[0].certified->trust.level == trust_level::proved_exact);
+  CHECK(r.properties[0].level_summary() ==
+        "tolerance under a rounding model (mpfr); certified in rational: proved + exact");
 
   write_file(audit, R"({"schema":1,"theorems":[]})");
   r = generate_report(opt);
