@@ -11,9 +11,8 @@ ICLPROOF_PROPERTY(
     gelu_product_bound, "akyurek.gelu_multiplication_within_proven_bound",
     "s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)) is x y within the proven fourth-order "
     "bound plus rounding, for the erf and the tanh GeLU.",
-    approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"))
-        .missing("the erf GeLU product remainder (the property checks the erf and the tanh GeLU; "
-                 "only the tanh bound is proved)")) {
+    approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/GeluErf.v:gelu_erf_product_bound"))) {
   gelu_product_within_bound<T>(ctx, [](raw::gelu_form f, const T& x, const T& y, const T& s) {
     return raw::gelu_product(f, x, y, s);
   });
@@ -105,11 +104,12 @@ ICLPROOF_PROPERTY(
                   identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
                   identity("proofs/AkyurekAlgebra.v:raw_mul_entry"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/GeluErf.v:gelu_erf_product_bound"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
                   bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the erf GeLU bounds (product remainder, bypass) and the assembly of the "
+        .missing("the erf GeLU bypass bound (Mills ratio) and the assembly of the "
                  "per-component bounds into the one-layer bound raw_layer_bound "
                  "(src/raw/layer_bounds.hpp: how the pads, the attention average and the GeLU "
                  "errors add up through the layer) are not proved")) {
@@ -205,11 +205,12 @@ ICLPROOF_PROPERTY(
     approximation(identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"),
                   composition("proofs/AkyurekLayerBounds.v:chain_error_propagation"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/GeluErf.v:gelu_erf_product_bound"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
                   bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the one-layer bounds it propagates (erf GeLU bounds; the assembly of "
+        .missing("the one-layer bounds it propagates (the erf GeLU bypass bound; the assembly of "
                  "raw_layer_bound) and the per-layer Lipschitz bounds layer_lipschitz "
                  "(src/raw/layer_bounds.hpp) that instantiate chain_error_propagation's "
                  "hypotheses are not proved")) {
@@ -241,12 +242,13 @@ ICLPROOF_PROPERTY(
                   composition("proofs/AkyurekLayerBounds.v:chain_error_propagation"),
                   identity("proofs/LayerNorm.v:layernorm_division_closed_form"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/GeluErf.v:gelu_erf_product_bound"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
                   bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the one-layer bounds it propagates (erf GeLU bounds, the LayerNorm "
+        .missing("the one-layer bounds it propagates (the erf GeLU bypass bound, the LayerNorm "
                  "division with the rest of the hidden state in the LayerNorm, the assembly of "
                  "raw_layer_bound and div_layer_bound) and the "
                  "per-layer Lipschitz bounds layer_lipschitz (src/raw/layer_bounds.hpp) that "

@@ -61,15 +61,14 @@ plot_figure gelu_product_figure(gelu_form form, const plot_request& req) {
           "|s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)) - x y| at x = 0.6, y = -0.4. The "
           "approximation error falls like 1/s^2 (slope -2 on these axes; Lemma 4's O(x^3 + y^3) "
           "would give -1) until it meets the rounding floor, which grows like eps s. Bound: {}.",
-          tanh
-              ? "C (x^4 + y^4) / s^2 with C = 1, proofs/AkyurekBounds.v:gelu_tanh_product_quartic "
-                "(valid for |x|, |y| <= s/10)"
-              : "|(x+y)^4 - x^4 - y^4| / (12 s^2) + ((x+y)^6 + x^6 + y^6) / (80 s^4), hand-derived "
-                "(Leibniz remainder of the erf series, src/raw/approximation_bounds.hpp)"));
+          tanh ? "C (x^4 + y^4) / s^2 with C = 1, proofs/AkyurekBounds.v:gelu_tanh_product_quartic "
+                 "(valid for |x|, |y| <= s/10)"
+               : "|(x+y)^4 - x^4 - y^4| / (12 s^2) + ((x+y)^6 + x^6 + y^6) / (80 s^4), "
+                 "proofs/GeluErf.v:gelu_erf_product_bound"));
   plot_line m53{"measured, double (53 bits)", line_style::measured, {}};
   plot_line mp{"measured, " + mpfr_label(req), line_style::measured, {}};
   plot_line bound{tanh ? "bound (AkyurekBounds.v:gelu_tanh_product_quartic)"
-                       : "bound (hand-derived, not in Coq)",
+                       : "bound (GeluErf.v:gelu_erf_product_bound)",
                   line_style::bound,
                   {}};
   plot_line r53{"rounding floor (bound), 53 bits", line_style::reference, {}, 0};
@@ -219,12 +218,13 @@ plot_figure attention_figure(const plot_request& req) {
       "|softmax output - mean over K(i)| for a token with a = 2 targets and b = 2 others, values "
       "(0.75, -0.5, 0.25, 1): it falls like e^-Natt (slope -1/ln 2 on these axes) until rounding, "
       "about eps max|v| (drawn: gamma_(2T+8) 4 max|v|, the properties' count). Bound: 2 b "
-      "e^-Natt max|v| (hand-derived, src/raw/approximation_bounds.hpp: hard_attention_bound; "
+      "e^-Natt max|v| (proofs/AkyurekLayerBounds.v:hard_attention_deviation, "
+      "src/raw/approximation_bounds.hpp: hard_attention_bound; "
       "the exact deviation is checked as an identity by "
       "akyurek.softmax_hard_attention_deviation_is_exact_and_bounded).");
   plot_line m53{"measured, double (53 bits)", line_style::measured, {}};
   plot_line mp{"measured, " + mpfr_label(req), line_style::measured, {}};
-  plot_line bound{"bound 2 b e^-Natt max|v| (hand-derived)", line_style::bound, {}};
+  plot_line bound{"bound (AkyurekLayerBounds.v:hard_attention_deviation)", line_style::bound, {}};
   plot_line r53{"rounding floor (bound), 53 bits", line_style::reference, {}, 0};
   plot_line rp{"rounding floor (bound), " + mpfr_label(req), line_style::reference, {}, 1};
   for (int natt = 2; natt <= 200; natt += 6) {

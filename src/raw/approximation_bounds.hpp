@@ -55,8 +55,10 @@ bool gelu_product_box_ok(const T& x, const T& y, const T& s) {
 // is at most z^6 / (40 sqrt(2 pi)) (Leibniz). Summing over the three arguments of
 // gelu_product and multiplying by s^2 sqrt(pi/2):
 //   |gelu_product - x y| <= |(x+y)^4 - x^4 - y^4| / (12 s^2) + ((x+y)^6 + x^6 + y^6) / (80 s^4)
-// valid while |x + y|, |x|, |y| <= 2 s. (Derivation here; CONSTRUCTIONS.md section 5 gives the
-// leading term -x y (2x^2 + 3xy + 2y^2) / (6 s^2), which equals the first term's signed form.)
+// valid while |x + y|, |x|, |y| <= 2 s. (CONSTRUCTIONS.md section 5 gives the leading term
+// -x y (2x^2 + 3xy + 2y^2) / (6 s^2), which equals the first term's signed form.) The same
+// formula is proofs/GeluErf.v:gelu_erf_product_bound, proved for all x, y and s > 0 by another
+// route (erf as its integral; 1 - u <= exp(-u) <= 1 - u + u^2/2 under the integral).
 template <class T>
 T gelu_erf_product_bound(const T& x, const T& y, const T& s) {
   const T z = x + y;
