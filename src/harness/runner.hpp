@@ -1,5 +1,12 @@
 // Runs properties under RapidCheck (random cases, shrinking on failure, reproducible seeds)
 // and summarises them: cases, worst error against its tolerance, margin, verdict.
+//
+// Case i of a property is drawn from its own seed, case_seed(property seed, i, attempt), and
+// size case_size(i, cases): a function of the run seed, the property's name and i only, never
+// of which cases ran before it or where. So any block of cases [begin, end) can run anywhere (a
+// worker process, a shard on another machine) and merging the blocks in case order gives the
+// same result as one run of all cases. A property run stops at its first failing case (the
+// cases after it are not counted) and shrinks that case.
 #pragma once
 
 #include "core/scalar.hpp"
@@ -19,6 +26,9 @@ struct run_config {
   int cases = 100;         // RapidCheck maxSuccess
   std::uint64_t seed = 1;  // run seed; each property derives its own from it and its name
   bool shrink = true;
+  // MPFR (and interval endpoint) precision the run needs, set explicitly before its cases run
+  // in whatever process runs them (harness/parallel_runner.hpp); 0: the precision in force.
+  int precision_bits = 0;
   // Called after every case (for progress lines); may be empty.
   std::function<void(int cases_done)> on_case;
 };
@@ -47,6 +57,8 @@ struct property_result {
   std::string counterexample;         // the shrunk inputs, "name = value" per line
   std::string reproduce;              // the command line that reruns exactly this property
   bool exact = false;                 // the scalar is exact: tolerance 0, equality checked
+  int failing_case = -1;              // index of the first failing case, -1 if none
+  long discards = 0;                  // cases redrawn because a precondition (RC_PRE) failed
   std::string not_applicable_reason;  // verdict::not_applicable: why there is no body
   // What backed the bounds (case_context::proved_bounds / hand_derived_bounds), and in interval
   // mode the identity and enclosed-bound checks made and the widest enclosure (log2, in eps).
@@ -59,6 +71,42 @@ struct property_result {
 // The seed a property runs with, from the run seed and its name (adding a property elsewhere
 // does not change the cases of the others).
 std::uint64_t property_seed(std::uint64_t run_seed, const std::string& name);
+
+// The seed of attempt `attempt` (0, then 1, ... after discards) of case `case_index`.
+std::uint64_t case_seed(std::uint64_t property_seed, int case_index, int attempt);
+// RapidCheck's size schedule (sizes 0..100 spread evenly over the run's `cases` cases).
+int case_size(int case_index, int cases);
+
+// Cases [begin, end) of one property run, stopped at the first failing case: what a block of
+// cases sends back to be merged (append_block) with the blocks before and after it.
+struct case_block {
+  int begin = 0, end = 0;  // the cases asked for
+  int passed = 0;          // cases that passed, from begin on
+  long discards = 0;
+  check_stats stats;              // the checks of the cases run (not of shrinking)
+  int event_case = -1;            // the first failing (or undrawable) case, -1 if none
+  bool gave_up = false;           // event_case could not be drawn (too many discards in a row)
+  std::string event_description;  // RapidCheck's description of that case, before shrinking
+  int precision_bits = 0;         // bits the scalar carried where the block ran (0: exact)
+  double seconds = 0;
+};
+// The minimal failing case found by shrinking the first failing case.
+struct shrunk_case {
+  std::string description;
+  std::string counterexample;  // "name = value" per line
+};
+
+case_block run_case_block(const property_info& info, const property_body& body,
+                          const run_config& cfg, int begin, int end);
+// Appends `next` (which must start where `acc` ends) unless `acc` already stopped at an event.
+void append_block(case_block& acc, const case_block& next);
+shrunk_case shrink_failing_case(const property_info& info, const property_body& body,
+                                const run_config& cfg, int case_index);
+// The result of a run from its merged blocks (and the shrunk failing case, if it was shrunk).
+property_result finish_run(const property_info& info, const run_config& cfg,
+                           const case_block& merged, const std::optional<shrunk_case>& shrunk);
+// The result of a property that has no body in cfg.scalar.
+property_result not_applicable_result(const property& p, const run_config& cfg);
 
 property_result run_property(const property& p, const run_config& cfg);
 

@@ -324,7 +324,91 @@ std::vector<plot_figure> weight_heatmap_figures(const compare_result& c,
 
 // ---- generate -------------------------------------------------------------------------------
 
-run_report generate_report(const report_options& opt, const report_progress& progress) {
+namespace {
+// The validated selection of a report: properties with a body in the run's scalar (the exact-only
+// ones, e.g. the squared LayerNorm forms, have none in floating point); the sweep is MPFR, a
+// subset of those.
+struct report_selection {
+  std::vector<const property*> selected, swept;
+  std::vector<std::pair<std::string, std::string>> excluded;  // not swept, and why
+  int requested_bits = 0;  // the run's precision (mpfr), or the fixed one of double/long double
+};
+
+report_selection select_for_report(const report_options& opt) {
+  if (opt.cases < 1) throw std::invalid_argument("--cases must be at least 1");
+  if (!opt.weights_paths.empty() && (opt.compare_tasks < 1 || opt.compare_tasks > 1000000))
+    throw std::invalid_argument("--compare-tasks must be in [1, 1000000]");
+  if (!opt.sweep_bits.empty() && opt.sweep_cases < 1)
+    throw std::invalid_argument("--sweep-cases must be at least 1");
+  if (opt.jobs < 1) throw std::invalid_argument("--jobs must be at least 1");
+  for (int b : opt.sweep_bits)
+    if (b < min_precision_bits || b > max_precision_bits)
+      throw std::invalid_argument(fmt::format("--sweep-bits: {} is outside [{}, {}] bits", b,
+                                              min_precision_bits, max_precision_bits));
+  report_selection s;
+  for (const property* p : select_properties(opt.property_glob))
+    if (p->applies_in(opt.scalar) && p->applies_in(scalar_kind::mpfr)) s.selected.push_back(p);
+  if (s.selected.empty())
+    throw std::invalid_argument(fmt::format("no property matching '{}' applies in scalar {}",
+                                            opt.property_glob, scalar_option_name(opt.scalar)));
+  if (opt.scalar == scalar_kind::mpfr) {
+    s.requested_bits = opt.precision_bits.value_or(default_precision_bits);
+    if (s.requested_bits < min_precision_bits || s.requested_bits > max_precision_bits)
+      set_mpfr_precision(s.requested_bits);  // throws the one-line range error
+  } else {
+    s.requested_bits = opt.scalar == scalar_kind::double_precision
+                           ? scalar_traits<double>::bits()
+                           : scalar_traits<long double>::bits();
+    if (opt.precision_bits && *opt.precision_bits != s.requested_bits)
+      throw std::invalid_argument(fmt::format(
+          "--precision {} does not apply to --scalar {} (fixed at {} bits); use --scalar mpfr",
+          *opt.precision_bits, scalar_option_name(opt.scalar), s.requested_bits));
+  }
+  for (const property* prop : s.selected) {
+    const std::string why = precision_sweep_exclusion_reason(prop->info.name);
+    if (why.empty())
+      s.swept.push_back(prop);
+    else
+      s.excluded.emplace_back(prop->info.name, why);
+  }
+  return s;
+}
+
+std::vector<run_request> requests_of(const report_options& opt, const report_selection& s) {
+  std::vector<run_request> requests;
+  for (const property* prop : s.selected) {
+    run_request q;
+    q.prop = prop;
+    q.cfg.scalar = opt.scalar;
+    q.cfg.cases = opt.cases;
+    q.cfg.seed = opt.seed;
+    q.cfg.precision_bits = opt.scalar == scalar_kind::mpfr ? s.requested_bits : 0;
+    q.id = "run " + prop->info.name;
+    requests.push_back(std::move(q));
+  }
+  if (!s.swept.empty())
+    for (int bits : opt.sweep_bits)
+      for (const property* prop : s.swept) {
+        run_request q;
+        q.prop = prop;
+        q.cfg.scalar = scalar_kind::mpfr;
+        q.cfg.cases = opt.sweep_cases;
+        q.cfg.seed = opt.seed;
+        q.cfg.shrink = false;  // a failure here is reported, not minimised (the main run does)
+        q.cfg.precision_bits = bits;
+        q.id = fmt::format("sweep {} bits {}", bits, prop->info.name);
+        requests.push_back(std::move(q));
+      }
+  return requests;
+}
+}  // namespace
+
+std::vector<run_request> report_run_requests(const report_options& opt) {
+  return requests_of(opt, select_for_report(opt));
+}
+
+run_report generate_report(const report_options& opt, const report_progress& progress,
+                           const std::vector<run_part>* merged) {
   run_report r;
   auto& p = r.params;
   p.scalar = scalar_option_name(opt.scalar);
@@ -336,112 +420,65 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   p.compare_tasks = opt.compare_tasks;
   p.sweep_bits = opt.sweep_bits;
   p.sweep_cases = opt.sweep_cases;
-  if (opt.cases < 1) throw std::invalid_argument("--cases must be at least 1");
-  if (!opt.weights_paths.empty() && (opt.compare_tasks < 1 || opt.compare_tasks > 1000000))
-    throw std::invalid_argument("--compare-tasks must be in [1, 1000000]");
-  if (!opt.sweep_bits.empty() && opt.sweep_cases < 1)
-    throw std::invalid_argument("--sweep-cases must be at least 1");
-  for (int b : opt.sweep_bits)
-    if (b < min_precision_bits || b > max_precision_bits)
-      throw std::invalid_argument(fmt::format("--sweep-bits: {} is outside [{}, {}] bits", b,
-                                              min_precision_bits, max_precision_bits));
 
   // Inputs first, so bad input fails before any long computation.
-  // Only properties with a body in the run's scalar (the exact-only ones, e.g. the squared
-  // LayerNorm forms, have none in floating point); the sweep is MPFR, a subset of those.
-  std::vector<const property*> selected;
-  for (const property* p : select_properties(opt.property_glob))
-    if (p->applies_in(opt.scalar) && p->applies_in(scalar_kind::mpfr)) selected.push_back(p);
-  if (selected.empty())
-    throw std::invalid_argument(fmt::format("no property matching '{}' applies in scalar {}",
-                                            opt.property_glob, scalar_option_name(opt.scalar)));
+  const report_selection sel = select_for_report(opt);
+  const std::vector<const property*>& selected = sel.selected;
+  const std::vector<const property*>& swept = sel.swept;
+  const auto& excluded = sel.excluded;
   const proof_audit audit =
       opt.proof_audit_path.empty() ? proof_audit{} : proof_audit::load(opt.proof_audit_path);
   std::vector<weights_file> weights;  // strict reader: a malformed file is one error line
   for (const auto& path : opt.weights_paths) weights.push_back(read_weights_file(path));
 
-  int run_bits = 0;
-  if (opt.scalar == scalar_kind::mpfr) {
-    p.requested_precision_bits = opt.precision_bits.value_or(default_precision_bits);
-    run_bits = set_mpfr_precision(p.requested_precision_bits).actual_bits;
-  } else {
-    run_bits = opt.scalar == scalar_kind::double_precision ? scalar_traits<double>::bits()
-                                                           : scalar_traits<long double>::bits();
-    if (opt.precision_bits && *opt.precision_bits != run_bits)
-      throw std::invalid_argument(fmt::format(
-          "--precision {} does not apply to --scalar {} (fixed at {} bits); use --scalar mpfr",
-          *opt.precision_bits, p.scalar, run_bits));
-    p.requested_precision_bits = run_bits;
-  }
-  p.precision_bits = run_bits;
+  p.requested_precision_bits = sel.requested_bits;
+  p.precision_bits = opt.scalar == scalar_kind::mpfr
+                         ? set_mpfr_precision(sel.requested_bits).actual_bits
+                         : sel.requested_bits;
   // MPFR precision for the findings' measurements and the plot sources: the run's, or the
   // default one when the run itself is in double / long double.
   const int mpfr_request =
       opt.scalar == scalar_kind::mpfr ? p.requested_precision_bits : default_precision_bits;
   const int mpfr_bits = set_mpfr_precision(mpfr_request).actual_bits;
 
-  // 1. Every selected property at the run's precision.
-  const int total = static_cast<int>(selected.size());
-  for (int i = 0; i < total; ++i) {
-    const property* prop = selected[i];
-    run_config cfg;
-    cfg.scalar = opt.scalar;
-    cfg.cases = opt.cases;
-    cfg.seed = opt.seed;
-    if (progress) {
-      progress("run", i + 1, total, prop->info.name, 0, opt.cases);
-      cfg.on_case = [&](int done) {
-        progress("run", i + 1, total, prop->info.name, done, opt.cases);
+  // 1. and 2. Every selected property at the run's precision, then error vs precision for the
+  //    exact identities (MPFR at each sweep precision): one batch of runs, on opt.jobs
+  //    processes, or the parts the shards ran.
+  const std::vector<run_request> requests = requests_of(opt, sel);
+  std::vector<run_part> parts;
+  if (merged) {
+    if (merged->size() != requests.size())
+      throw std::invalid_argument(
+          fmt::format("the shards hold {} runs where these parameters make {}", merged->size(),
+                      requests.size()));
+    parts = *merged;
+  } else {
+    run_progress run_prog;
+    if (progress)
+      run_prog = [&](std::size_t i, int done, int cases) {
+        const bool main_run = i < selected.size();
+        progress(main_run ? "run" : "sweep", static_cast<int>(i + 1),
+                 static_cast<int>(requests.size()), requests[i].prop->info.name, done, cases);
       };
-    }
-    property_result res = run_property(*prop, cfg);
-    r.timings.emplace_back("run " + prop->info.name, res.seconds);
-    r.properties.push_back(make_entry(std::move(res), audit));
+    parts = run_requests(requests, opt.jobs, shard_spec{}, run_prog);
   }
-
-  // 2. Error vs precision for the exact identities (MPFR at each sweep precision).
-  std::vector<const property*> swept;
-  std::vector<std::pair<std::string, std::string>> excluded;
-  for (const property* prop : selected) {
-    const std::string why = precision_sweep_exclusion_reason(prop->info.name);
-    if (why.empty())
-      swept.push_back(prop);
-    else
-      excluded.emplace_back(prop->info.name, why);
-  }
-  if (!opt.sweep_bits.empty() && !swept.empty()) {
-    for (int bits : opt.sweep_bits) {
-      const int actual = set_mpfr_precision(bits).actual_bits;
-      const std::string phase = fmt::format("sweep {} bits", bits);
-      for (int i = 0; i < static_cast<int>(swept.size()); ++i) {
-        const property* prop = swept[i];
-        run_config cfg;
-        cfg.scalar = scalar_kind::mpfr;
-        cfg.cases = opt.sweep_cases;
-        cfg.seed = opt.seed;
-        cfg.shrink = false;  // a failure here is reported, not minimised (the main run does that)
-        if (progress) {
-          progress(phase, i + 1, static_cast<int>(swept.size()), prop->info.name, 0,
-                   opt.sweep_cases);
-          cfg.on_case = [&](int done) {
-            progress(phase, i + 1, static_cast<int>(swept.size()), prop->info.name, done,
-                     opt.sweep_cases);
-          };
-        }
-        const property_result res = run_property(*prop, cfg);
-        r.timings.emplace_back(phase + " " + prop->info.name, res.seconds);
-        sweep_point s;
-        s.property = prop->info.name;
-        s.requested_bits = bits;
-        s.bits = actual;
-        s.log2_max_error = res.checks > 0 ? res.max_log2_err_in_eps + res.log2_eps
-                                          : std::numeric_limits<double>::quiet_NaN();
-        s.log2_tolerance = res.worst_log2_bound;
-        s.verdict = to_string(res.outcome);
-        r.sweep.push_back(s);
-      }
+  set_mpfr_precision(mpfr_request);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    property_result res = result_of(requests[i], parts[i]);
+    r.timings.emplace_back(requests[i].id, res.seconds);
+    if (i < selected.size()) {
+      r.properties.push_back(make_entry(std::move(res), audit));
+      continue;
     }
-    set_mpfr_precision(mpfr_request);
+    sweep_point s;
+    s.property = res.info.name;
+    s.requested_bits = requests[i].cfg.precision_bits;
+    s.bits = res.precision_bits;
+    s.log2_max_error = res.checks > 0 ? res.max_log2_err_in_eps + res.log2_eps
+                                      : std::numeric_limits<double>::quiet_NaN();
+    s.log2_tolerance = res.worst_log2_bound;
+    s.verdict = to_string(res.outcome);
+    r.sweep.push_back(s);
   }
 
   std::vector<std::string> families;
