@@ -23,11 +23,12 @@ namespace iclproof {
 
 struct run_config {
   scalar_kind scalar = scalar_kind::mpfr;
-  int cases = 100;         // RapidCheck maxSuccess
+  int cases = 100;         // cases per run (the run stops early at its first failing case)
   std::uint64_t seed = 1;  // run seed; each property derives its own from it and its name
   bool shrink = true;
-  // MPFR (and interval endpoint) precision the run needs, set explicitly before its cases run
-  // in whatever process runs them (harness/parallel_runner.hpp); 0: the precision in force.
+  // MPFR (and interval endpoint) precision the run needs: run_requests
+  // (harness/parallel_runner.hpp) sets it explicitly before each block of cases, in whatever
+  // process runs the block; run_body and run_property use the precision in force. 0: in force.
   int precision_bits = 0;
   // Called after every case (for progress lines); may be empty.
   std::function<void(int cases_done)> on_case;
@@ -53,12 +54,12 @@ struct property_result {
   double max_log2_err_in_eps = 0;  // largest error over all checks, in log2 units of eps
   double margin_log10 = 0;         // log10(tolerance / error) at the worst check; +inf if exact
   double seconds = 0;
-  std::string failure;                // RapidCheck's description of the minimal failing case
-  std::string counterexample;         // the shrunk inputs, "name = value" per line
-  std::string reproduce;              // the command line that reruns exactly this property
-  bool exact = false;                 // the scalar is exact: tolerance 0, equality checked
-  int failing_case = -1;              // index of the first failing case, -1 if none
-  long discards = 0;                  // cases redrawn because a precondition (RC_PRE) failed
+  std::string failure;         // RapidCheck's description of the minimal failing case
+  std::string counterexample;  // the shrunk draws, "type = value" per line (RapidCheck's example)
+  std::string reproduce;       // the command line that reruns exactly this property
+  bool exact = false;          // the scalar is exact: tolerance 0, equality checked
+  int failing_case = -1;       // index of the first failing case, -1 if none
+  long discards = 0;           // cases redrawn because a precondition (RC_PRE) failed
   std::string not_applicable_reason;  // verdict::not_applicable: why there is no body
   // What backed the bounds (case_context::proved_bounds / hand_derived_bounds), and in interval
   // mode the identity and enclosed-bound checks made and the widest enclosure (log2, in eps).
@@ -93,7 +94,7 @@ struct case_block {
 // The minimal failing case found by shrinking the first failing case.
 struct shrunk_case {
   std::string description;
-  std::string counterexample;  // "name = value" per line
+  std::string counterexample;  // "type = value" per line (RapidCheck's example)
 };
 
 case_block run_case_block(const property_info& info, const property_body& body,

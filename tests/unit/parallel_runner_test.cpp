@@ -5,11 +5,12 @@
 #include "harness/runner.hpp"
 #include "merge/shard_file.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <rapidcheck.h>
+#include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -236,4 +237,23 @@ TEST_CASE("harness: merge refuses shards of different runs, duplicates and gaps"
   auto report = make(2, 2);
   report.command = "report";
   refused({make(1, 2), report}, "commands");
+}
+
+TEST_CASE("harness: a worker process that dies is an error naming the work, not a hang",
+          "[harness]") {
+  property dying;
+  dying.info = {"harness.dies_in_a_worker", "the worker exits", {}};
+  dying.bodies[property::index_of(scalar_kind::double_precision)] = [](case_context&) {
+    std::_Exit(7);  // as a crash would end it (only ever run in a forked worker here)
+  };
+  const std::vector<run_request> requests = {{&dying, double_run(4, 1), "dies"}};
+  try {
+    run_requests(requests, 2, shard_spec{});
+    FAIL("run_requests returned although its worker died");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.find("worker process died") != std::string::npos);
+    CHECK(what.find("harness.dies_in_a_worker") != std::string::npos);
+  }
 }
