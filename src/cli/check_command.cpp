@@ -254,6 +254,10 @@ int run_check_command(const check_options& opt) {
   const check_setup setup = prepare_check(opt);
   if (!opt.shard.whole() && opt.json_path.empty())
     throw std::invalid_argument("--shard needs --json FILE (the shard's results, for merge)");
+  if (!opt.shard.whole() && !opt.record_levels_path.empty())
+    throw std::invalid_argument(
+        "--record-levels records a whole run's levels: not with --shard (a shard's part is not "
+        "the run)");
   const std::vector<run_request> requests = requests_for(opt, setup);
   print_check_header(opt, setup);
   const bool tty = ::isatty(::fileno(stderr));
