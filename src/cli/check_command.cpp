@@ -1,6 +1,7 @@
 #include "cli/check_command.hpp"
 
 #include "cli/output_paths.hpp"
+#include "merge/shard_file.hpp"
 
 #include "core/precision.hpp"
 #include "harness/sharpness.hpp"
@@ -84,7 +85,27 @@ int run_list_command(const list_options& opt) {
   return 0;
 }
 
-int run_check_command(const check_options& opt) {
+namespace {
+std::string shard_note(const check_options& opt) {
+  if (opt.shard.whole()) return "";
+  const auto [b, e] = shard_cases(opt.cases, opt.shard);
+  return fmt::format(" (shard {}/{}: cases [{}, {}) of each property)", opt.shard.index,
+                     opt.shard.count, b, e);
+}
+
+// Everything a check run needs before any property runs: options validated, precision set,
+// properties selected, audit and recorded levels read (bad input fails here, before work).
+struct check_setup {
+  int bits = 0;
+  std::string scalar;
+  bool exact = false;
+  std::vector<const property*> selected;
+  proof_audit audit;
+  std::map<std::string, trust_level> recorded;
+};
+
+check_setup prepare_check(const check_options& opt) {
+  check_setup setup;
   if (opt.certified && opt.scalar != scalar_kind::mpfr)
     throw std::invalid_argument(
         "--certified chooses the scalar per property (exact, interval, else MPFR); drop --scalar");
@@ -97,9 +118,12 @@ int run_check_command(const check_options& opt) {
   // The output file first: a long run must not end in "cannot write".
   if (!opt.json_path.empty()) require_writable_file(opt.json_path, "--json");
   // Precision first: set once for the whole run, before any MPFR value exists.
-  int bits = 0;
-  const std::string scalar = opt.certified ? "certified" : scalar_kind_name(opt.scalar);
-  const bool exact = opt.scalar == scalar_kind::rational;
+  int& bits = setup.bits;
+  setup.scalar = opt.certified ? "certified" : scalar_kind_name(opt.scalar);
+  const std::string& scalar = setup.scalar;
+  setup.exact = opt.scalar == scalar_kind::rational;
+  const bool exact = setup.exact;
+  if (opt.jobs < 1) throw std::invalid_argument("--jobs must be at least 1");
   if (opt.scalar == scalar_kind::mpfr) {
     bits = set_mpfr_precision(opt.precision_bits.value_or(default_precision_bits)).actual_bits;
   } else if (opt.scalar == scalar_kind::interval) {
@@ -119,34 +143,139 @@ int run_check_command(const check_options& opt) {
           "--precision {} does not apply to --scalar {} (fixed at {} bits); use --scalar mpfr",
           *opt.precision_bits, scalar, bits));
   }
-  const std::vector<const property*> selected = select_properties(opt.property_glob);
+  setup.selected = select_properties(opt.property_glob);
   // Fail early (before any long work) on an unreadable audit or recorded-levels file.
-  const proof_audit audit =
-      opt.proof_audit_path.empty() ? proof_audit{} : proof_audit::load(opt.proof_audit_path);
-  std::map<std::string, trust_level> recorded;
+  if (!opt.proof_audit_path.empty()) setup.audit = proof_audit::load(opt.proof_audit_path);
   if (!opt.trust_levels_path.empty())
-    recorded = parse_recorded_levels(read_text_file(opt.trust_levels_path, "trust levels"),
-                                     opt.trust_levels_path);
+    setup.recorded = parse_recorded_levels(read_text_file(opt.trust_levels_path, "trust levels"),
+                                           opt.trust_levels_path);
   if (!opt.record_levels_path.empty())
     require_writable_file(opt.record_levels_path, "--record-levels");
+  return setup;
+}
 
-  const bool tty = ::isatty(::fileno(stderr));
+void print_check_header(const check_options& opt, const check_setup& setup) {
+  const int bits = setup.bits;
+  const std::string& scalar = setup.scalar;
+  const bool exact = setup.exact;
+  const proof_audit& audit = setup.audit;
   if (exact)
     fmt::print(
         "iclproof check: scalar rational, exact arithmetic (eps = 0, every check is an equality), "
-        "{} cases per property, seed {}\n",
-        opt.cases, opt.seed);
+        "{} cases per property, seed {}{}\n",
+        opt.cases, opt.seed, shard_note(opt));
   else
     fmt::print(
         "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, "
-        "seed {}\n",
-        scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed);
+        "seed {}{}\n",
+        scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed, shard_note(opt));
   if (opt.certified)
     fmt::print(
         "--certified: each property runs in its strongest mode (rational if it has an exact body "
         "and an exact claim, else interval if it has an interval body, else MPFR)\n");
   if (audit.path.empty())
     fmt::print("no --proof-audit: no property is `proved` in this run (shared/TRUST.md)\n");
+  std::fflush(stdout);
+}
+
+std::vector<run_request> requests_for(const check_options& opt, const check_setup& setup) {
+  std::vector<run_request> requests;
+  for (const property* p : setup.selected) {
+    run_request q;
+    q.prop = p;
+    q.cfg.scalar = opt.certified ? certified_scalar(*p) : opt.scalar;
+    q.cfg.cases = opt.cases;
+    q.cfg.seed = opt.seed;
+    if (q.cfg.scalar == scalar_kind::mpfr || q.cfg.scalar == scalar_kind::interval)
+      q.cfg.precision_bits = opt.precision_bits.value_or(default_precision_bits);
+    q.id = p->info.name + " " + scalar_kind_name(q.cfg.scalar);
+    requests.push_back(std::move(q));
+  }
+  return requests;
+}
+}  // namespace
+
+nlohmann::json check_parameters_json(const check_options& opt) {
+  return {{"property_glob", opt.property_glob},
+          {"cases", opt.cases},
+          {"precision_bits",
+           opt.precision_bits ? nlohmann::json(*opt.precision_bits) : nlohmann::json(nullptr)},
+          {"scalar", scalar_kind_name(opt.scalar)},
+          {"seed", opt.seed},
+          {"proof_audit_path", opt.proof_audit_path},
+          {"ci", opt.ci},
+          {"certified", opt.certified},
+          {"trust_levels_path", opt.trust_levels_path}};
+}
+
+check_options check_options_from_parameters(const nlohmann::json& j) {
+  check_options opt;
+  try {
+    opt.property_glob = j.at("property_glob").get<std::string>();
+    opt.cases = j.at("cases").get<int>();
+    if (!j.at("precision_bits").is_null()) opt.precision_bits = j.at("precision_bits").get<int>();
+    const auto kind = parse_scalar_kind(j.at("scalar").get<std::string>());
+    if (!kind) throw std::invalid_argument("unknown scalar " + j.at("scalar").dump());
+    opt.scalar = *kind;
+    opt.seed = j.at("seed").get<std::uint64_t>();
+    opt.proof_audit_path = j.at("proof_audit_path").get<std::string>();
+    opt.ci = j.at("ci").get<bool>();
+    opt.certified = j.at("certified").get<bool>();
+    opt.trust_levels_path = j.at("trust_levels_path").get<std::string>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("shard parameters of a check run: ") + e.what());
+  }
+  return opt;
+}
+
+std::vector<run_request> check_run_requests(const check_options& opt) {
+  return requests_for(opt, prepare_check(opt));
+}
+
+int run_check_command(const check_options& opt) {
+  const check_setup setup = prepare_check(opt);
+  if (!opt.shard.whole() && opt.json_path.empty())
+    throw std::invalid_argument("--shard needs --json FILE (the shard's results, for merge)");
+  if (!opt.shard.whole() && !opt.record_levels_path.empty())
+    throw std::invalid_argument(
+        "--record-levels records a whole run's levels: not with --shard (a shard's part is not "
+        "the run)");
+  const std::vector<run_request> requests = requests_for(opt, setup);
+  print_check_header(opt, setup);
+  const bool tty = ::isatty(::fileno(stderr));
+  std::size_t finished = 0;
+  std::vector<int> done(requests.size(), 0);
+  const run_progress progress = [&](std::size_t i, int cases_done, int total) {
+    if (!tty) return;
+    if (cases_done >= total && done[i] < total) ++finished;
+    done[i] = cases_done;
+    std::fprintf(stderr, "\r  [%zu/%zu done] %-58s %d/%d cases", finished, requests.size(),
+                 requests[i].prop->info.name.c_str(), cases_done, total);
+    std::fflush(stderr);
+  };
+  const std::vector<run_part> parts = run_requests(requests, opt.jobs, opt.shard, progress);
+  if (tty) std::fprintf(stderr, "\r%*s\r", 110, "");
+  if (!opt.shard.whole())
+    write_shard_file(opt.json_path, "check", opt.shard, check_parameters_json(opt), requests,
+                     parts);
+  std::vector<property_result> results;
+  for (std::size_t i = 0; i < requests.size(); ++i)
+    results.push_back(result_of(requests[i], parts[i]));
+  check_options shown = opt;
+  if (!opt.shard.whole()) shown.json_path.clear();  // the shard file is written above
+  return present_check_results(shown, results, false);
+}
+
+int present_check_results(const check_options& opt, const std::vector<property_result>& all,
+                          bool print_header) {
+  const check_setup setup = prepare_check(opt);
+  const int bits = setup.bits;
+  const std::string& scalar = setup.scalar;
+  const bool exact = setup.exact;
+  const std::vector<const property*>& selected = setup.selected;
+  const proof_audit& audit = setup.audit;
+  const std::map<std::string, trust_level>& recorded = setup.recorded;
+  if (print_header) print_check_header(opt, setup);
   fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", "property", "cases", "error",
              "tolerance", "maxerr/eps", "margin", "verdict", "trust level");
 
@@ -155,19 +284,7 @@ int run_check_command(const check_options& opt) {
   std::map<trust_level, int> level_counts;
   std::vector<std::pair<std::string, trust_level>> reached;
   std::vector<std::string> regressions;
-  for (const property* p : selected) {
-    run_config cfg;
-    cfg.scalar = opt.scalar;
-    if (opt.certified) cfg.scalar = certified_scalar(*p);
-    cfg.cases = opt.cases;
-    cfg.seed = opt.seed;
-    if (tty)
-      cfg.on_case = [&](int done) {
-        std::fprintf(stderr, "\r  %-58s %d/%d cases", p->info.name.c_str(), done, opt.cases);
-        std::fflush(stderr);
-      };
-    property_result r = run_property(*p, cfg);
-    if (tty) std::fprintf(stderr, "\r%*s\r", 80, "");
+  for (const property_result& r : all) {
     if (r.outcome == verdict::not_applicable) {
       ++not_applicable;
       fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  not applicable in {}: {}\n", r.info.name,
@@ -206,7 +323,7 @@ int run_check_command(const check_options& opt) {
       }
     }
     // Sharpness gate (harness/sharpness.hpp): a tolerance far above every error is vacuous.
-    const sharpness_limit sharp = sharpness_limit_of(p->info.name);
+    const sharpness_limit sharp = sharpness_limit_of(r.info.name);
     const bool vacuous = ok && is_vacuous(r, sharp);
     if (vacuous) {
       verdict_text = fmt::format("VACUOUS (margin > +{:.1f})", sharp.log10_factor);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/scalar.hpp"
+#include "harness/parallel_runner.hpp"
 #include "harness/runner.hpp"
 
 #include <cstdint>
@@ -27,9 +28,25 @@ struct check_options {
   // level falls below its recorded one fails the gate.
   std::string trust_levels_path;
   std::string record_levels_path;  // write the levels reached here (trust_levels.txt format)
+  int jobs = 1;                    // worker processes (harness/parallel_runner.hpp)
+  shard_spec shard;                // k/n: run the k-th of n blocks of every property's cases
 };
 
 int run_check_command(const check_options& opt);
+
+// The parameters of a check run that decide its results (not where its output goes, nor jobs
+// or shard): what shards of one run must share, and what merge rebuilds the run from.
+nlohmann::json check_parameters_json(const check_options& opt);
+check_options check_options_from_parameters(const nlohmann::json& parameters);
+
+// The property runs `opt` asks for, in output order (validates the options first, sets the MPFR
+// precision; throws std::invalid_argument on bad input).
+std::vector<run_request> check_run_requests(const check_options& opt);
+
+// Prints the table and the summary of finished runs, writes --json and --record-levels, and
+// returns the exit code (0 all passed, 1 otherwise): `check` after running, `merge` after merging.
+int present_check_results(const check_options& opt, const std::vector<property_result>& results,
+                          bool print_header = true);
 
 struct list_options {
   std::string glob = "*";

@@ -8,6 +8,7 @@
 #include "cli/report_command.hpp"
 #include "compare/compare.hpp"
 #include "core/precision.hpp"
+#include "merge/merge_command.hpp"
 #include "report/report_model.hpp"
 
 #include <fmt/format.h>
@@ -69,6 +70,15 @@ int run_command_line(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   check_cmd->add_option("--record-levels", check.record_levels_path,
                         "Write the trust level each property reached to FILE");
+  check_cmd
+      ->add_option("--jobs", check.jobs,
+                   "Worker processes (default: every core); results do not depend on it")
+      ->check(CLI::Range(1, 4096))
+      ->default_val(default_jobs());
+  std::string shard_text;
+  check_cmd->add_option("--shard", shard_text,
+                        "k/n: run only the k-th of n blocks of every property's cases; --json "
+                        "FILE then holds the shard for `iclproof merge`");
 
   report_subcommand report_cmd(app);
 
@@ -101,6 +111,16 @@ int run_command_line(int argc, char** argv) {
   compare_cmd->add_option("--seed", compare.seed, "Seed of the fresh tasks")->capture_default_str();
   compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON to FILE");
 
+  merge_options merge;
+  auto* merge_cmd = app.add_subcommand(
+      "merge", "Combine the shard files of one `check --shard` or `report --shard` run");
+  merge_cmd->add_option("SHARD", merge.shard_paths, "Shard files (every k of one n, once each)")
+      ->required();
+  merge_cmd->add_option("--out", merge.out_dir, "Output folder (check.json, or the report)")
+      ->required();
+  bool merge_no_plots = false;
+  merge_cmd->add_flag("--no-plots", merge_no_plots, "Report shards: do not run gnuplot");
+
   list_options list;
   auto* list_cmd = app.add_subcommand(
       "list", "List properties with their claims, cited theorems, coverage and reachable level");
@@ -119,6 +139,7 @@ int run_command_line(int argc, char** argv) {
     if (*check_cmd) {
       check.scalar = parse_scalar_kind(scalar_name).value();
       if (prec_opt->count() > 0) check.precision_bits = precision;
+      if (!shard_text.empty()) check.shard = parse_shard(shard_text);
       if (check.certified && scalar_opt->count() > 0)
         throw std::invalid_argument(
             "--certified chooses the scalar per property (exact, interval, else MPFR); drop "
@@ -126,6 +147,10 @@ int run_command_line(int argc, char** argv) {
       return run_check_command(check);
     }
     if (*list_cmd) return run_list_command(list);
+    if (*merge_cmd) {
+      merge.draw_plots = !merge_no_plots;
+      return run_merge_command(merge);
+    }
     if (*compare_cmd) {
       if (!compare_json.empty()) require_writable_file(compare_json, "--json");
       return compare_weights.size() == 1

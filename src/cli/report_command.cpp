@@ -1,6 +1,7 @@
 #include "cli/report_command.hpp"
 
 #include "cli/output_paths.hpp"
+#include "merge/shard_file.hpp"
 
 #include "core/precision.hpp"
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -100,6 +102,74 @@ report_subcommand::report_subcommand(CLI::App& app) {
       ->capture_default_str();
   cmd_->add_flag("--no-sweep", no_sweep_, "Skip the error-vs-precision sweep");
   cmd_->add_flag("--no-plots", no_plots_, "Do not run gnuplot (plot data stays in report.json)");
+  cmd_->add_option("--jobs", opt_.jobs,
+                   "Worker processes for the property runs (default: every core); results do "
+                   "not depend on it")
+      ->check(CLI::Range(1, 4096))
+      ->default_val(default_jobs());
+  cmd_->add_option("--shard", shard_text_,
+                   "k/n: run only the k-th of n blocks of every property's cases and write "
+                   "<--out>/shard.json for `iclproof merge` (no report)");
+}
+
+nlohmann::json report_parameters_json(const report_options& opt) {
+  return {{"scalar", scalar_kind_name(opt.scalar)},
+          {"precision_bits",
+           opt.precision_bits ? nlohmann::json(*opt.precision_bits) : nlohmann::json(nullptr)},
+          {"cases", opt.cases},
+          {"seed", opt.seed},
+          {"property_glob", opt.property_glob},
+          {"proof_audit_path", opt.proof_audit_path},
+          {"weights_paths", opt.weights_paths},
+          {"compare_tasks", opt.compare_tasks},
+          {"sweep_bits", opt.sweep_bits},
+          {"sweep_cases", opt.sweep_cases}};
+}
+
+report_options report_options_from_parameters(const nlohmann::json& j) {
+  report_options opt;
+  try {
+    const auto kind = parse_scalar_kind(j.at("scalar").get<std::string>());
+    if (!kind) throw std::invalid_argument("unknown scalar " + j.at("scalar").dump());
+    opt.scalar = *kind;
+    if (!j.at("precision_bits").is_null()) opt.precision_bits = j.at("precision_bits").get<int>();
+    opt.cases = j.at("cases").get<int>();
+    opt.seed = j.at("seed").get<std::uint64_t>();
+    opt.property_glob = j.at("property_glob").get<std::string>();
+    opt.proof_audit_path = j.at("proof_audit_path").get<std::string>();
+    opt.weights_paths = j.at("weights_paths").get<std::vector<std::string>>();
+    opt.compare_tasks = j.at("compare_tasks").get<int>();
+    opt.sweep_bits = j.at("sweep_bits").get<std::vector<int>>();
+    opt.sweep_cases = j.at("sweep_cases").get<int>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("shard parameters of a report run: ") + e.what());
+  }
+  return opt;
+}
+
+int report_subcommand::run_shard(const shard_spec& shard, const std::string& dir,
+                                 progress_line& line) {
+  const std::vector<run_request> requests = report_run_requests(opt_);
+  const std::string path = (std::filesystem::path(dir) / "shard.json").string();
+  require_writable_file(path, "--out");
+  const run_progress progress = [&](std::size_t i, int done, int cases) {
+    line.show(fmt::format("  shard {}/{} [{}/{}] {}  {}/{} cases", shard.index, shard.count, i + 1,
+                          requests.size(), requests[i].id, done, cases));
+  };
+  const std::vector<run_part> parts =
+      run_requests(requests, opt_.jobs, shard, line.active() ? progress : run_progress{});
+  write_shard_file(path, "report", shard, report_parameters_json(opt_), requests, parts);
+  line.clear();
+  int failed = 0;
+  for (std::size_t i = 0; i < requests.size(); ++i)
+    failed += result_of(requests[i], parts[i]).outcome == verdict::fail;
+  const auto [b, e] = shard_cases(opt_.cases, shard);
+  fmt::print(
+      "iclproof report: shard {}/{}: its share of {} property runs (cases [{}, {}) of each main "
+      "run), {} of them failed\nshard file: {} (combine all {} shards with `iclproof merge "
+      "SHARD.json... --out DIR`)\n",
+      shard.index, shard.count, requests.size(), b, e, failed, path, shard.count);
+  return failed == 0 ? 0 : 1;
 }
 
 int report_subcommand::run() {
@@ -111,11 +181,16 @@ int report_subcommand::run() {
   if (precision_opt_->count() > 0) opt_.precision_bits = precision_;
   opt_.sweep_bits = no_sweep_ ? std::vector<int>{} : parse_bits_list(sweep_bits_text_);
   opt_.draw_plots = !no_plots_;
+  const std::optional<shard_spec> shard =
+      shard_text_.empty() ? std::nullopt : std::optional<shard_spec>(parse_shard(shard_text_));
+  if (shard && out_dir_.empty())
+    throw std::invalid_argument("--shard needs --out DIR (the shard writes DIR/shard.json)");
   const std::string dir = out_dir_.empty() ? default_run_folder(opt_.seed) : out_dir_;
   // Fail on an unusable folder before the long run, not after it.
   require_writable_folder(dir, out_dir_.empty() ? "report folder" : "--out");
 
   progress_line line;
+  if (shard) return run_shard(*shard, dir, line);
   const report_progress progress = [&](const std::string& phase, int index, int total,
                                        const std::string& name, int done, int cases) {
     if (cases > 0)

@@ -5,11 +5,14 @@
 #include "report/report_builder.hpp"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <string>
 
 namespace iclproof {
+
+class progress_line;
 
 class report_subcommand {
  public:
@@ -22,6 +25,7 @@ class report_subcommand {
   int run();
 
  private:
+  int run_shard(const shard_spec& shard, const std::string& dir, progress_line& line);
   CLI::App* cmd_;
   CLI::Option* precision_opt_;
   report_options opt_;
@@ -31,7 +35,13 @@ class report_subcommand {
   std::string sweep_bits_text_ = "64,128,256,512,1024";
   bool no_sweep_ = false;
   bool no_plots_ = false;
+  std::string shard_text_;
 };
+
+// The parameters of a report run that decide its results (what shards of one run must share,
+// and what merge rebuilds the run from); not --out, --jobs, --shard, --no-plots.
+nlohmann::json report_parameters_json(const report_options& opt);
+report_options report_options_from_parameters(const nlohmann::json& parameters);
 
 // One live line on stderr ("  [3/12] family.name  17/100 cases") while a long run goes on, and
 // nothing at all when stderr is not a terminal.

@@ -109,6 +109,7 @@ double log2_margin(double log2_err, double log2_bound) {
 void case_context::record(double log2_err, double log2_bound, double log2_eps, bool ok) {
   ++checks_;
   log2_eps_ = log2_eps;
+  have_log2_eps_ = true;
   last_log2_err_ = log2_err;
   last_log2_bound_ = log2_bound;
   if (!ok) failed_ = true;
@@ -129,6 +130,54 @@ void case_context::record(double log2_err, double log2_bound, double log2_eps, b
                                    : std::numeric_limits<double>::infinity())
                             : log2_err - log2_eps;
   if (std::isnan(in_eps) || in_eps > max_err_in_eps_) max_err_in_eps_ = in_eps;
+}
+
+check_stats case_context::stats() const {
+  check_stats s;
+  s.cases = cases_;
+  s.checks = checks_;
+  s.failed = failed_;
+  s.have_worst = have_worst_;
+  s.worst_log2_err = worst_log2_err_;
+  s.worst_log2_bound = worst_log2_bound_;
+  s.max_err_in_eps = max_err_in_eps_;
+  s.log2_eps = log2_eps_;
+  s.have_log2_eps = have_log2_eps_;
+  s.proved_bounds = proved_bounds_;
+  s.hand_derived_bounds = hand_derived_bounds_;
+  s.identity_checks = identity_checks_;
+  s.enclosed_checks = enclosed_checks_;
+  s.max_width_in_eps = max_width_in_eps_;
+  return s;
+}
+
+void case_context::absorb(const check_stats& later) {
+  cases_ += later.cases;
+  checks_ += later.checks;
+  failed_ = failed_ || later.failed;
+  if (later.have_log2_eps) {
+    log2_eps_ = later.log2_eps;
+    have_log2_eps_ = true;
+  }
+  // The same rule as record(), applied to the later block's worst check.
+  if (later.have_worst) {
+    const double margin = log2_margin(later.worst_log2_err, later.worst_log2_bound);
+    const double worst_margin = log2_margin(worst_log2_err_, worst_log2_bound_);
+    const bool worst_is_nan = have_worst_ && std::isnan(worst_margin);
+    if (!worst_is_nan && (!have_worst_ || std::isnan(margin) || margin < worst_margin)) {
+      worst_log2_err_ = later.worst_log2_err;
+      worst_log2_bound_ = later.worst_log2_bound;
+    }
+    have_worst_ = true;
+  }
+  if (std::isnan(later.max_err_in_eps) || later.max_err_in_eps > max_err_in_eps_)
+    max_err_in_eps_ = later.max_err_in_eps;
+  if (std::isnan(later.max_width_in_eps) || later.max_width_in_eps > max_width_in_eps_)
+    max_width_in_eps_ = later.max_width_in_eps;
+  proved_bounds_.insert(later.proved_bounds.begin(), later.proved_bounds.end());
+  hand_derived_bounds_.insert(later.hand_derived_bounds.begin(), later.hand_derived_bounds.end());
+  identity_checks_ += later.identity_checks;
+  enclosed_checks_ += later.enclosed_checks;
 }
 
 void case_context::require(std::string_view label, bool ok, const std::string& details) {

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <string>
@@ -47,6 +48,25 @@ struct property_info {
 // every tolerance, including a zero one, so its margin is +inf ("exact") rather than the NaN that
 // -inf - (-inf) would give; NaN only when err or bound is NaN (such a check fails anyway).
 double log2_margin(double log2_err, double log2_bound);
+
+// The summary of the checks of some cases, as a value: what a block of cases run elsewhere (a
+// worker process, a shard) sends back. Merging blocks in case order with case_context::absorb
+// gives exactly what running all their cases in one context would have given.
+struct check_stats {
+  int cases = 0;
+  long checks = 0;
+  bool failed = false;
+  bool have_worst = false;
+  double worst_log2_err = -std::numeric_limits<double>::infinity();
+  double worst_log2_bound = -std::numeric_limits<double>::infinity();
+  double max_err_in_eps = -std::numeric_limits<double>::infinity();
+  double log2_eps = 0;
+  bool have_log2_eps = false;  // some check recorded eps
+  std::set<std::string> proved_bounds, hand_derived_bounds;
+  long identity_checks = 0;
+  long enclosed_checks = 0;
+  double max_width_in_eps = -std::numeric_limits<double>::infinity();
+};
 
 class case_context {
  public:
@@ -198,6 +218,11 @@ class case_context {
   double max_log2_err_in_eps() const { return max_err_in_eps_; }
   double log2_eps() const { return log2_eps_; }
   bool any_failed() const { return failed_; }
+  // The summary so far as a value, and the merge of a later block's summary into this one (as
+  // if its checks had been recorded here after ours: the worst check stays the first of the
+  // smallest margins, a NaN stays worst, sets are united, counts added).
+  check_stats stats() const;
+  void absorb(const check_stats& later);
   // What backed the bounds of the checks so far (for the trust level): Qed lemmas cited through
   // check_le_proved, and hand-derived bounds (check_le_hand_derived, or plain check_le on
   // intervals). Checks of floating-point tolerances (rounding models) appear in neither.
@@ -231,6 +256,7 @@ class case_context {
   double worst_log2_bound_ = -std::numeric_limits<double>::infinity();  // "0": exact claims only
   double max_err_in_eps_ = -std::numeric_limits<double>::infinity();
   double log2_eps_ = 0;
+  bool have_log2_eps_ = false;
   double last_log2_err_ = 0;
   double last_log2_bound_ = 0;
   std::string stage_ = "the start of the case (before any check)";

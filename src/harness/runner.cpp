@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <rapidcheck/detail/Configuration.h>
+#include <rapidcheck/detail/Property.h>
 
 #include <chrono>
 #include <cmath>
@@ -39,6 +40,28 @@ std::uint64_t property_seed(std::uint64_t run_seed, const std::string& name) {
   return (z ^ (z >> 31)) & ((1ULL << 53) - 1);  // fits a JSON number exactly
 }
 
+std::uint64_t case_seed(std::uint64_t property_seed, int case_index, int attempt) {
+  // SplitMix64 of (property seed, case index, attempt): independent streams per case.
+  std::uint64_t z = property_seed +
+                    0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(case_index) + 1) +
+                    0xd1b54a32d192ed03ULL * static_cast<std::uint64_t>(attempt);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+int case_size(int case_index, int cases) {
+  // RapidCheck's sizeFor (src/detail/Testing.cpp) with its default maxSize 100: sizes spread
+  // evenly over the cases, the largest one used.
+  constexpr int max_size = 100;
+  constexpr int num_sizes = max_size + 1;
+  const int num_regular = (cases / num_sizes) * num_sizes;
+  if (case_index < num_regular) return case_index % num_sizes;
+  const int num_rest = cases - num_regular;
+  if (num_rest == 1) return 0;
+  return ((case_index % num_sizes) * max_size) / (num_rest - 1);
+}
+
 namespace {
 int scalar_bits(scalar_kind k) {
   switch (k) {
@@ -55,20 +78,38 @@ int scalar_bits(scalar_kind k) {
   }
   return 0;
 }
-// RapidCheck's global listener prints a "reproduce" string at exit that does not work for our
-// runner; iclproof prints its own reproduce command instead, so results go nowhere else.
-class silent_listener final : public rc::detail::TestListener {
- public:
-  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-};
 
+// A case that discards (RC_PRE) this many times in a row makes the run give up; more discards
+// in all than max_discard_ratio per case does too (RapidCheck's default ratio).
+constexpr int max_attempts_per_case = 100;
+constexpr long max_discard_ratio = 10;
+
+using rc_shrinkable = rc::Shrinkable<rc::detail::CaseDescription>;
+
+// The RapidCheck property (a generator of case descriptions) that runs `body` on `ctx`.
+rc::detail::Property make_property(const property_body& body, case_context& ctx) {
+  return rc::detail::toProperty([&body, &ctx] {
+    ctx.begin_case();
+    try {
+      body(ctx);
+    } catch (const ambiguous_interval_comparison& e) {
+      ctx.fail_ambiguous(e.what());
+    }
+  });
+}
+
+std::string reproduce_command(const property_info& info, const run_config& cfg, int bits) {
+  return fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}", info.name,
+                     scalar_kind_name(cfg.scalar), cfg.seed, cfg.cases,
+                     cfg.scalar == scalar_kind::mpfr || cfg.scalar == scalar_kind::interval
+                         ? fmt::format(" --precision {}", bits)
+                         : std::string());
+}
 }  // namespace
 
 // RapidCheck prints "Using configuration: seed=..." to std::cerr when its global configuration
-// first loads. iclproof passes every parameter explicitly (TestParams), so that line is noise
-// (and would break "one error line" on stderr): load it once with std::cerr muted.
+// first loads. iclproof passes every parameter explicitly, so that line is noise (and would
+// break "one error line" on stderr): load it once with std::cerr muted.
 void load_rapidcheck_configuration_quietly() {
   static const bool loaded = [] {
     std::ostringstream sink;
@@ -80,87 +121,168 @@ void load_rapidcheck_configuration_quietly() {
   (void)loaded;
 }
 
-property_result run_body(const property_info& info, const property_body& body,
-                         const run_config& cfg) {
+case_block run_case_block(const property_info& info, const property_body& body,
+                          const run_config& cfg, int begin, int end) {
   load_rapidcheck_configuration_quietly();
+  case_block b;
+  b.begin = begin;
+  b.end = end;
+  b.precision_bits = scalar_bits(cfg.scalar);
+  const std::uint64_t pseed = property_seed(cfg.seed, info.name);
+  case_context ctx(info.name, pseed, scalar_kind_name(cfg.scalar), b.precision_bits);
+  int done = 0;
+  const std::function<void()> count = [&] {
+    if (cfg.on_case) cfg.on_case(++done);
+  };
+  const rc::detail::Property prop = make_property(body, ctx);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = begin; i < end && b.event_case < 0; ++i) {
+    for (int attempt = 0;; ++attempt) {
+      if (attempt == max_attempts_per_case) {
+        b.event_case = i;
+        b.gave_up = true;
+        b.event_description = fmt::format(
+            "case {} was discarded {} times in a row (a precondition that almost never holds)", i,
+            max_attempts_per_case);
+        break;
+      }
+      const rc_shrinkable s =
+          prop(rc::Random(case_seed(pseed, i, attempt)), case_size(i, cfg.cases) + attempt / 10);
+      const rc::detail::CaseDescription d = s.value();
+      if (d.result.type == rc::detail::CaseResult::Type::Discard) {
+        ++b.discards;
+        continue;
+      }
+      if (d.result.type == rc::detail::CaseResult::Type::Failure) {
+        b.event_case = i;
+        b.event_description = d.result.description;
+      } else {
+        ++b.passed;
+      }
+      count();
+      break;
+    }
+  }
+  b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  b.stats = ctx.stats();
+  return b;
+}
+
+void append_block(case_block& acc, const case_block& next) {
+  if (next.begin != acc.end)
+    throw std::logic_error(fmt::format("case blocks out of order: [{}, {}) after [{}, {})",
+                                       next.begin, next.end, acc.begin, acc.end));
+  acc.end = next.end;
+  acc.seconds += next.seconds;
+  if (acc.event_case >= 0) return;  // the run stopped before `next`
+  case_context merged("", 0, "", 0);
+  merged.absorb(acc.stats);
+  merged.absorb(next.stats);
+  acc.stats = merged.stats();
+  acc.passed += next.passed;
+  acc.discards += next.discards;
+  acc.event_case = next.event_case;
+  acc.gave_up = next.gave_up;
+  acc.event_description = next.event_description;
+  if (acc.precision_bits == 0) acc.precision_bits = next.precision_bits;
+}
+
+shrunk_case shrink_failing_case(const property_info& info, const property_body& body,
+                                const run_config& cfg, int case_index) {
+  load_rapidcheck_configuration_quietly();
+  const std::uint64_t pseed = property_seed(cfg.seed, info.name);
+  // A context of its own: the checks made while shrinking are not the run's cases.
+  case_context ctx(info.name, pseed, scalar_kind_name(cfg.scalar), scalar_bits(cfg.scalar));
+  const rc::detail::Property prop = make_property(body, ctx);
+  // Redraw the failing case exactly as the run drew it (the same attempt after discards).
+  std::optional<rc_shrinkable> failing;
+  for (int attempt = 0; attempt < max_attempts_per_case && !failing; ++attempt) {
+    rc_shrinkable s = prop(rc::Random(case_seed(pseed, case_index, attempt)),
+                           case_size(case_index, cfg.cases) + attempt / 10);
+    const auto type = s.value().result.type;
+    if (type == rc::detail::CaseResult::Type::Failure) failing = std::move(s);
+    if (type == rc::detail::CaseResult::Type::Success)
+      throw std::logic_error(
+          fmt::format("{}: case {} passed when redrawn to shrink it", info.name, case_index));
+  }
+  if (!failing) throw std::logic_error(info.name + ": the failing case could not be redrawn");
+  rc_shrinkable best = *failing;
+  if (cfg.shrink) {
+    // RapidCheck's shrinkTestCase: take the first smaller case that still fails, repeat.
+    auto shrinks = best.shrinks();
+    while (auto candidate = shrinks.next()) {
+      if (candidate->value().result.type == rc::detail::CaseResult::Type::Failure) {
+        best = std::move(*candidate);
+        shrinks = best.shrinks();
+      }
+    }
+  }
+  const rc::detail::CaseDescription d = best.value();
+  shrunk_case out;
+  out.description = d.result.description;
+  for (const auto& [name, value] : d.example()) out.counterexample += name + " = " + value + "\n";
+  return out;
+}
+
+property_result finish_run(const property_info& info, const run_config& cfg,
+                           const case_block& merged, const std::optional<shrunk_case>& shrunk) {
   property_result r;
   r.info = info;
   r.scalar = scalar_kind_name(cfg.scalar);
-  r.precision_bits = scalar_bits(cfg.scalar);
+  r.precision_bits = merged.precision_bits;
   r.exact = cfg.scalar == scalar_kind::rational;
   r.log2_eps = r.exact ? -std::numeric_limits<double>::infinity() : 1.0 - r.precision_bits;
   r.seed = property_seed(cfg.seed, info.name);
-  r.reproduce = fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}",
-                            info.name, r.scalar, cfg.seed, cfg.cases,
-                            cfg.scalar == scalar_kind::mpfr || cfg.scalar == scalar_kind::interval
-                                ? fmt::format(" --precision {}", r.precision_bits)
-                                : std::string());
-
-  case_context ctx(info.name, r.seed, r.scalar, r.precision_bits);
-  int done = 0;
-  auto testable = [&] {
-    ctx.begin_case();
-    try {
-      body(ctx);
-    } catch (const ambiguous_interval_comparison& e) {
-      ctx.fail_ambiguous(e.what());
-    }
-    ++done;
-    if (cfg.on_case) cfg.on_case(done);
-  };
-  rc::detail::TestMetadata md;
-  md.id = info.name;
-  md.description = info.claim;
-  rc::detail::TestParams params;
-  params.seed = r.seed;
-  params.maxSuccess = cfg.cases;
-  params.disableShrinking = !cfg.shrink;
-
-  silent_listener listener;
-  const auto t0 = std::chrono::steady_clock::now();
-  const rc::detail::TestResult result = rc::detail::checkTestable(testable, md, params, listener);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  r.checks = ctx.checks();
-  r.worst_log2_err = ctx.worst_log2_err();
-  r.worst_log2_bound = ctx.worst_log2_bound();
-  r.max_log2_err_in_eps = ctx.max_log2_err_in_eps();
-  r.identity_checks = ctx.identity_checks();
-  r.enclosed_checks = ctx.enclosed_checks();
-  r.max_log2_width_in_eps = ctx.max_log2_width_in_eps();
-  r.proved_bounds.assign(ctx.proved_bounds().begin(), ctx.proved_bounds().end());
-  r.hand_derived_bounds.assign(ctx.hand_derived_bounds().begin(), ctx.hand_derived_bounds().end());
+  r.reproduce = reproduce_command(info, cfg, r.precision_bits);
+  r.seconds = merged.seconds;
+  r.discards = merged.discards;
+  const check_stats& st = merged.stats;
+  r.checks = st.checks;
+  r.worst_log2_err = st.worst_log2_err;
+  r.worst_log2_bound = st.worst_log2_bound;
+  r.max_log2_err_in_eps = st.max_err_in_eps;
+  r.identity_checks = st.identity_checks;
+  r.enclosed_checks = st.enclosed_checks;
+  r.max_log2_width_in_eps = st.max_width_in_eps;
+  r.proved_bounds.assign(st.proved_bounds.begin(), st.proved_bounds.end());
+  r.hand_derived_bounds.assign(st.hand_derived_bounds.begin(), st.hand_derived_bounds.end());
   r.margin_log10 = log2_margin(r.worst_log2_err, r.worst_log2_bound) * std::log10(2.0);
-  if (ctx.checks() == 0) r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
-
-  rc::detail::SuccessResult success;
-  rc::detail::FailureResult failure;
-  rc::detail::GaveUpResult gave_up;
-  rc::detail::Error error;
-  if (result.match(success)) {
-    r.cases = success.numSuccess;
-    // A property that checked nothing cannot pass.
-    r.outcome = ctx.checks() > 0 ? verdict::pass : verdict::fail;
-    if (ctx.checks() == 0) r.failure = "the property ran no check";
-  } else if (result.match(failure)) {
-    r.cases = failure.numSuccess + 1;
-    r.outcome = verdict::fail;
-    r.failure = failure.description;
-    for (const auto& [name, value] : failure.counterExample)
-      r.counterexample += name + " = " + value + "\n";
-  } else if (result.match(gave_up)) {
-    r.cases = gave_up.numSuccess;
+  if (st.checks == 0) r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
+  const long asked = static_cast<long>(merged.end - merged.begin);
+  if (merged.event_case >= 0 && merged.gave_up) {
+    r.cases = merged.passed;
     r.outcome = verdict::gave_up;
-    r.failure = gave_up.description;
-  } else if (result.match(error)) {
+    r.failure = merged.event_description;
+  } else if (merged.event_case >= 0) {
+    r.cases = merged.passed + 1;
     r.outcome = verdict::fail;
-    r.failure = "RapidCheck error: " + error.description;
+    r.failing_case = merged.event_case;
+    r.failure = shrunk ? shrunk->description : merged.event_description;
+    if (shrunk) r.counterexample = shrunk->counterexample;
+    r.failure += fmt::format("\n(first failing case: case {} of the run)", merged.event_case);
+  } else if (merged.discards > max_discard_ratio * asked) {
+    r.cases = merged.passed;
+    r.outcome = verdict::gave_up;
+    r.failure = fmt::format("{} cases discarded for {} asked (more than {} per case)",
+                            merged.discards, asked, max_discard_ratio);
+  } else {
+    r.cases = merged.passed;
+    // A property that checked nothing cannot pass.
+    r.outcome = st.checks > 0 ? verdict::pass : verdict::fail;
+    if (st.checks == 0) r.failure = "the property ran no check";
   }
   return r;
 }
 
-property_result run_property(const property& p, const run_config& cfg) {
-  if (p.applies_in(cfg.scalar)) return run_body(p.info, p.body(cfg.scalar), cfg);
+property_result run_body(const property_info& info, const property_body& body,
+                         const run_config& cfg) {
+  const case_block b = run_case_block(info, body, cfg, 0, cfg.cases);
+  std::optional<shrunk_case> shrunk;
+  if (b.event_case >= 0 && !b.gave_up) shrunk = shrink_failing_case(info, body, cfg, b.event_case);
+  return finish_run(info, cfg, b, shrunk);
+}
+
+property_result not_applicable_result(const property& p, const run_config& cfg) {
   property_result r;
   r.info = p.info;
   r.scalar = scalar_kind_name(cfg.scalar);
@@ -173,6 +295,11 @@ property_result run_property(const property& p, const run_config& cfg) {
   r.worst_log2_err = r.worst_log2_bound = r.max_log2_err_in_eps =
       std::numeric_limits<double>::quiet_NaN();
   return r;
+}
+
+property_result run_property(const property& p, const run_config& cfg) {
+  if (p.applies_in(cfg.scalar)) return run_body(p.info, p.body(cfg.scalar), cfg);
+  return not_applicable_result(p, cfg);
 }
 
 std::vector<const property*> select_properties(const std::string& glob) {

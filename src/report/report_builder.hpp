@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/scalar.hpp"
+#include "harness/parallel_runner.hpp"
 #include "report/report_model.hpp"
 
 #include <cstdint>
@@ -35,6 +36,7 @@ struct report_options {
   std::vector<int> sweep_bits = {64, 128, 256, 512, 1024};  // empty: no precision sweep
   int sweep_cases = 5;
   bool draw_plots = true;  // false: figures are still computed and kept in report.json
+  int jobs = 1;            // worker processes for the property runs (harness/parallel_runner.hpp)
 };
 
 // Progress of a long run: phase ("run", "sweep 512 bits", "finding", "plot"), the item's index
@@ -47,7 +49,15 @@ using report_progress =
 // (unknown property glob, precision out of range, unreadable audit, malformed weights file — the
 // latter as weights_file_error, a std::runtime_error). Every input is read before any property
 // runs.
-run_report generate_report(const report_options& opt, const report_progress& progress = {});
+// `merged`: the property runs' parts already made (by shards, merged in case order) instead of
+// running them here; they must answer report_run_requests(opt) one for one.
+run_report generate_report(const report_options& opt, const report_progress& progress = {},
+                           const std::vector<run_part>* merged = nullptr);
+
+// The property runs a report makes, in order: every selected property at the run's precision,
+// then the precision sweep (each swept property at each --sweep-bits). Validates the options
+// (as generate_report) and reads no other input. What `report --shard` runs a part of.
+std::vector<run_request> report_run_requests(const report_options& opt);
 
 // Writes the run folder (creating it and its parents). Throws std::runtime_error if a file
 // cannot be written; std::logic_error if report.json does not validate against its schema.
