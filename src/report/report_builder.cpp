@@ -481,169 +481,169 @@ run_report generate_report(const report_options& opt, const report_progress& pro
         progress(phase, static_cast<int>(i + 1), static_cast<int>(requests.size()),
                  requests[i].prop->info.name, done, cases);
       };
+    parts = run_requests(requests, opt.jobs, shard_spec{}, run_prog);
   }
-  parts = run_requests(requests, opt.jobs, shard_spec{}, run_prog);
-}
-set_mpfr_precision(mpfr_request);
-for (std::size_t i = 0; i < requests.size(); ++i) {
-  property_result res = result_of(requests[i], parts[i]);
-  r.timings.emplace_back(requests[i].id, res.seconds);
-  if (i < selected.size()) {
-    const bool same_mode = certified_scalar(*requests[i].prop) == opt.scalar;
-    r.properties.push_back(make_entry(std::move(res), audit));
-    if (same_mode) {
-      property_entry& e = r.properties.back();
-      e.certified = certified_run{e.result.scalar, e.result.cases, e.result.outcome,
-                                  e.mode,          e.trust,        e.result.failure};
-    }
-    continue;
-  }
-  if (i >= first_certified) {
-    // The property's certified run (requests_of, part 3): a certified failure (a certificate
-    // that the construction is wrong) fails the property's gate.
-    const auto it =
-        std::find_if(r.properties.begin(), r.properties.end(),
-                     [&](const property_entry& e) { return e.result.info.name == res.info.name; });
-    if (it == r.properties.end())
-      throw std::logic_error("certified run without its main run: " + res.info.name);
-    const property_trust t = assess_property_run(res, audit);
-    if (res.outcome != verdict::pass) it->gate_pass = false;
-    it->certified =
-        certified_run{res.scalar, res.cases, res.outcome, t.mode, t.assessment, res.failure};
-    continue;
-  }
-  sweep_point s;
-  s.property = res.info.name;
-  s.requested_bits = requests[i].cfg.precision_bits;
-  s.bits = res.precision_bits;
-  s.log2_max_error = res.checks > 0 ? res.max_log2_err_in_eps + res.log2_eps
-                                    : std::numeric_limits<double>::quiet_NaN();
-  s.log2_tolerance = res.worst_log2_bound;
-  s.verdict = to_string(res.outcome);
-  r.sweep.push_back(s);
-}
-
-std::vector<std::string> families;
-for (const property* prop : selected) families.push_back(prop->info.family());
-families = families_in_order(families);
-const auto family_selected = [&](const std::string& f) {
-  return std::find(families.begin(), families.end(), f) != families.end();
-};
-
-// 3. Findings: evidence verdicts from this run, measurements for the selected families
-//    (computed at the run's MPFR precision, or the default one for a double run).
-const auto findings = all_findings();
-int fi = 0;
-for (const auto& f : findings) {
-  ++fi;
-  finding_entry fe;
-  fe.info = f;
-  bool any_failed = false;
-  for (const auto& ev : f.evidence) {
-    std::string v = "not run";
-    for (const auto& e : r.properties)
-      if (e.result.info.name == ev) {
-        v = to_string(e.result.outcome);
-        any_failed = any_failed || e.result.outcome != verdict::pass;
+  set_mpfr_precision(mpfr_request);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    property_result res = result_of(requests[i], parts[i]);
+    r.timings.emplace_back(requests[i].id, res.seconds);
+    if (i < selected.size()) {
+      const bool same_mode = certified_scalar(*requests[i].prop) == opt.scalar;
+      r.properties.push_back(make_entry(std::move(res), audit));
+      if (same_mode) {
+        property_entry& e = r.properties.back();
+        e.certified = certified_run{e.result.scalar, e.result.cases, e.result.outcome,
+                                    e.mode,          e.trust,        e.result.failure};
       }
-    if (v == "not run") {
-      const auto& all = all_properties();
-      if (std::none_of(all.begin(), all.end(),
-                       [&](const property& q) { return q.info.name == ev; }))
-        v = "not a property (unit test; not run by the report)";
+      continue;
     }
-    fe.evidence_verdicts.emplace_back(ev, v);
+    if (i >= first_certified) {
+      // The property's certified run (requests_of, part 3): a certified failure (a certificate
+      // that the construction is wrong) fails the property's gate.
+      const auto it = std::find_if(
+          r.properties.begin(), r.properties.end(),
+          [&](const property_entry& e) { return e.result.info.name == res.info.name; });
+      if (it == r.properties.end())
+        throw std::logic_error("certified run without its main run: " + res.info.name);
+      const property_trust t = assess_property_run(res, audit);
+      if (res.outcome != verdict::pass) it->gate_pass = false;
+      it->certified =
+          certified_run{res.scalar, res.cases, res.outcome, t.mode, t.assessment, res.failure};
+      continue;
+    }
+    sweep_point s;
+    s.property = res.info.name;
+    s.requested_bits = requests[i].cfg.precision_bits;
+    s.bits = res.precision_bits;
+    s.log2_max_error = res.checks > 0 ? res.max_log2_err_in_eps + res.log2_eps
+                                      : std::numeric_limits<double>::quiet_NaN();
+    s.log2_tolerance = res.worst_log2_bound;
+    s.verdict = to_string(res.outcome);
+    r.sweep.push_back(s);
   }
-  if (f.measure && family_selected(f.family)) {
-    if (progress) progress("finding", fi, static_cast<int>(findings.size()), f.id, 0, 0);
+
+  std::vector<std::string> families;
+  for (const property* prop : selected) families.push_back(prop->info.family());
+  families = families_in_order(families);
+  const auto family_selected = [&](const std::string& f) {
+    return std::find(families.begin(), families.end(), f) != families.end();
+  };
+
+  // 3. Findings: evidence verdicts from this run, measurements for the selected families
+  //    (computed at the run's MPFR precision, or the default one for a double run).
+  const auto findings = all_findings();
+  int fi = 0;
+  for (const auto& f : findings) {
+    ++fi;
+    finding_entry fe;
+    fe.info = f;
+    bool any_failed = false;
+    for (const auto& ev : f.evidence) {
+      std::string v = "not run";
+      for (const auto& e : r.properties)
+        if (e.result.info.name == ev) {
+          v = to_string(e.result.outcome);
+          any_failed = any_failed || e.result.outcome != verdict::pass;
+        }
+      if (v == "not run") {
+        const auto& all = all_properties();
+        if (std::none_of(all.begin(), all.end(),
+                         [&](const property& q) { return q.info.name == ev; }))
+          v = "not a property (unit test; not run by the report)";
+      }
+      fe.evidence_verdicts.emplace_back(ev, v);
+    }
+    if (f.measure && family_selected(f.family)) {
+      if (progress) progress("finding", fi, static_cast<int>(findings.size()), f.id, 0, 0);
+      try {
+        fe.measurement = f.measure();
+      } catch (const std::exception& e) {
+        fe.measurement_error = e.what();
+      }
+    }
+    const bool measured = fe.measurement.has_value();
+    if (any_failed || !fe.measurement_error.empty() ||
+        (measured && !fe.measurement->supports_correction))
+      fe.status = "not reproduced";
+    else if (measured)
+      fe.status = "confirmed erratum";
+    else
+      fe.status = "not measured";
+    r.findings.push_back(std::move(fe));
+  }
+
+  // 4. Trained models: `iclproof compare` on each weights file, at the MPFR precision of the
+  //    run (the default one for a double run), fresh tasks from the run seed.
+  std::vector<plot_figure> trained_figures;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const weights_file& w = weights[i];
+    if (progress)
+      progress("compare", static_cast<int>(i + 1), static_cast<int>(weights.size()), w.experiment,
+               0, 0);
+    trained_model_entry t;
+    t.path = opt.weights_paths[i];
+    t.experiment = w.experiment;
+    t.preset = w.preset;
+    t.training_seed = w.seed;
+    t.training_steps = w.curve_steps.empty() ? 0 : w.curve_steps.back();
+    t.final_loss =
+        w.curve_loss.empty() ? std::numeric_limits<double>::quiet_NaN() : w.curve_loss.back();
+    compare_options co;
+    co.precision_bits = mpfr_request;
+    co.tasks = opt.compare_tasks;
+    co.seed = opt.seed;
+    const auto start = std::chrono::steady_clock::now();
+    t.comparison = compare_weights(w, co);
+    r.timings.emplace_back(
+        "compare " + t.path,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const std::string prefix = fmt::format("trained.{}_{}", i + 1, w.experiment);
+    std::vector<plot_figure> figs;
+    if (!w.curve_steps.empty()) figs.push_back(training_curve_figure(w, prefix));
+    for (auto& f : comparison_figures(t.comparison, prefix)) figs.push_back(std::move(f));
+    for (auto& f : weight_heatmap_figures(t.comparison, prefix)) figs.push_back(std::move(f));
+    for (auto& f : figs) {
+      t.plot_ids.push_back(f.id);
+      trained_figures.push_back(std::move(f));
+    }
+    r.trained.push_back(std::move(t));
+  }
+  set_mpfr_precision(mpfr_request);
+
+  // 5. Figures: the precision sweep per family, the families' own plot sources, training.
+  for (const auto& fam : families) {
+    std::vector<std::string> names;
+    std::vector<std::pair<std::string, std::string>> fam_excluded;
+    for (const property* prop : swept)
+      if (prop->info.family() == fam) names.push_back(prop->info.name);
+    for (const auto& ex : excluded)
+      if (ex.first.substr(0, ex.first.find('.')) == fam) fam_excluded.push_back(ex);
+    if (!r.sweep.empty() && !names.empty())
+      for (auto& fig : sweep_figures(fam, r, names, fam_excluded))
+        r.plots.push_back({std::move(fig), "", "", ""});
+  }
+  const auto sources = all_plot_sources();
+  int si = 0;
+  for (const auto& src : sources) {
+    ++si;
+    if (!family_selected(src.family)) continue;
+    if (progress) progress("plot", si, static_cast<int>(sources.size()), src.id, 0, 0);
     try {
-      fe.measurement = f.measure();
+      for (auto& fig : src.produce(plot_request{mpfr_bits, opt.seed})) {
+        if (fig.family.empty()) fig.family = src.family;
+        for (auto& panel : split_into_panels(fig))
+          r.plots.push_back({std::move(panel), "", "", ""});
+      }
     } catch (const std::exception& e) {
-      fe.measurement_error = e.what();
+      r.notes.push_back("plot source " + src.id + " failed: " + e.what());
     }
   }
-  const bool measured = fe.measurement.has_value();
-  if (any_failed || !fe.measurement_error.empty() ||
-      (measured && !fe.measurement->supports_correction))
-    fe.status = "not reproduced";
-  else if (measured)
-    fe.status = "confirmed erratum";
-  else
-    fe.status = "not measured";
-  r.findings.push_back(std::move(fe));
-}
+  for (auto& fig : trained_figures) r.plots.push_back({std::move(fig), "", "", ""});
 
-// 4. Trained models: `iclproof compare` on each weights file, at the MPFR precision of the
-//    run (the default one for a double run), fresh tasks from the run seed.
-std::vector<plot_figure> trained_figures;
-for (std::size_t i = 0; i < weights.size(); ++i) {
-  const weights_file& w = weights[i];
-  if (progress)
-    progress("compare", static_cast<int>(i + 1), static_cast<int>(weights.size()), w.experiment, 0,
-             0);
-  trained_model_entry t;
-  t.path = opt.weights_paths[i];
-  t.experiment = w.experiment;
-  t.preset = w.preset;
-  t.training_seed = w.seed;
-  t.training_steps = w.curve_steps.empty() ? 0 : w.curve_steps.back();
-  t.final_loss =
-      w.curve_loss.empty() ? std::numeric_limits<double>::quiet_NaN() : w.curve_loss.back();
-  compare_options co;
-  co.precision_bits = mpfr_request;
-  co.tasks = opt.compare_tasks;
-  co.seed = opt.seed;
-  const auto start = std::chrono::steady_clock::now();
-  t.comparison = compare_weights(w, co);
-  r.timings.emplace_back(
-      "compare " + t.path,
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  const std::string prefix = fmt::format("trained.{}_{}", i + 1, w.experiment);
-  std::vector<plot_figure> figs;
-  if (!w.curve_steps.empty()) figs.push_back(training_curve_figure(w, prefix));
-  for (auto& f : comparison_figures(t.comparison, prefix)) figs.push_back(std::move(f));
-  for (auto& f : weight_heatmap_figures(t.comparison, prefix)) figs.push_back(std::move(f));
-  for (auto& f : figs) {
-    t.plot_ids.push_back(f.id);
-    trained_figures.push_back(std::move(f));
-  }
-  r.trained.push_back(std::move(t));
-}
-set_mpfr_precision(mpfr_request);
-
-// 5. Figures: the precision sweep per family, the families' own plot sources, training.
-for (const auto& fam : families) {
-  std::vector<std::string> names;
-  std::vector<std::pair<std::string, std::string>> fam_excluded;
-  for (const property* prop : swept)
-    if (prop->info.family() == fam) names.push_back(prop->info.name);
-  for (const auto& ex : excluded)
-    if (ex.first.substr(0, ex.first.find('.')) == fam) fam_excluded.push_back(ex);
-  if (!r.sweep.empty() && !names.empty())
-    for (auto& fig : sweep_figures(fam, r, names, fam_excluded))
-      r.plots.push_back({std::move(fig), "", "", ""});
-}
-const auto sources = all_plot_sources();
-int si = 0;
-for (const auto& src : sources) {
-  ++si;
-  if (!family_selected(src.family)) continue;
-  if (progress) progress("plot", si, static_cast<int>(sources.size()), src.id, 0, 0);
-  try {
-    for (auto& fig : src.produce(plot_request{mpfr_bits, opt.seed})) {
-      if (fig.family.empty()) fig.family = src.family;
-      for (auto& panel : split_into_panels(fig)) r.plots.push_back({std::move(panel), "", "", ""});
-    }
-  } catch (const std::exception& e) {
-    r.notes.push_back("plot source " + src.id + " failed: " + e.what());
-  }
-}
-for (auto& fig : trained_figures) r.plots.push_back({std::move(fig), "", "", ""});
-
-r.draw_plots = opt.draw_plots;
-r.tools = collect_tool_versions(audit);
-r.generated_at = utc_now_iso();
-return r;
+  r.draw_plots = opt.draw_plots;
+  r.tools = collect_tool_versions(audit);
+  r.generated_at = utc_now_iso();
+  return r;
 }
 
 // ---- write ----------------------------------------------------------------------------------
