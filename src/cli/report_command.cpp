@@ -101,6 +101,10 @@ report_subcommand::report_subcommand(CLI::App& app) {
                    "Fresh tasks per --trajectory snapshot")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
+  cmd_->add_option("--trajectory-calibration-tasks", opt_.trajectory_calibration_tasks,
+                   "Calibration tasks fixing eta* of K > 1 GD steps, per --trajectory snapshot")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
   cmd_->add_option("--compare-tasks", opt_.compare_tasks,
                    "Fresh tasks per --weights comparison (seed: --seed; precision: --precision)")
       ->check(CLI::Range(1, 1000000))

@@ -430,6 +430,7 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   p.seed_sweep_paths = opt.seed_sweep_paths;
   p.trajectory_paths = opt.trajectory_paths;
   p.trajectory_tasks = opt.trajectory_tasks;
+  p.trajectory_calibration_tasks = opt.trajectory_calibration_tasks;
   p.sweep_bits = opt.sweep_bits;
   p.sweep_cases = opt.sweep_cases;
   if (opt.cases < 1) throw std::invalid_argument("--cases must be at least 1");
@@ -475,6 +476,9 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   const std::vector<weights_group> trajectory_groups = group_by_experiment(opt.trajectory_paths);
   if (!opt.trajectory_paths.empty() && (opt.trajectory_tasks < 1 || opt.trajectory_tasks > 1000000))
     throw std::invalid_argument("--trajectory-tasks must be in [1, 1000000]");
+  if (!opt.trajectory_paths.empty() &&
+      (opt.trajectory_calibration_tasks < 1 || opt.trajectory_calibration_tasks > 10000000))
+    throw std::invalid_argument("--trajectory-calibration-tasks must be in [1, 10000000]");
 
   int run_bits = 0;
   if (opt.scalar == scalar_kind::mpfr) {
@@ -674,9 +678,11 @@ run_report generate_report(const report_options& opt, const report_progress& pro
     compare_options co;
     co.precision_bits = mpfr_request;
     co.tasks = opt.trajectory_tasks;
+    co.calibration_tasks = opt.trajectory_calibration_tasks;
     co.seed = opt.seed;
     const auto start = std::chrono::steady_clock::now();
     tr.result = compare_trajectory(files, co);
+    tr.calibration_tasks = co.calibration_tasks;
     r.timings.emplace_back(
         "trajectory " + experiment,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

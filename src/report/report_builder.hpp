@@ -40,6 +40,9 @@ struct report_options {
   // trajectory_tasks tasks: metric vs training step, one line per seed, with the threshold.
   std::vector<std::string> trajectory_paths;
   int trajectory_tasks = 1000;
+  // The calibration sample fixing eta* of K > 1 GD steps (compare_options::calibration_tasks) for
+  // each snapshot: smaller than compare's 100000 because every snapshot repeats it.
+  int trajectory_calibration_tasks = 10000;
   std::vector<int> sweep_bits = {64, 128, 256, 512, 1024};  // empty: no precision sweep
   int sweep_cases = 5;
   bool draw_plots = true;  // false: figures are still computed and kept in report.json

@@ -496,6 +496,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
             {"seed_sweep_weights", p.seed_sweep_paths},
             {"trajectory_weights", p.trajectory_paths},
             {"trajectory_tasks", p.trajectory_tasks},
+            {"trajectory_calibration_tasks", p.trajectory_calibration_tasks},
             {"sweep_bits", p.sweep_bits},
             {"sweep_cases", p.sweep_cases},
             {"command", report_command_line(p)}}},

@@ -115,6 +115,7 @@ struct report_seed_sweep {
 // trajectory_tasks fresh tasks, by seed and step, with the crossing steps. Does not gate.
 struct report_trajectory {
   compare_trajectory_result result;
+  int calibration_tasks = 0;  // per snapshot, where eta* of K > 1 GD steps is line-searched
   std::vector<std::string> plot_ids;
 };
 
@@ -131,6 +132,7 @@ struct report_parameters {
   std::vector<std::string> seed_sweep_paths;  // --seed-sweep, in the order given
   std::vector<std::string> trajectory_paths;  // --trajectory, in the order given
   int trajectory_tasks = 1000;                // fresh tasks per snapshot (--trajectory-tasks)
+  int trajectory_calibration_tasks = 10000;   // --trajectory-calibration-tasks
   std::vector<int> sweep_bits;                // empty: no sweep
   int sweep_cases = 5;
 };

@@ -243,11 +243,12 @@ std::string trajectory_provenance(const report_trajectory& tr) {
   const auto& c = tr.result.points.front().comparison;
   return fmt::format(
       "{} snapshots of {} training seed(s), written by iclproof-train --trajectory at "
-      "log-spaced steps, each compared on {} fresh tasks (seed {}) in MPFR at {} bits. The "
+      "log-spaced steps, each compared on {} fresh tasks (seed {}) in MPFR at {} bits (where the "
+      "GD reference of K > 1 steps is line-searched: on {} calibration tasks per snapshot). The "
       "crossing step of a seed is the first snapshot step from which every gated metric passes "
       "at every later snapshot; the true crossing lies between it and the snapshot before. A "
       "measurement: the trajectory does not enter the report's verdict.",
-      tr.result.points.size(), seeds, c.tasks, c.seed, c.precision_bits);
+      tr.result.points.size(), seeds, c.tasks, c.seed, c.precision_bits, tr.calibration_tasks);
 }
 
 text_table crossing_table(const report_trajectory& tr) {
@@ -352,7 +353,9 @@ std::string report_command_line(const report_parameters& p) {
   if (!p.weights_paths.empty() || !p.seed_sweep_paths.empty())
     s += fmt::format(" --compare-tasks {}", p.compare_tasks);
   for (const auto& w : p.trajectory_paths) s += " --trajectory " + w;
-  if (!p.trajectory_paths.empty()) s += fmt::format(" --trajectory-tasks {}", p.trajectory_tasks);
+  if (!p.trajectory_paths.empty())
+    s += fmt::format(" --trajectory-tasks {} --trajectory-calibration-tasks {}", p.trajectory_tasks,
+                     p.trajectory_calibration_tasks);
   if (p.sweep_bits.empty()) {
     s += " --no-sweep";
   } else {
