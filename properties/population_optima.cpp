@@ -11,7 +11,8 @@ ICLPROOF_PROPERTY(
     "E (y_hat - y_q)^2 = a eta^2 - 2 b eta + c with a = (d s2 / N)(m4 + (N + d - 2) s2^2), "
     "b = d s2^2, c = d s2, at eta* and eta*/2, against the exact expectation of the GD "
     "reference's loss over the context (a degree-5 cubature rule, exact for this degree-4 "
-    "polynomial: no sampling, no false-alarm rate), within a hand-derived rounding bound.",
+    "polynomial: no sampling, so no statistical false alarm; a correct formula fails only if the "
+    "hand-derived rounding bound is too small), within that bound.",
     exact_identity(identity("proofs/PopulationOptima.v:quadratic_minimiser"),
                    identity("proofs/PopulationOptima.v:isotropic_step_optimum"))
         .missing("the moment coefficients a, b, c are hand-derived "
@@ -29,8 +30,8 @@ ICLPROOF_PROPERTY(
     "P* = Sigma_w Sigma E[C Sigma_w C]^-1 equals N((N+1) Sigma + tr(Sigma) I)^-1, resp. "
     "(N/(N+d+1)) Sigma^-1, and the Wishart-moment loss formula at P* and at a perturbed P "
     "equals the exact expectation of the GD reference's loss over the context (a degree-5 "
-    "cubature rule in Z, x = Sigma^(1/2) z: no sampling, no false-alarm rate), within a "
-    "hand-derived rounding bound.",
+    "cubature rule in Z, x = Sigma^(1/2) z: no sampling, so no statistical false alarm; a correct "
+    "formula fails only if the hand-derived rounding bound is too small), within that bound.",
     exact_identity(paper("Ahn et al. 2023, Theorem 1 (w ~ N(0, I))"))
         .missing("the Wishart moment and the optimal preconditioner are hand-derived "
                  "(src/references/population_optima.hpp) and checked against the cubature "
