@@ -16,7 +16,8 @@
    - uniform_step_optimum : s2 = 1/3, m4 = 1/5 (x ~ U(-1, 1)) gives b/a = 15 N / (5 N + 5 d - 1).
    - gaussian_step_optimum : s2 = 1, m4 = 3 (x ~ N(0, 1)) gives b/a = N / (N + d + 1).
    The moments themselves (E tr C^2, the Wishart identity) are derived by hand in the header
-   and checked against Monte Carlo (properties/population_optima.cpp); they are not proved here.
+   and checked against an exact cubature integral of the GD reference's loss
+   (properties/population_optima.cpp); they are not proved here.
 
    Dependencies: mathcomp ssreflect/algebra (ssrnum), algebra-tactics' field.
    No axioms: every theorem is closed under the global context. *)

@@ -6,30 +6,38 @@ using namespace iclproof::population_optima_checks;
 using namespace iclproof::cite;
 
 ICLPROOF_PROPERTY(
-    pop_gd_isotropic, "population_optima.one_step_gd_isotropic_matches_monte_carlo",
+    pop_gd_isotropic, "population_optima.one_step_gd_isotropic_matches_exact_integral",
     "One GD step from W0 = 0 on x ~ U(-a, a)^d or N(0, sigma^2 I), w ~ N(0, I): "
     "E (y_hat - y_q)^2 = a eta^2 - 2 b eta + c with a = (d s2 / N)(m4 + (N + d - 2) s2^2), "
-    "b = d s2^2, c = d s2, within 5 Monte Carlo standard errors (2000 tasks) at eta* and eta*/2.",
-    measured(identity("proofs/PopulationOptima.v:quadratic_minimiser"),
-             identity("proofs/PopulationOptima.v:isotropic_step_optimum"))
+    "b = d s2^2, c = d s2, at eta* and eta*/2, against the exact expectation of the GD "
+    "reference's loss over the context (a degree-5 cubature rule, exact for this degree-4 "
+    "polynomial: no sampling, so no statistical false alarm; a correct formula fails only if the "
+    "hand-derived rounding bound is too small), within that bound.",
+    exact_identity(identity("proofs/PopulationOptima.v:quadratic_minimiser"),
+                   identity("proofs/PopulationOptima.v:isotropic_step_optimum"))
         .missing("the moment coefficients a, b, c are hand-derived "
-                 "(src/references/population_optima.hpp); the check is Monte Carlo, CLT-based "
-                 "(5 standard errors)")) {
-  one_step_gd_isotropic_matches_monte_carlo<T>(
+                 "(src/references/population_optima.hpp) and checked against the cubature "
+                 "integral in floating point under a hand-derived first-order rounding bound; the "
+                 "cubature rule's exactness at degree 5 is derived in "
+                 "properties/symmetric_cubature.hpp (and tested), not proved")) {
+  one_step_gd_isotropic_matches_exact_integral<T>(
       ctx, [](int d, int N, const auto& m) { return one_step_gd_isotropic(d, N, m); });
 }
 
 ICLPROOF_PROPERTY(
-    pop_preconditioner, "population_optima.one_step_preconditioner_matches_monte_carlo",
+    pop_preconditioner, "population_optima.one_step_preconditioner_matches_exact_integral",
     "One preconditioned step on x ~ N(0, Sigma), w ~ N(0, I) or N(0, Sigma^-1): the optimum "
     "P* = Sigma_w Sigma E[C Sigma_w C]^-1 equals N((N+1) Sigma + tr(Sigma) I)^-1, resp. "
-    "(N/(N+d+1)) Sigma^-1, and the expected loss at P* and at a perturbed P is within 5 Monte "
-    "Carlo standard errors (2000 tasks) of the Wishart-moment formula.",
-    measured(paper("Ahn et al. 2023, Theorem 1 (w ~ N(0, I))"))
+    "(N/(N+d+1)) Sigma^-1, and the Wishart-moment loss formula at P* and at a perturbed P "
+    "equals the exact expectation of the GD reference's loss over the context (a degree-5 "
+    "cubature rule in Z, x = Sigma^(1/2) z: no sampling, so no statistical false alarm; a correct "
+    "formula fails only if the hand-derived rounding bound is too small), within that bound.",
+    exact_identity(paper("Ahn et al. 2023, Theorem 1 (w ~ N(0, I))"))
         .missing("the Wishart moment and the optimal preconditioner are hand-derived "
-                 "(src/references/population_optima.hpp), checked by Monte Carlo (CLT-based); "
-                 "the LU comparison uses a first-order rounding model")) {
-  one_step_preconditioner_matches_monte_carlo<T>(
+                 "(src/references/population_optima.hpp) and checked against the cubature "
+                 "integral under a hand-derived first-order rounding bound; the LU comparison "
+                 "uses a first-order rounding model")) {
+  one_step_preconditioner_matches_exact_integral<T>(
       ctx,
       [](const Mat<T>& S, const Mat<T>& Sw, int N) {
         return one_step_optimal_preconditioner(S, Sw, N);

@@ -20,20 +20,41 @@ fi
 # 2 cores) and compared with the constructions in the report's section "Trained models vs
 # constructions". vonoswald_stack is left out: its CI preset does not converge to GD++'s
 # predictions (relative difference 0.117 > 0.05; src/trainer/README.md), a measured negative
-# result that would fail this job; `iclproof report --weights` shows it when asked. A weights file
-# newer than the trainer and its config is reused.
+# result that would fail this job; `iclproof report --weights` shows it when asked. Each training
+# also writes 12 snapshots at log-spaced steps (--trajectory 12), which the report compares as
+# convergence curves (issue 17); the single-layer preset is trained over seeds 1..5 (a seed
+# sweep: scripts/train-seeds.sh's naming) and its curves are those of the five seeds. A weights
+# file newer than the trainer and its config, with its last snapshot, is reused.
 weights=()
 if [ -x "$build/bin/iclproof-train" ]; then
   mkdir -p "$build/trained"
+  train() {  # CONFIG OUT [options]: train unless OUT and its last snapshot are up to date
+    local config=$1 out=$2
+    shift 2
+    if [ ! "$out" -nt "$build/bin/iclproof-train" ] || [ ! "$out" -nt "$config" ] ||
+      ! compgen -G "${out%.json}.step-*.json" >/dev/null; then
+      echo "iclproof: training $(basename "$config" .json) -> $out"
+      "$build/bin/iclproof-train" --config "$config" --preset ci --out "$out" --device auto \
+        --quiet --trajectory 12 "$@"
+    fi
+  }
   for experiment in vonoswald_single_lsa vonoswald_gdpp ahn_linear_transformer memformer_cgd \
     memformer_lfom; do
     config="$root/src/trainer/configs/$experiment.json"
     out="$build/trained/$experiment.json"
-    if [ ! "$out" -nt "$build/bin/iclproof-train" ] || [ ! "$out" -nt "$config" ]; then
-      echo "iclproof: training $experiment (ci preset)"
-      "$build/bin/iclproof-train" --config "$config" --preset ci --out "$out" --device auto --quiet
-    fi
+    train "$config" "$out"
     weights+=(--weights "$out")
+    if [ "$experiment" != vonoswald_single_lsa ]; then
+      for snapshot in "${out%.json}".step-*.json; do weights+=(--trajectory "$snapshot"); done
+    fi
+  done
+  sweep="$build/trained/vonoswald_single_lsa_sweep"
+  mkdir -p "$sweep"
+  for seed in 1 2 3 4 5; do
+    out="$sweep/seed-$seed.json"
+    train "$root/src/trainer/configs/vonoswald_single_lsa.json" "$out" --seed "$seed"
+    weights+=(--seed-sweep "$out")
+    for snapshot in "$sweep/seed-$seed".step-*.json; do weights+=(--trajectory "$snapshot"); done
   done
 fi
 "$build/bin/iclproof" report "${audit[@]}" "${weights[@]}"

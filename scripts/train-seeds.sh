@@ -5,7 +5,7 @@
 # writes OUT_DIR/seed-<s>.json per seed (iclproof-train --seed s), then runs
 #   iclproof compare OUT_DIR/seed-*.json --json OUT_DIR/sweep.json
 # which prints each file's verdict and, per metric, how many seeds pass and the median, min and
-# max. Binaries: $ICLPROOF_BUILD_DIR (default build/) /iclproof-train and /iclproof. Runs the
+# max. Binaries: $ICLPROOF_BUILD_DIR (default build/) /bin/iclproof-train and /bin/iclproof. Runs the
 # trainings one after another under `nice` (the machine is shared).
 set -euo pipefail
 if [ $# -lt 5 ]; then
@@ -16,17 +16,18 @@ config=$1 preset=$2 first=$3 last=$4 out=$5
 shift 5
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ICLPROOF_BUILD_DIR:-$root/build}
+bin=$build/bin
 case "$first$last" in *[!0-9]*) echo "$0: error: seeds must be non-negative integers" >&2; exit 2 ;; esac
 if [ "$first" -gt "$last" ]; then echo "$0: error: FIRST_SEED > LAST_SEED" >&2; exit 2; fi
 for exe in iclproof-train iclproof; do
-  [ -x "$build/$exe" ] || { echo "$0: error: $build/$exe not built" >&2; exit 2; }
+  [ -x "$bin/$exe" ] || { echo "$0: error: $bin/$exe not built" >&2; exit 2; }
 done
 mkdir -p "$out"
 files=()
 for seed in $(seq "$first" "$last"); do
   f="$out/seed-$seed.json"
-  nice "$build/iclproof-train" --config "$config" --preset "$preset" --seed "$seed" --out "$f" \
+  nice "$bin/iclproof-train" --config "$config" --preset "$preset" --seed "$seed" --out "$f" \
     --quiet "$@"
   files+=("$f")
 done
-exec "$build/iclproof" compare "${files[@]}" --json "$out/sweep.json"
+exec "$bin/iclproof" compare "${files[@]}" --json "$out/sweep.json"

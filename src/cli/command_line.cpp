@@ -7,6 +7,7 @@
 #include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
 #include "compare/compare.hpp"
+#include "compare/trajectory.hpp"
 #include "core/precision.hpp"
 #include "merge/merge_command.hpp"
 #include "report/report_model.hpp"
@@ -110,6 +111,11 @@ int run_command_line(int argc, char** argv) {
       ->capture_default_str();
   compare_cmd->add_option("--seed", compare.seed, "Seed of the fresh tasks")->capture_default_str();
   compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON to FILE");
+  bool compare_trajectory_flag = false;
+  compare_cmd->add_flag("--trajectory", compare_trajectory_flag,
+                        "The files are snapshots along training (iclproof-train --trajectory K): "
+                        "each compared, by seed and step, with the step from which every gated "
+                        "metric passes");
 
   merge_options merge;
   auto* merge_cmd = app.add_subcommand(
@@ -153,6 +159,8 @@ int run_command_line(int argc, char** argv) {
     }
     if (*compare_cmd) {
       if (!compare_json.empty()) require_writable_file(compare_json, "--json");
+      if (compare_trajectory_flag)
+        return run_compare_trajectory_command(compare_weights, compare, compare_json);
       return compare_weights.size() == 1
                  ? run_compare_command(compare_weights.front(), compare, compare_json)
                  : run_compare_sweep_command(compare_weights, compare, compare_json);

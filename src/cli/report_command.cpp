@@ -89,6 +89,24 @@ report_subcommand::report_subcommand(CLI::App& app) {
                    "constructions (as `iclproof compare`); a failed gated comparison fails the "
                    "report (exit 1)")
       ->check(CLI::ExistingFile);
+  cmd_->add_option("--seed-sweep", opt_.seed_sweep_paths,
+                   "Weights file of a seed sweep (scripts/train-seeds.sh); repeat for every seed. "
+                   "Grouped by experiment; shows per metric how many seeds pass and the median, "
+                   "min, max. Does not gate the report")
+      ->check(CLI::ExistingFile);
+  cmd_->add_option("--trajectory", opt_.trajectory_paths,
+                   "Snapshot written by iclproof-train --trajectory K; repeat for every snapshot "
+                   "(and seed). Plots each gated metric vs training step, one line per seed, "
+                   "with the threshold, and the crossing steps. Does not gate the report")
+      ->check(CLI::ExistingFile);
+  cmd_->add_option("--trajectory-tasks", opt_.trajectory_tasks,
+                   "Fresh tasks per --trajectory snapshot")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd_->add_option("--trajectory-calibration-tasks", opt_.trajectory_calibration_tasks,
+                   "Calibration tasks fixing eta* of K > 1 GD steps, per --trajectory snapshot")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
   cmd_->add_option("--compare-tasks", opt_.compare_tasks,
                    "Fresh tasks per --weights comparison (seed: --seed; precision: --precision)")
       ->check(CLI::Range(1, 1000000))

@@ -181,6 +181,99 @@ plot_figure training_curve_figure(const weights_file& w, const std::string& id_p
 }
 
 namespace {
+std::string number_or_text(double x) { return fmt::format("{:.4g}", x); }
+
+// Metric vs training step, one line per seed (at most 5, so that a figure has <= 6 series), the
+// gate's threshold drawn over them; a ">=" metric (a cosine) is drawn as 1 - value.
+std::vector<plot_figure> trajectory_figures(const compare_trajectory_result& t,
+                                            const std::string& id_prefix) {
+  std::vector<plot_figure> out;
+  if (t.points.empty()) return out;
+  std::vector<std::uint64_t> seeds;
+  for (const auto& p : t.points)
+    if (std::find(seeds.begin(), seeds.end(), p.seed) == seeds.end()) seeds.push_back(p.seed);
+  const std::size_t shown = std::min<std::size_t>(seeds.size(), 5);
+  const std::string seeds_note =
+      shown < seeds.size()
+          ? fmt::format(" The first {} of {} seeds are drawn.", shown, seeds.size())
+          : "";
+  double first_step = 0, last_step = 0;
+  for (const auto& p : t.points) {
+    if (first_step == 0 || p.step < first_step) first_step = static_cast<double>(p.step);
+    last_step = std::max(last_step, static_cast<double>(p.step));
+  }
+  auto safe = [](std::string id) {
+    for (char& c : id)
+      if (c == '.') c = '_';
+    return id;
+  };
+  for (const auto& m : t.points.front().comparison.metrics) {
+    if (!m.gated) continue;
+    const bool flip = m.relation == ">=";
+    plot_figure fig;
+    fig.id = id_prefix + "." + safe(m.name);
+    fig.family = "trained";
+    fig.title = fmt::format("{} along training: {}{}", t.experiment, flip ? "1 - " : "", m.name);
+    fig.x_label = "training step (log scale)";
+    fig.y_label = fmt::format("{}{} (log scale)", flip ? "1 - " : "", m.name);
+    fig.log_x = true;
+    fig.log_y = true;
+    fig.caption = fmt::format(
+        "{}{} of the snapshots written by iclproof-train --trajectory ({} preset), each compared "
+        "on {} fresh tasks; one line per training seed; dashed: the gate ({} {} {}). A point "
+        "below the dashed line passes.{}",
+        flip ? "1 - " : "", m.name, t.preset, t.points.front().comparison.tasks, m.name, m.relation,
+        number_or_text(m.threshold), seeds_note);
+    for (std::size_t k = 0; k < shown; ++k) {
+      plot_line line{fmt::format("seed {}", seeds[k]), line_style::measured, {}};
+      for (const auto& p : t.points) {
+        if (p.seed != seeds[k]) continue;
+        for (const auto& q : p.comparison.metrics)
+          if (q.name == m.name) {
+            const double y = flip ? 1.0 - q.value : q.value;
+            if (std::isfinite(y) && y > 0) line.points.push_back({static_cast<double>(p.step), y});
+          }
+      }
+      fig.lines.push_back(std::move(line));
+    }
+    const double thr = flip ? 1.0 - m.threshold : m.threshold;
+    fig.lines.push_back(
+        {fmt::format("gate: {} {} {}", m.name, m.relation, number_or_text(m.threshold)),
+         line_style::bound,
+         {{first_step, thr}, {last_step, thr}}});
+    out.push_back(std::move(fig));
+  }
+  // Distance of the learned GD step to the exact population optimum eta* (single layer).
+  if (t.points.front().eta_relative_difference) {
+    plot_figure fig;
+    fig.id = id_prefix + ".eta_relative_difference";
+    fig.family = "trained";
+    fig.title = t.experiment + " along training: |eta_learned - eta*| / eta*";
+    fig.x_label = "training step (log scale)";
+    fig.y_label = "|eta_learned - eta*| / eta* (log scale)";
+    fig.log_x = true;
+    fig.log_y = true;
+    fig.caption =
+        "Relative distance of the step size read off the learned weights to the exact population "
+        "optimum eta* (src/references/population_optima.hpp), one line per seed. Not a gate of "
+        "compare; the dotted line is issue 17's target for the paper preset (1e-3)." +
+        seeds_note;
+    for (std::size_t k = 0; k < shown; ++k) {
+      plot_line line{fmt::format("seed {}", seeds[k]), line_style::measured, {}};
+      for (const auto& p : t.points)
+        if (p.seed == seeds[k] && p.eta_relative_difference &&
+            std::isfinite(*p.eta_relative_difference) && *p.eta_relative_difference > 0)
+          line.points.push_back({static_cast<double>(p.step), *p.eta_relative_difference});
+      fig.lines.push_back(std::move(line));
+    }
+    fig.lines.push_back({"target 1e-3 (paper preset, issue 17; not a gate)",
+                         line_style::reference,
+                         {{first_step, 1e-3}, {last_step, 1e-3}}});
+    out.push_back(std::move(fig));
+  }
+  return out;
+}
+
 // Rows of a per-layer table (an array of objects), or nullptr.
 const json* layer_rows(const json& tables, const std::string& key) {
   if (!tables.contains(key)) return nullptr;
@@ -434,6 +527,10 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   p.proof_audit_path = opt.proof_audit_path;
   p.weights_paths = opt.weights_paths;
   p.compare_tasks = opt.compare_tasks;
+  p.seed_sweep_paths = opt.seed_sweep_paths;
+  p.trajectory_paths = opt.trajectory_paths;
+  p.trajectory_tasks = opt.trajectory_tasks;
+  p.trajectory_calibration_tasks = opt.trajectory_calibration_tasks;
   p.sweep_bits = opt.sweep_bits;
   p.sweep_cases = opt.sweep_cases;
 
@@ -446,6 +543,29 @@ run_report generate_report(const report_options& opt, const report_progress& pro
       opt.proof_audit_path.empty() ? proof_audit{} : proof_audit::load(opt.proof_audit_path);
   std::vector<weights_file> weights;  // strict reader: a malformed file is one error line
   for (const auto& path : opt.weights_paths) weights.push_back(read_weights_file(path));
+  // Seed sweeps and trajectories, grouped by experiment in the order first seen.
+  using weights_group = std::pair<std::string, std::vector<weights_file>>;
+  auto group_by_experiment = [](const std::vector<std::string>& paths) {
+    std::vector<weights_group> groups;
+    for (const auto& path : paths) {
+      weights_file w = read_weights_file(path);
+      auto it = std::find_if(groups.begin(), groups.end(),
+                             [&](const weights_group& g) { return g.first == w.experiment; });
+      if (it == groups.end()) {
+        groups.emplace_back(w.experiment, std::vector<weights_file>{});
+        it = std::prev(groups.end());
+      }
+      it->second.push_back(std::move(w));
+    }
+    return groups;
+  };
+  const std::vector<weights_group> sweep_groups = group_by_experiment(opt.seed_sweep_paths);
+  const std::vector<weights_group> trajectory_groups = group_by_experiment(opt.trajectory_paths);
+  if (!opt.trajectory_paths.empty() && (opt.trajectory_tasks < 1 || opt.trajectory_tasks > 1000000))
+    throw std::invalid_argument("--trajectory-tasks must be in [1, 1000000]");
+  if (!opt.trajectory_paths.empty() &&
+      (opt.trajectory_calibration_tasks < 1 || opt.trajectory_calibration_tasks > 10000000))
+    throw std::invalid_argument("--trajectory-calibration-tasks must be in [1, 10000000]");
 
   p.requested_precision_bits = sel.requested_bits;
   p.precision_bits = opt.scalar == scalar_kind::mpfr
@@ -607,6 +727,48 @@ run_report generate_report(const report_options& opt, const report_progress& pro
       trained_figures.push_back(std::move(f));
     }
     r.trained.push_back(std::move(t));
+  }
+  // 4b. Seed sweeps and trajectories: measurements shown beside the models; they do not gate.
+  for (const auto& [experiment, files] : sweep_groups) {
+    report_seed_sweep sw;
+    compare_options co;
+    co.precision_bits = mpfr_request;
+    co.tasks = opt.compare_tasks;
+    co.seed = opt.seed;
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (progress)
+        progress("seed sweep", static_cast<int>(i + 1), static_cast<int>(files.size()), experiment,
+                 0, 0);
+      sw.paths.push_back(files[i].source);
+      sw.training_seeds.push_back(files[i].seed);
+      sw.comparisons.push_back(compare_weights(files[i], co));
+    }
+    sw.summary = summarise_sweep(sw.comparisons);
+    r.timings.emplace_back(
+        "seed sweep " + experiment,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    r.seed_sweeps.push_back(std::move(sw));
+  }
+  for (const auto& [experiment, files] : trajectory_groups) {
+    if (progress) progress("trajectory", 1, 1, experiment, 0, 0);
+    report_trajectory tr;
+    compare_options co;
+    co.precision_bits = mpfr_request;
+    co.tasks = opt.trajectory_tasks;
+    co.calibration_tasks = opt.trajectory_calibration_tasks;
+    co.seed = opt.seed;
+    const auto start = std::chrono::steady_clock::now();
+    tr.result = compare_trajectory(files, co);
+    tr.calibration_tasks = co.calibration_tasks;
+    r.timings.emplace_back(
+        "trajectory " + experiment,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    for (auto& f : trajectory_figures(tr.result, "trained.trajectory_" + experiment)) {
+      tr.plot_ids.push_back(f.id);
+      trained_figures.push_back(std::move(f));
+    }
+    r.trajectories.push_back(std::move(tr));
   }
   set_mpfr_precision(mpfr_request);
 

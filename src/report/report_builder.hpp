@@ -33,6 +33,17 @@ struct report_options {
   std::vector<std::string> weights_paths;
   // As `iclproof compare`'s default (compare.hpp: default_compare_tasks, why 10000).
   int compare_tasks = default_compare_tasks;
+  // Seed sweeps: weights files of one or more experiments (grouped by experiment), each compared
+  // on compare_tasks tasks; the report shows how many seeds pass each gated metric and the
+  // median, min and max of each metric. Not a gate.
+  std::vector<std::string> seed_sweep_paths;
+  // Trajectory snapshots (iclproof-train --trajectory K), grouped by experiment, each compared on
+  // trajectory_tasks tasks: metric vs training step, one line per seed, with the threshold.
+  std::vector<std::string> trajectory_paths;
+  int trajectory_tasks = 1000;
+  // The calibration sample fixing eta* of K > 1 GD steps (compare_options::calibration_tasks) for
+  // each snapshot: smaller than compare's 100000 because every snapshot repeats it.
+  int trajectory_calibration_tasks = 10000;
   std::vector<int> sweep_bits = {64, 128, 256, 512, 1024};  // empty: no precision sweep
   int sweep_cases = 5;
   bool draw_plots = true;  // false: figures are still computed and kept in report.json

@@ -458,6 +458,34 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                        // A trained model's distances are empirical (shared/TRUST.md).
                        {"trust_level", std::string(to_string(trust_level::measured))}});
   }
+  json seed_sweeps = json::array();
+  for (const auto& sw : r.seed_sweeps) {
+    json j = to_json(sw.summary);
+    json seeds = json::array();
+    for (std::size_t i = 0; i < sw.comparisons.size(); ++i) {
+      const auto& c = sw.comparisons[i];
+      json failing = json::array();
+      for (const auto& m : c.metrics)
+        if (m.gated && !m.passed) failing.push_back(m.name);
+      std::uint64_t seed = 0;
+      // The training seed is the weights file's; compare_result carries the task seed only.
+      if (i < sw.training_seeds.size()) seed = sw.training_seeds[i];
+      seeds.push_back({{"weights", sw.paths[i]},
+                       {"training_seed", seed},
+                       {"verdict", c.passed ? "pass" : "fail"},
+                       {"failing", failing}});
+    }
+    j["seeds"] = seeds;
+    j["trust_level"] = std::string(to_string(trust_level::measured));
+    seed_sweeps.push_back(std::move(j));
+  }
+  json trajectories = json::array();
+  for (const auto& tr : r.trajectories) {
+    json j = to_json(tr.result);
+    j["plots"] = tr.plot_ids;
+    j["trust_level"] = std::string(to_string(trust_level::measured));
+    trajectories.push_back(std::move(j));
+  }
   int proofs_cited = 0, proofs_checked = 0, fully_proved = 0;
   std::map<trust_level, int> levels, certified_levels;
   for (const auto& e : r.properties) {
@@ -496,6 +524,10 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
             {"proof_audit", p.proof_audit_path.empty() ? json(nullptr) : json(p.proof_audit_path)},
             {"weights", p.weights_paths},
             {"compare_tasks", p.compare_tasks},
+            {"seed_sweep_weights", p.seed_sweep_paths},
+            {"trajectory_weights", p.trajectory_paths},
+            {"trajectory_tasks", p.trajectory_tasks},
+            {"trajectory_calibration_tasks", p.trajectory_calibration_tasks},
             {"sweep_bits", p.sweep_bits},
             {"sweep_cases", p.sweep_cases},
             {"command", report_command_line(p)}}},
@@ -518,6 +550,8 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
           {"precision_sweep", sweep},
           {"findings", findings},
           {"trained_models", trained},
+          {"seed_sweeps", seed_sweeps},
+          {"trajectories", trajectories},
           {"plots", plots},
           {"notes", r.notes}};
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compare/compare.hpp"
+#include "compare/trajectory.hpp"
 #include "harness/runner.hpp"
 #include "report/findings.hpp"
 #include "report/plot_series.hpp"
@@ -120,6 +121,23 @@ struct trained_model_entry {
   std::vector<std::string> plot_ids;  // figures of this model in run_report::plots
 };
 
+// --seed-sweep files of one experiment: each compared (as --weights), and the distribution
+// (compare.hpp: summarise_sweep). A measurement: it does not gate the report.
+struct report_seed_sweep {
+  std::vector<std::string> paths;
+  std::vector<compare_result> comparisons;    // in the order of paths
+  std::vector<std::uint64_t> training_seeds;  // the weights files' seeds, same order
+  sweep_summary summary;
+};
+
+// --trajectory snapshots of one experiment (iclproof-train --trajectory K): each compared on
+// trajectory_tasks fresh tasks, by seed and step, with the crossing steps. Does not gate.
+struct report_trajectory {
+  compare_trajectory_result result;
+  int calibration_tasks = 0;  // per snapshot, where eta* of K > 1 GD steps is line-searched
+  std::vector<std::string> plot_ids;
+};
+
 struct report_parameters {
   std::string scalar = "mpfr";
   int requested_precision_bits = 256;
@@ -130,6 +148,10 @@ struct report_parameters {
   std::string proof_audit_path;
   std::vector<std::string> weights_paths;     // --weights, in the order given
   int compare_tasks = default_compare_tasks;  // fresh tasks per comparison (--compare-tasks)
+  std::vector<std::string> seed_sweep_paths;  // --seed-sweep, in the order given
+  std::vector<std::string> trajectory_paths;  // --trajectory, in the order given
+  int trajectory_tasks = 1000;                // fresh tasks per snapshot (--trajectory-tasks)
+  int trajectory_calibration_tasks = 10000;   // --trajectory-calibration-tasks
   std::vector<int> sweep_bits;                // empty: no sweep
   int sweep_cases = 5;
 };
@@ -142,7 +164,9 @@ struct run_report {
   std::vector<sweep_point> sweep;
   std::vector<finding_entry> findings;
   std::vector<rendered_plot> plots;
-  std::vector<trained_model_entry> trained;  // one per --weights file
+  std::vector<trained_model_entry> trained;     // one per --weights file
+  std::vector<report_seed_sweep> seed_sweeps;   // one per experiment among --seed-sweep files
+  std::vector<report_trajectory> trajectories;  // one per experiment among --trajectory files
   bool draw_plots = true;  // false: figures kept in report.json, gnuplot not run (--no-plots)
   std::vector<std::string> notes;  // warnings the reader should see (e.g. gnuplot missing)
   // Wall-clock seconds per phase/property. Written to timings.json and the Markdown/HTML only,

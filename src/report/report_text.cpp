@@ -202,6 +202,84 @@ std::string trained_provenance(const trained_model_entry& t) {
       c.precision_bits);
 }
 
+std::string sweep_heading(const report_seed_sweep& sw) {
+  return fmt::format("Seed sweep: {} ({} seeds): {} of {} pass every gated metric",
+                     sw.summary.experiment, sw.summary.files, sw.summary.passed, sw.summary.files);
+}
+
+std::string sweep_provenance(const report_seed_sweep& sw) {
+  const auto& c = sw.comparisons.front();
+  return fmt::format(
+      "{} weights files of one experiment (scripts/train-seeds.sh), each compared as above on {} "
+      "fresh tasks (seed {}) in MPFR at {} bits. Per metric: how many seeds pass, and the "
+      "median, minimum and maximum over the seeds (NaN counts as failing). A measurement: the "
+      "sweep does not enter the report's verdict.",
+      sw.summary.files, c.tasks, c.seed, c.precision_bits);
+}
+
+text_table sweep_table(const report_seed_sweep& sw) {
+  text_table t;
+  t.head = {"Metric", "Seeds passing", "Median", "Min", "Max", "Test", "Gated"};
+  t.numeric = {false, true, true, true, true, true, false};
+  for (const auto& m : sw.summary.metrics)
+    t.rows.push_back({m.name, fmt::format("{}/{}", m.passed, m.total), number_text(m.median),
+                      number_text(m.min), number_text(m.max),
+                      m.relation + " " + number_text(m.threshold), m.gated ? "yes" : "no"});
+  return t;
+}
+
+text_table sweep_seed_table(const report_seed_sweep& sw) {
+  text_table t;
+  t.head = {"Seed", "Verdict", "Failing gated metrics", "Weights"};
+  t.numeric = {true, false, false, false};
+  for (std::size_t i = 0; i < sw.comparisons.size(); ++i) {
+    std::string failing;
+    for (const auto& m : sw.comparisons[i].metrics)
+      if (m.gated && !m.passed) failing += (failing.empty() ? "" : ", ") + m.name;
+    t.rows.push_back({std::to_string(i < sw.training_seeds.size() ? sw.training_seeds[i] : 0),
+                      sw.comparisons[i].passed ? "PASS" : "FAIL", failing.empty() ? "-" : failing,
+                      sw.paths[i]});
+  }
+  return t;
+}
+
+std::string trajectory_heading(const report_trajectory& tr) {
+  return fmt::format("Convergence along training: {} ({} preset)", tr.result.experiment,
+                     tr.result.preset);
+}
+
+std::string trajectory_provenance(const report_trajectory& tr) {
+  std::size_t seeds = tr.result.crossings.size();
+  const auto& c = tr.result.points.front().comparison;
+  return fmt::format(
+      "{} snapshots of {} training seed(s), written by iclproof-train --trajectory at "
+      "log-spaced steps, each compared on {} fresh tasks (seed {}) in MPFR at {} bits (where the "
+      "GD reference of K > 1 steps is line-searched: on {} calibration tasks per snapshot). The "
+      "crossing step of a seed is the first snapshot step from which every gated metric passes "
+      "at every later snapshot; the true crossing lies between it and the snapshot before. A "
+      "measurement: the trajectory does not enter the report's verdict.",
+      tr.result.points.size(), seeds, c.tasks, c.seed, c.precision_bits, tr.calibration_tasks);
+}
+
+text_table crossing_table(const report_trajectory& tr) {
+  text_table t;
+  t.head = {"Seed", "All gated metrics pass from step"};
+  t.numeric = {true, true};
+  if (!tr.result.crossings.empty())
+    for (const auto& [name, step] : tr.result.crossings.front().per_metric) {
+      t.head.push_back(name + " from step");
+      t.numeric.push_back(true);
+    }
+  for (const auto& c : tr.result.crossings) {
+    std::vector<std::string> row{std::to_string(c.seed),
+                                 c.all_gated ? std::to_string(*c.all_gated) : "never"};
+    for (const auto& [name, step] : c.per_metric)
+      row.push_back(step ? std::to_string(*step) : "never");
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
 const char* trained_intro =
     "Each --weights file is a model trained by iclproof-train. `iclproof compare` evaluates it "
     "with the verifier's own forward pass in MPFR on fresh tasks drawn by iclproof's generator "
@@ -281,7 +359,13 @@ std::string report_command_line(const report_parameters& p) {
   s += fmt::format(" --cases {} --seed {} --property '{}'", p.cases, p.seed, p.property_glob);
   if (!p.proof_audit_path.empty()) s += " --proof-audit " + p.proof_audit_path;
   for (const auto& w : p.weights_paths) s += " --weights " + w;
-  if (!p.weights_paths.empty()) s += fmt::format(" --compare-tasks {}", p.compare_tasks);
+  for (const auto& w : p.seed_sweep_paths) s += " --seed-sweep " + w;
+  if (!p.weights_paths.empty() || !p.seed_sweep_paths.empty())
+    s += fmt::format(" --compare-tasks {}", p.compare_tasks);
+  for (const auto& w : p.trajectory_paths) s += " --trajectory " + w;
+  if (!p.trajectory_paths.empty())
+    s += fmt::format(" --trajectory-tasks {} --trajectory-calibration-tasks {}", p.trajectory_tasks,
+                     p.trajectory_calibration_tasks);
   if (p.sweep_bits.empty()) {
     s += " --no-sweep";
   } else {
@@ -380,7 +464,7 @@ std::string report_to_markdown(const run_report& r) {
     md << "\n";
   }
 
-  if (!r.trained.empty()) {
+  if (!r.trained.empty() || !r.seed_sweeps.empty() || !r.trajectories.empty()) {
     md << "## Trained models vs constructions {#trained}\n\n" << trained_intro << "\n\n";
     const auto md_table = [&md](const text_table& t) {
       md << "|";
@@ -407,6 +491,24 @@ std::string report_to_markdown(const run_report& r) {
       if (!t.comparison.notes.empty()) md << "\n";
       for (const auto& p : r.plots) {
         if (std::find(t.plot_ids.begin(), t.plot_ids.end(), p.figure.id) == t.plot_ids.end())
+          continue;
+        if (!p.svg_file.empty())
+          md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
+        else
+          md << "*Plot \"" << p.figure.title << "\" not drawn: " << p.error << "*\n\n";
+        if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
+      }
+    }
+    for (const auto& sw : r.seed_sweeps) {
+      md << "### " << sweep_heading(sw) << "\n\n" << sweep_provenance(sw) << "\n\n";
+      md_table(sweep_table(sw));
+      md_table(sweep_seed_table(sw));
+    }
+    for (const auto& tr : r.trajectories) {
+      md << "### " << trajectory_heading(tr) << "\n\n" << trajectory_provenance(tr) << "\n\n";
+      md_table(crossing_table(tr));
+      for (const auto& p : r.plots) {
+        if (std::find(tr.plot_ids.begin(), tr.plot_ids.end(), p.figure.id) == tr.plot_ids.end())
           continue;
         if (!p.svg_file.empty())
           md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
@@ -554,7 +656,7 @@ std::string report_to_html(const run_report& r) {
     h << "<li><a href=\"#family-" << esc(fam) << "\">" << esc(describe_family(fam).title)
       << "</a></li>\n";
   h << "<li><a href=\"#errata\">Errata: paper against corrected</a></li>\n";
-  if (!r.trained.empty())
+  if (!r.trained.empty() || !r.seed_sweeps.empty() || !r.trajectories.empty())
     h << "<li><a href=\"#trained\">Trained models vs constructions</a></li>\n";
   h << "<li><a href=\"#tools\">Tools and versions</a></li>\n"
     << "<li><a href=\"#reproduce\">Reproduce</a></li></ul></nav>\n";
@@ -651,7 +753,7 @@ std::string report_to_html(const run_report& r) {
     h << "</tbody></table>\n";
   }
 
-  if (!r.trained.empty()) {
+  if (!r.trained.empty() || !r.seed_sweeps.empty() || !r.trajectories.empty()) {
     h << "<h2 id=\"trained\">Trained models vs constructions</h2>\n<p>"
       << emphasis(esc(trained_intro)) << "</p>\n";
     const auto html_table = [&h](const text_table& t, bool verdict_column) {
@@ -691,6 +793,22 @@ std::string report_to_html(const run_report& r) {
       }
       for (const auto& p : r.plots)
         if (std::find(t.plot_ids.begin(), t.plot_ids.end(), p.figure.id) != t.plot_ids.end())
+          html_plot(h, p);
+    }
+    for (std::size_t i = 0; i < r.seed_sweeps.size(); ++i) {
+      const auto& sw = r.seed_sweeps[i];
+      h << "<h3 id=\"seed-sweep-" << i + 1 << "\">" << esc(sweep_heading(sw)) << "</h3>\n<p>"
+        << esc(sweep_provenance(sw)) << "</p>\n";
+      html_table(sweep_table(sw), false);
+      html_table(sweep_seed_table(sw), true);
+    }
+    for (std::size_t i = 0; i < r.trajectories.size(); ++i) {
+      const auto& tr = r.trajectories[i];
+      h << "<h3 id=\"trajectory-" << i + 1 << "\">" << esc(trajectory_heading(tr)) << "</h3>\n<p>"
+        << esc(trajectory_provenance(tr)) << "</p>\n";
+      html_table(crossing_table(tr), false);
+      for (const auto& p : r.plots)
+        if (std::find(tr.plot_ids.begin(), tr.plot_ids.end(), p.figure.id) != tr.plot_ids.end())
           html_plot(h, p);
     }
   }

@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
   auto* batch_opt = app.add_option("--batch-size", batch, "Override the preset's batch size")
                         ->check(CLI::PositiveNumber);
   app.add_flag("--quiet", opt.quiet, "No progress bar");
+  app.add_option("--trajectory", opt.trajectory_points,
+                 "Also write the weights at K log-spaced steps, 1 to the last, as "
+                 "OUT-without-.json.step-<step>.json (for `iclproof compare --trajectory`)")
+      ->check(CLI::Range(0, 1000));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,6 +6,7 @@
 #include <torch/version.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -214,6 +215,25 @@ class progress_bar {
 
 }  // namespace
 
+std::vector<std::int64_t> trajectory_steps(std::int64_t steps, int points) {
+  std::vector<std::int64_t> out;
+  if (points <= 0 || steps <= 0) return out;
+  for (int i = 0; i < points; ++i) {
+    const double e = points == 1 ? 1.0 : static_cast<double>(i) / (points - 1);
+    const auto k = static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(steps), e)));
+    const std::int64_t clamped = std::min(std::max<std::int64_t>(k, 1), steps);
+    if (out.empty() || out.back() != clamped) out.push_back(clamped);
+  }
+  return out;
+}
+
+std::string trajectory_path(const std::string& out_path, std::int64_t step) {
+  std::string stem = out_path;
+  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0)
+    stem.resize(stem.size() - 5);
+  return fmt::format("{}.step-{}.json", stem, step);
+}
+
 experiment_settings settings_for(const train_options& opt) {
   experiment_settings s = load_experiment(opt.config_path, opt.preset);
   if (opt.steps || opt.seed || opt.dtype || opt.batch_size) {
@@ -291,6 +311,74 @@ train_summary run_training(const train_options& opt) {
     csv << fmt::format("{},{:.17g}\n", curve.steps[i], curve.loss[i]);
   csv.flush();
 
+  // The weights file (WEIGHTS_FORMAT.md) of the model as it is after steps_done steps: the final
+  // file and the trajectory snapshots (same format; training.steps says which step).
+  auto weights_json = [&](std::int64_t steps_done, double final_loss, double wall,
+                          double steps_per_second) {
+    nlohmann::json sets = nlohmann::json::array();
+    std::vector<std::string> names;
+    for (const auto& set : model.parameter_sets()) {
+      nlohmann::json js = nlohmann::json::object();
+      names.clear();
+      for (const auto& [name, t] : set) {
+        js[name] = tensor_to_json(t);
+        names.push_back(name);
+      }
+      sets.push_back(std::move(js));
+    }
+    nlohmann::json task = {
+        {"inputs", to_string(s.inputs)},
+        {"d", s.d},
+        {"N", s.N},
+        {"targets", s.inputs == input_kind::anisotropic ? "y = w^T x, w ~ N(0, Sigma^-1)"
+                                                        : "y = w^T x, w ~ N(0, I)"}};
+    if (s.inputs == input_kind::anisotropic) {
+      task["sigma_diag"] = s.sigma_diag;
+      task["U"] = tensor_to_json(sampler.rotation());
+      task["Sigma"] = tensor_to_json(sampler.sigma());
+    }
+    // The schedule that was run (also in "config" when the preset lists stages).
+    nlohmann::json schedule = nlohmann::json::array();
+    for (std::size_t k = 0; k < stages.size(); ++k)
+      schedule.push_back({{"stage", k + 1},
+                          {"first_step", stage_begin[k]},
+                          {"end_step", stage_begin[k + 1]},
+                          {"train", stages[k].train},
+                          {"learning_rate", stages[k].learning_rate},
+                          {"lr_schedule", stages[k].lr_schedule}});
+    nlohmann::json w = {{"schema", weights_schema_name},
+                        {"schema_version", weights_schema_version},
+                        {"experiment", s.experiment},
+                        {"preset", s.preset},
+                        {"seed", s.seed},
+                        {"config", to_json(s)},
+                        {"model",
+                         {{"kind", to_string(s.model)},
+                          {"d", s.d},
+                          {"N", s.N},
+                          {"layers", s.layers},
+                          {"tied", s.tied},
+                          {"parameters", names},
+                          {"readout", readout_description(s.model)},
+                          {"loss", "(1/2) mean over tasks of (y_hat - y_q)^2"}}},
+                        {"task", task},
+                        {"parameter_sets", sets},
+                        {"loss_curve", {{"steps", curve.steps}, {"loss", curve.loss}}},
+                        {"training",
+                         {{"steps", steps_done},
+                          {"resumed_from_step", start},
+                          {"schedule", schedule},
+                          {"final_loss", final_loss},
+                          {"wall_seconds", wall},
+                          {"steps_per_second", steps_per_second},
+                          {"device", device.is_cuda() ? "cuda" : "cpu"},
+                          {"dtype", s.dtype},
+                          {"torch_version", TORCH_VERSION},
+                          {"torch_threads", torch::get_num_threads()}}}};
+    return w;
+  };
+
+  const std::vector<std::int64_t> snapshot_steps = trajectory_steps(s.steps, opt.trajectory_points);
   const bool tty = !opt.quiet && ::isatty(::fileno(stderr));
   progress_bar bar(tty, s.steps);
   const auto all_params = model.parameters();
@@ -347,6 +435,14 @@ train_summary run_training(const train_options& opt) {
     }
     if (done % s.checkpoint_every == 0 && done != s.steps)
       save_checkpoint(ckpt_path, s, model, *optimizer, current_stage, done, curve);
+    if (std::binary_search(snapshot_steps.begin(), snapshot_steps.end(), done)) {
+      const double secs = std::chrono::duration<double>(clock_type::now() - t0).count();
+      write_text_atomically(
+          trajectory_path(opt.out_path, done),
+          weights_json(done, last_window_loss, secs, secs > 0 ? (done - start) / secs : 0.0)
+                  .dump(1) +
+              "\n");
+    }
   }
   const double wall = std::chrono::duration<double>(clock_type::now() - t0).count();
   bar.finish();
@@ -358,67 +454,7 @@ train_summary run_training(const train_options& opt) {
   summary.wall_seconds = wall;
   summary.steps_per_second = wall > 0 ? (s.steps - start) / wall : 0.0;
 
-  // The weights file (WEIGHTS_FORMAT.md).
-  nlohmann::json sets = nlohmann::json::array();
-  std::vector<std::string> names;
-  for (const auto& set : model.parameter_sets()) {
-    nlohmann::json js = nlohmann::json::object();
-    names.clear();
-    for (const auto& [name, t] : set) {
-      js[name] = tensor_to_json(t);
-      names.push_back(name);
-    }
-    sets.push_back(std::move(js));
-  }
-  nlohmann::json task = {
-      {"inputs", to_string(s.inputs)},
-      {"d", s.d},
-      {"N", s.N},
-      {"targets", s.inputs == input_kind::anisotropic ? "y = w^T x, w ~ N(0, Sigma^-1)"
-                                                      : "y = w^T x, w ~ N(0, I)"}};
-  if (s.inputs == input_kind::anisotropic) {
-    task["sigma_diag"] = s.sigma_diag;
-    task["U"] = tensor_to_json(sampler.rotation());
-    task["Sigma"] = tensor_to_json(sampler.sigma());
-  }
-  // The schedule that was run (also in "config" when the preset lists stages).
-  nlohmann::json schedule = nlohmann::json::array();
-  for (std::size_t k = 0; k < stages.size(); ++k)
-    schedule.push_back({{"stage", k + 1},
-                        {"first_step", stage_begin[k]},
-                        {"end_step", stage_begin[k + 1]},
-                        {"train", stages[k].train},
-                        {"learning_rate", stages[k].learning_rate},
-                        {"lr_schedule", stages[k].lr_schedule}});
-  nlohmann::json w = {{"schema", weights_schema_name},
-                      {"schema_version", weights_schema_version},
-                      {"experiment", s.experiment},
-                      {"preset", s.preset},
-                      {"seed", s.seed},
-                      {"config", to_json(s)},
-                      {"model",
-                       {{"kind", to_string(s.model)},
-                        {"d", s.d},
-                        {"N", s.N},
-                        {"layers", s.layers},
-                        {"tied", s.tied},
-                        {"parameters", names},
-                        {"readout", readout_description(s.model)},
-                        {"loss", "(1/2) mean over tasks of (y_hat - y_q)^2"}}},
-                      {"task", task},
-                      {"parameter_sets", sets},
-                      {"loss_curve", {{"steps", curve.steps}, {"loss", curve.loss}}},
-                      {"training",
-                       {{"steps", s.steps},
-                        {"resumed_from_step", start},
-                        {"schedule", schedule},
-                        {"final_loss", last_window_loss},
-                        {"wall_seconds", wall},
-                        {"steps_per_second", summary.steps_per_second},
-                        {"device", device.is_cuda() ? "cuda" : "cpu"},
-                        {"dtype", s.dtype},
-                        {"torch_version", TORCH_VERSION},
-                        {"torch_threads", torch::get_num_threads()}}}};
+  const nlohmann::json w = weights_json(s.steps, last_window_loss, wall, summary.steps_per_second);
   write_text_atomically(opt.out_path, w.dump(1) + "\n");
   return summary;
 }

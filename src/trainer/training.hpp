@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace iclproof::trainer {
 
@@ -29,7 +30,17 @@ struct train_options {
   std::optional<std::string> dtype;   // overrides the preset
   std::optional<int> batch_size;      // overrides the preset
   bool quiet = false;                 // no progress bar even on a TTY
+  int trajectory_points = 0;          // > 0: weights files at log-spaced steps (trajectory_steps)
 };
+
+// The steps at which a run of `steps` steps writes a trajectory snapshot when asked for `points`
+// of them: round(steps^(i / (points - 1))), i = 0..points-1, without repeats (so 1 and `steps`
+// are always there and fewer than `points` remain when steps is small). Empty for points <= 0.
+std::vector<std::int64_t> trajectory_steps(std::int64_t steps, int points);
+
+// The weights file of the snapshot at `step` of a run writing OUT: OUT without its ".json"
+// suffix, then ".step-<step>.json" (e.g. w.json -> w.step-120.json).
+std::string trajectory_path(const std::string& out_path, std::int64_t step);
 
 struct train_summary {
   std::int64_t steps = 0;

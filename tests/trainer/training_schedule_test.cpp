@@ -176,3 +176,16 @@ TEST_CASE("trainer.stages_freeze_the_other_parameters_and_resume_exactly") {
   CHECK_THROWS_AS(train(config, dir.file("part.json"), dir.file("part.ckpt"), 12, true),
                   std::runtime_error);
 }
+
+// Trajectory snapshots (issue 17): log-spaced, strictly increasing, from step 1 to the last, at
+// most `points` of them; the snapshot file names.
+TEST_CASE("trajectory steps are log-spaced from 1 to the last step", "[trainer]") {
+  CHECK(trajectory_steps(3000, 0).empty());
+  CHECK(trajectory_steps(3000, 12) ==
+        std::vector<std::int64_t>{1, 2, 4, 9, 18, 38, 79, 163, 338, 700, 1449, 3000});
+  CHECK(trajectory_steps(3000, 1) == std::vector<std::int64_t>{3000});
+  const auto few = trajectory_steps(5, 12);  // repeats dropped
+  CHECK(few == std::vector<std::int64_t>{1, 2, 3, 4, 5});
+  CHECK(trajectory_path("out/w.json", 120) == "out/w.step-120.json");
+  CHECK(trajectory_path("w", 7) == "w.step-7.json");
+}
