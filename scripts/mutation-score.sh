@@ -3,9 +3,14 @@
 # (a patch whose first lines are "# rationale: ..." and "# tests: <ctest -R regex>"), rebuilds
 # incrementally, runs the ctest entries the patch names, and prints killed / survived with the
 # tests that killed it. A mutation that does not compile is reported as such (not a kill).
+# A patch may add a line "# targets: <cmake targets>" to rebuild only those (default: iclproof
+# iclproof_unit_tests iclproof_verdict_fixture); its regex must then select only tests of them.
 # Not in CI (one rebuild per mutation). The mutations are applied to an exported copy of the
-# committed tree (build-mutation/src, refreshed file by file so unchanged files keep their
-# mtimes), built in build-mutation/build: the worktree is never modified.
+# committed tree (build-mutation/tree, refreshed file by file so unchanged files keep their
+# mtimes), built in build-mutation/tree/build with ccache: the copy's build sits at the same
+# place relative to its sources as the worktree's build/, so with ccache's base_dir above both
+# the first build of the copy reuses the worktree's cached objects. The worktree is never
+# modified.
 # ICLPROOF_MUTATION_IN_PLACE=1 instead mutates the worktree itself and rebuilds its build/ (no
 # first full build of a copy; for a loaded machine): it refuses to start with uncommitted changes
 # to tracked files, and reverts the current mutation on exit or interrupt.
@@ -27,8 +32,8 @@ if [ "${ICLPROOF_MUTATION_IN_PLACE:-0}" = 1 ]; then
   trap revert EXIT
   trap 'revert; exit 130' INT TERM
 else
-  src=$mut/src
-  build=$mut/build
+  src=$mut/tree
+  build=$mut/tree/build
   mkdir -p "$src" "$build"
   # Refresh the copy from HEAD: only files whose content changed are rewritten.
   export_dir=$(mktemp -d)
@@ -43,22 +48,30 @@ else
 fi
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
+  launcher=()
+  if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DICLPROOF_BUILD_PROOFS=OFF \
-    -DICLPROOF_BUILD_TRAINER=OFF -DICLPROOF_BUILD_BENCHMARKS=OFF >/dev/null || exit 2
+    -DICLPROOF_BUILD_TRAINER=OFF -DICLPROOF_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null ||
+    exit 2
 fi
-targets="iclproof iclproof_unit_tests iclproof_verdict_fixture"
+all_targets="iclproof iclproof_unit_tests iclproof_verdict_fixture"
+targets=$all_targets
 build_targets() { nice cmake --build "$build" -j"$jobs" --target $targets >"$mut/build.log" 2>&1; }
 build_targets || { echo "mutation-score: the unmutated tree does not build ($mut/build.log)"; exit 2; }
+commit=$(git -C "$root" rev-parse --short HEAD)
+echo "mutation-score: commit $commit, load average at start $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 if [ $# -gt 0 ]; then patches=("$@"); else patches=("$root"/tests/mutations/*.patch); fi
 killed=0 survived=0 broken=0
-results=$mut/results.md
+results=${ICLPROOF_MUTATION_RESULTS:-$mut/results.md}
 echo "| mutation | rationale | result | killing tests | seconds |" >"$results"
 echo "|---|---|---|---|---|" >>"$results"
 for p in "${patches[@]}"; do
   name=$(basename "$p" .patch)
   rationale=$(sed -n 's/^# rationale: //p' "$p" | head -1)
   regex=$(sed -n 's/^# tests: //p' "$p" | head -1)
+  targets=$(sed -n 's/^# targets: //p' "$p" | head -1)
+  targets=${targets:-$all_targets}
   start=$(date +%s)
   if ! patch --dry-run -s -p1 -d "$src" <"$p" >/dev/null; then
     echo "mutation-score: $name does not apply" >&2
@@ -91,10 +104,12 @@ for p in "${patches[@]}"; do
   current=""
   secs=$(($(date +%s) - start))
   echo "| $name | $rationale | $result | $killers | $secs |" >>"$results"
-  echo "$name: $result $killers (${secs} s)" >&2
+  echo "$name: $result $killers (${secs} s, load $(cut -d' ' -f1 /proc/loadavg))" >&2
 done
+targets=$all_targets
 build_targets  # leave the copy built unmutated
 cat "$results"
+echo "commit $commit, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 total=$((killed + survived))
 echo "killed $killed, survived $survived, not counted (build error / no test) $broken"
 if [ $total -gt 0 ]; then echo "kill rate: $((100 * killed / total))%"; fi
