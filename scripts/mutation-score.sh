@@ -4,7 +4,8 @@
 # incrementally, runs the ctest entries the patch names, and prints killed / survived with the
 # tests that killed it. A mutation that does not compile is reported as such (not a kill).
 # A patch may add a line "# targets: <cmake targets>" to rebuild only those (default: iclproof
-# iclproof_unit_tests iclproof_verdict_fixture); its regex must then select only tests of them.
+# iclproof_unit_tests iclproof_verdict_fixture iclproof_bound_tests); its regex must then select
+# only tests of them.
 # Not in CI (one rebuild per mutation). The mutations are applied to an exported copy of the
 # committed tree (build-mutation/tree, refreshed file by file so unchanged files keep their
 # mtimes), built in build-mutation/tree/build with ccache: the copy's build sits at the same
@@ -54,7 +55,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DICLPROOF_BUILD_TRAINER=OFF -DICLPROOF_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null ||
     exit 2
 fi
-all_targets="iclproof iclproof_unit_tests iclproof_verdict_fixture"
+all_targets="iclproof iclproof_unit_tests iclproof_verdict_fixture iclproof_bound_tests"
 targets=$all_targets
 build_targets() { nice cmake --build "$build" -j"$jobs" --target $targets >"$mut/build.log" 2>&1; }
 build_targets || { echo "mutation-score: the unmutated tree does not build ($mut/build.log)"; exit 2; }
