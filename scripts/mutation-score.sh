@@ -89,6 +89,7 @@ for p in "${patches[@]}"; do
     broken=$((broken + 1))
   else
     out=$(cd "$build" && nice ctest -R "$regex" --stop-on-failure --timeout 900 2>&1)
+    echo "$out" >"$mut/$name.ctest.log"
     if echo "$out" | grep -q "tests failed out of"; then
       killers=$(echo "$out" | sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (.*)$/\1/p' | tr '\n' ' ')
       result="killed"
