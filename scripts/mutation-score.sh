@@ -16,12 +16,42 @@
 # first full build of a copy; for a loaded machine): it refuses to start with uncommitted changes
 # to tracked files, and reverts the current mutation on exit or interrupt.
 # Usage: scripts/mutation-score.sh [PATCH...]   (default: every tests/mutations/*.patch)
+#        scripts/mutation-score.sh --self-test   (the classification of ctest's output)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mut=${ICLPROOF_MUTATION_DIR:-$root/build-mutation}
 jobs=${ICLPROOF_JOBS:-2}
 mkdir -p "$mut"
 current=""
+# The verdict from ctest's summary line. "100% tests passed, 0 tests failed out of 11" also
+# contains "tests failed out of": a survivor must be recognised first (the first version of this
+# script called every survivor killed, with no killing test; --self-test checks this).
+classify() {
+  if echo "$1" | grep -q "100% tests passed"; then
+    echo SURVIVED
+  elif echo "$1" | grep -Eq "[1-9][0-9]* tests failed out of"; then
+    echo killed
+  else
+    echo "no test ran"
+  fi
+}
+failed_tests() {
+  echo "$1" | sed -n '/The following tests FAILED:/,$ s/^[[:space:]]*[0-9]* - \(.*\) ([^)]*)$/\1/p' |
+    tr '\n' ';' | sed 's/;$//; s/;/; /g'
+}
+if [ "${1:-}" = --self-test ]; then
+  ok=1
+  survived_out=$'100% tests passed, 0 tests failed out of 11\n\nTotal Test time (real) =   0.19 sec'
+  killed_out=$'86% tests passed, 1 tests failed out of 7\n\nThe following tests FAILED:\n\t121 - unit.label noise (sd) (Failed)\nErrors while running CTest'
+  [ "$(classify "$survived_out")" = SURVIVED ] || { echo "self-test: a survivor not recognised"; ok=0; }
+  [ "$(classify "$killed_out")" = killed ] || { echo "self-test: a kill not recognised"; ok=0; }
+  [ "$(failed_tests "$killed_out")" = "unit.label noise (sd)" ] ||
+    { echo "self-test: killing test '$(failed_tests "$killed_out")'"; ok=0; }
+  [ "$(classify "No tests were found!!!")" = "no test ran" ] || { echo "self-test: no test"; ok=0; }
+  [ $ok = 1 ] && echo "mutation-score self-test: ok"
+  [ $ok = 1 ]
+  exit
+fi
 if [ "${ICLPROOF_MUTATION_IN_PLACE:-0}" = 1 ]; then
   src=$root
   build=${ICLPROOF_BUILD_DIR:-$root/build}
@@ -90,17 +120,18 @@ for p in "${patches[@]}"; do
   else
     out=$(cd "$build" && nice ctest -R "$regex" --stop-on-failure --timeout 900 2>&1)
     echo "$out" >"$mut/$name.ctest.log"
-    if echo "$out" | grep -q "tests failed out of"; then
-      killers=$(echo "$out" | sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (.*)$/\1/p' | tr '\n' ' ')
-      result="killed"
-      killed=$((killed + 1))
-    elif echo "$out" | grep -q "100% tests passed"; then
-      result="SURVIVED"
-      survived=$((survived + 1))
-    else
-      result="no test ran (regex '$regex')"
-      broken=$((broken + 1))
-    fi
+    result=$(classify "$out")
+    case $result in
+      killed)
+        killers=$(failed_tests "$out")
+        killed=$((killed + 1))
+        ;;
+      SURVIVED) survived=$((survived + 1)) ;;
+      *)
+        result="no test ran (regex '$regex')"
+        broken=$((broken + 1))
+        ;;
+    esac
   fi
   patch -s -R -p1 -d "$src" <"$p"
   current=""
