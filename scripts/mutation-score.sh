@@ -85,6 +85,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DICLPROOF_BUILD_TRAINER=OFF -DICLPROOF_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null ||
     exit 2
 fi
+cmake "$build" >/dev/null || exit 2  # a target added since the last run needs a regeneration
 all_targets="iclproof iclproof_unit_tests iclproof_verdict_fixture iclproof_bound_tests"
 targets=$all_targets
 build_targets() { nice cmake --build "$build" -j"$jobs" --target $targets >"$mut/build.log" 2>&1; }
