@@ -22,6 +22,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mut=${ICLPROOF_MUTATION_DIR:-$root/build-mutation}
 jobs=${ICLPROOF_JOBS:-2}
 mkdir -p "$mut"
+commit=$(git -C "$root" rev-parse --short HEAD)  # before the export: the commit the copy holds
 current=""
 # The verdict from ctest's summary line. "100% tests passed, 0 tests failed out of 11" also
 # contains "tests failed out of": a survivor must be recognised first (the first version of this
@@ -90,7 +91,6 @@ all_targets="iclproof iclproof_unit_tests iclproof_verdict_fixture iclproof_boun
 targets=$all_targets
 build_targets() { nice cmake --build "$build" -j"$jobs" --target $targets >"$mut/build.log" 2>&1; }
 build_targets || { echo "mutation-score: the unmutated tree does not build ($mut/build.log)"; exit 2; }
-commit=$(git -C "$root" rev-parse --short HEAD)
 echo "mutation-score: commit $commit, load average at start $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 if [ $# -gt 0 ]; then patches=("$@"); else patches=("$root"/tests/mutations/*.patch); fi
