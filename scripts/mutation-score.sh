@@ -119,7 +119,7 @@ for p in "${patches[@]}"; do
     result="build error"
     broken=$((broken + 1))
   else
-    out=$(cd "$build" && nice ctest -R "$regex" --stop-on-failure --timeout 900 2>&1)
+    out=$(cd "$build" && nice ctest -R "$regex" --stop-on-failure --output-on-failure --timeout 900 2>&1)
     echo "$out" >"$mut/$name.ctest.log"
     result=$(classify "$out")
     case $result in
