@@ -27,17 +27,19 @@ current=""
 # The verdict from ctest's summary line. "100% tests passed, 0 tests failed out of 11" also
 # contains "tests failed out of": a survivor must be recognised first (the first version of this
 # script called every survivor killed, with no killing test; --self-test checks this).
+# Here-strings, not `echo | grep -q`: under pipefail grep -q's early exit can kill echo with
+# SIGPIPE and fail the pipeline, which made a kill read "no test ran".
 classify() {
-  if echo "$1" | grep -q "100% tests passed"; then
+  if grep -q "100% tests passed" <<<"$1"; then
     echo SURVIVED
-  elif echo "$1" | grep -Eq "[1-9][0-9]* tests failed out of"; then
+  elif grep -Eq "[1-9][0-9]* tests failed out of" <<<"$1"; then
     echo killed
   else
     echo "no test ran"
   fi
 }
 failed_tests() {
-  echo "$1" | sed -n '/The following tests FAILED:/,$ s/^[[:space:]]*[0-9]* - \(.*\) ([^)]*)$/\1/p' |
+  sed -n '/The following tests FAILED:/,$ s/^[[:space:]]*[0-9]* - \(.*\) ([^)]*)$/\1/p' <<<"$1" |
     tr '\n' ';' | sed 's/;$//; s/;/; /g'
 }
 if [ "${1:-}" = --self-test ]; then
