@@ -121,6 +121,12 @@ TEST_CASE("compare.gated.single_layer: each gated metric fails on the model it e
     // Population: loss(1.3 eta*) / loss(eta*) = 1 + a (0.3 eta*)^2 / min = 1.19 here.
     require_fails(r, "loss.ratio_to_gd");
     CHECK(find_metric(r, "sensitivities.mean_cosine").passed);  // direction is right
+    // The relative distances are normalised by the construction: |1.3 eta* - eta*| / eta* = 0.3
+    // exactly, not 0.3 / 1.3 (normalised by the model; mutation 27 survived every test before).
+    INFO("good model: PV distance " << find_metric(ok, "weights.PV_relative_distance").value);
+    CHECK(find_metric(ok, "weights.PV_relative_distance").value < 1e-12);
+    CHECK(find_metric(r, "weights.PV_relative_distance").value == Approx(0.3).epsilon(1e-9));
+    CHECK(find_metric(r, "weights.PV_full_relative_distance").value == Approx(0.3).epsilon(1e-9));
   }
   SECTION("wrong preconditioner: W_K^T W_Q x-block diag(0.2, 1.8, ...)") {
     weights_file w = good;

@@ -192,6 +192,11 @@ TEST_CASE("claim coverage: validation and text", "[trust]") {
   CHECK(unproved_approximation().coverage_text() == "not proved: the whole claim");
   CHECK_FALSE(validate(approximation(paper("somewhere"))).empty());  // unproved left empty
   CHECK_FALSE(validate(measured(paper("a slope"))).empty());
+  // A rounding or measured claim is never proved by its theorems: with a theorem cited and the
+  // `unproved` text missing it would read "fully proved" (mutation 90-trust-rounding-claim-
+  // without-text survived every test before these two checks).
+  CHECK_FALSE(validate(rounding_claim(bound("proofs/A.v:a"))).empty());
+  CHECK_FALSE(validate(measured(bound("proofs/A.v:a"), paper("a slope"))).empty());
   CHECK_FALSE(validate(claim_coverage{}).empty());
   CHECK_FALSE(validate(exact_identity(identity("proofs/A.v:a"), bound("proofs/A.v:a"))).empty());
   CHECK_THROWS_AS(identity("VonOswald.v:prop1"), std::invalid_argument);

@@ -7,7 +7,12 @@
 //   F.test_only_fails_on_purpose one check 1 <= 0: FAIL on its first case
 // so `--property "F.test_only_*"` runs one passing and one failing property of family F, and the
 // tests in verdict_fails.cmake require check, check --ci and report to say FAIL and exit 1.
+// One test-only finding, references.test_only_failed_evidence, cites the failing property as its
+// evidence while its measurement supports the correction: the report must call it "not
+// reproduced" (verdict_fails.cmake; mutation 28-report-failures-as-passes survived every test
+// before it).
 #include "harness/property.hpp"
+#include "report/findings.hpp"
 
 namespace {
 
@@ -39,6 +44,23 @@ iclproof::claim_coverage test_only_coverage() {
       {{iclproof::scalar_kind::double_precision, &fails<double>},                              \
        {iclproof::scalar_kind::long_double_precision, &fails<long double>},                    \
        {iclproof::scalar_kind::mpfr, &fails<iclproof::mpfr_real>}}};
+
+const iclproof::finding_registrar failed_evidence_finding{{
+    .id = "references.test_only_failed_evidence",
+    .family = "references",
+    .title = "test-only finding whose evidence property fails on purpose",
+    .source = "tests/verdict/deliberately_failing_properties.cpp",
+    .paper_claim = "paper",
+    .corrected_claim = "corrected",
+    .paper_value = "1",
+    .corrected_value = "2",
+    .evidence = {"references.test_only_fails_on_purpose"},
+    .measure =
+        [] {
+          return iclproof::finding_measurement{"test-only", "paper: 1", "corrected: 2",
+                                               "always",    true,       "test-only"};
+        },
+}};
 
 ICLPROOF_TEST_ONLY_PAIR(references)
 ICLPROOF_TEST_ONLY_PAIR(vonoswald)

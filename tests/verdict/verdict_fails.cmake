@@ -69,6 +69,24 @@ if(NOT seen EQUAL 2)
   message(FATAL_ERROR "report.json lacks ${failing} or ${holding}")
 endif()
 
+# A finding whose evidence property failed is "not reproduced", whatever its measurement says
+# (deliberately_failing_properties.cpp: references.test_only_failed_evidence).
+if(FAMILY STREQUAL "references")
+  string(JSON nf LENGTH "${report}" findings)
+  math(EXPR last "${nf} - 1")
+  set(status "")
+  foreach(i RANGE ${last})
+    string(JSON id GET "${report}" findings ${i} id)
+    if(id STREQUAL "references.test_only_failed_evidence")
+      string(JSON status GET "${report}" findings ${i} status)
+    endif()
+  endforeach()
+  if(NOT status STREQUAL "not reproduced")
+    message(FATAL_ERROR "report.json: references.test_only_failed_evidence, whose evidence "
+                        "property failed, has status '${status}'; expected 'not reproduced'")
+  endif()
+endif()
+
 file(READ ${OUT}/report.md md)
 string(REPLACE "." "\\." failing_re "${failing}")
 if(NOT md MATCHES "\\*\\*1 of 2 properties FAILED\\.")
