@@ -17,6 +17,7 @@
 # to tracked files, and reverts the current mutation on exit or interrupt.
 # Usage: scripts/mutation-score.sh [PATCH...]   (default: every tests/mutations/*.patch)
 #        scripts/mutation-score.sh --self-test   (the classification of ctest's output)
+#        scripts/mutation-score.sh --check-patches   (every patch applies to the tree, no fuzz)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mut=${ICLPROOF_MUTATION_DIR:-$root/build-mutation}
@@ -52,6 +53,18 @@ if [ "${1:-}" = --self-test ]; then
     { echo "self-test: killing test '$(failed_tests "$killed_out")'"; ok=0; }
   [ "$(classify "No tests were found!!!")" = "no test ran" ] || { echo "self-test: no test"; ok=0; }
   [ $ok = 1 ] && echo "mutation-score self-test: ok"
+  [ $ok = 1 ]
+  exit
+fi
+if [ "${1:-}" = --check-patches ]; then
+  # Every patch still applies to the tree as it is, with no fuzz (a refactor that moves the
+  # mutated code makes its patch stale: regenerate it with scripts/make-mutation.py).
+  ok=1
+  for p in "$root"/tests/mutations/*.patch; do
+    patch --dry-run -s -F0 -p1 -d "$root" <"$p" >/dev/null 2>&1 ||
+      { echo "mutation-score: $(basename "$p") does not apply to this tree"; ok=0; }
+  done
+  [ $ok = 1 ] && echo "mutation-score: every patch applies"
   [ $ok = 1 ]
   exit
 fi
