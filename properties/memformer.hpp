@@ -956,43 +956,27 @@ std::vector<Mat<T>> scalar_lfom_model(const Mat<T>& Z0, const std::vector<T>& a,
 template <class T>
 std::vector<Mat<T>> matrix_a_lfom_model(const Mat<T>& Z0, const std::vector<Mat<T>>& A,
                                         const Mat<T>& lambda) {
-  lfom_memformer<T> m;
-  for (std::size_t l = 0; l < A.size(); ++l) {
-    m.layers.push_back({{ahn_head<T>(A[l])}});
-    std::vector<Mat<T>> row;
-    for (std::size_t j = 0; j <= l; ++j)
-      row.push_back(Mat<T>::Constant(Z0.rows(), Z0.cols(), lambda(l, j)));
-    m.gamma.push_back(row);
-  }
-  return lfom_memformer_forward(Z0, m);
+  return lfom_memformer_forward(
+      Z0, matrix_a_lfom_memformer<T>(static_cast<int>(Z0.cols()) - 1, A, lambda));
 }
 
 template <class T>
 std::vector<Mat<T>> momentum_memformer_model(const Mat<T>& Z0, const T& eta, const T& beta, int L) {
   const int d = static_cast<int>(Z0.rows()) - 1, N = static_cast<int>(Z0.cols()) - 1;
-  return lfom_memformer_forward(Z0,
-                                scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
-                                                         momentum_lfom_coefficients(eta, beta, L)));
+  return lfom_memformer_forward(Z0, momentum_memformer<T>(d, N, eta, beta, L));
 }
 
 template <class T>
 std::vector<Mat<T>> nesterov_memformer_model(const Mat<T>& Z0, const T& eta, const T& beta, int L) {
   const int d = static_cast<int>(Z0.rows()) - 1, N = static_cast<int>(Z0.cols()) - 1;
-  return lfom_memformer_forward(Z0,
-                                scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
-                                                         nesterov_lfom_coefficients(eta, beta, L)));
+  return lfom_memformer_forward(Z0, nesterov_memformer<T>(d, N, eta, beta, L));
 }
 
 // One LFOM Memformer layer, A = a I, Gamma = ones except its last row (per-token weights).
 template <class T>
 std::vector<Mat<T>> token_gamma_model(const Mat<T>& Z0, const T& a, const Mat<T>& gamma_row) {
-  const int d = static_cast<int>(Z0.rows()) - 1;
-  lfom_memformer<T> m;
-  m.layers.push_back({{ahn_head<T>(Mat<T>(a * Mat<T>::Identity(d, d)))}});
-  Mat<T> G = Mat<T>::Ones(Z0.rows(), Z0.cols());
-  G.bottomRows(1) = gamma_row;
-  m.gamma.push_back({G});
-  return lfom_memformer_forward(Z0, m);
+  return lfom_memformer_forward(
+      Z0, token_gamma_memformer<T>(static_cast<int>(Z0.rows()) - 1, a, gamma_row));
 }
 
 }  // namespace iclproof::memformer_checks
