@@ -9,9 +9,9 @@
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
 #include "harness/tolerance.hpp"
-#include "memformer.hpp"
 #include "raw/layer_bounds.hpp"
-#include "vonoswald.hpp"
+#include "rounding_shadow.hpp"
+#include "tasks/regression_task.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -55,7 +55,7 @@ void adversarial_summation_attains_the_gamma_bounds() {
   const T g = higham_gamma<T>(n) * a.shadow;
   CHECK(a.error <= g);
   CHECK(g <= T(1.01) * a.error);
-  // raw::gamma_bound (the RAW family's copy of gamma_n): the same.
+  // raw::gamma_bound (higham_gamma, 0 on interval_real): the same.
   const T gr = raw::gamma_bound<T>(n) * a.shadow;
   CHECK(a.error <= gr);
   CHECK(gr <= T(1.01) * a.error);
@@ -63,13 +63,14 @@ void adversarial_summation_attains_the_gamma_bounds() {
   const T dp = dot_product_bound<T>(n + 1, a.shadow);
   CHECK(a.error <= dp);
   CHECK(dp <= T(1.01) * a.error);
-  // The shadow bounds of the LSA and Memformer families, 2 gamma_n (shadow_a + shadow_b) and
-  // 2 gamma_n shadow: the factor 2 covers the rounding of the shadow and of the reference, so
-  // with a computed quantity against an exact one they are attained within 4 and 2.
-  const T rb = vonoswald_checks::rounding_bound<T>(n, a.shadow, a.shadow);
+  // The shadow bound of the LSA, Ahn and Memformer families (properties/rounding_shadow.hpp),
+  // 2 gamma_n (shadow_a + shadow_b): the factor 2 covers the rounding of the shadow and of the
+  // reference, so with a computed quantity against an exact one it is attained within 4 with
+  // two shadows and within 2 with one.
+  const T rb = rounding_shadow::shadow_bound<T>(n, T(a.shadow + a.shadow));
   CHECK(a.error <= rb);
   CHECK(rb <= T(4.04) * a.error);
-  const T sb = memformer_checks::shadow_bound<T>(n, a.shadow);
+  const T sb = rounding_shadow::shadow_bound<T>(n, a.shadow);
   CHECK(a.error <= sb);
   CHECK(sb <= T(2.02) * a.error);
 }
