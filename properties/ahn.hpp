@@ -33,15 +33,11 @@ Mat<T> zform_y_shadow_step(const Mat<T>& Y_hat, const Mat<T>& absX_all,
 
 template <class T, class Model>
 void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
-  task_ranges r;
-  r.d_max = 6;
-  r.N_max = 20;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_zform_spec(6, 20);
   const int L = *rc::gen::inRange(1, 6);
   const int heads = *rc::gen::inRange(1, 4);
   const double s = std::ldexp(1.0, -*rc::gen::inRange(0, 3));  // ||sum A^T H|| <= s
-  const auto weight_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  const auto weight_seed = gen_weight_seed();
   ctx.note_value("task", spec);
   ctx.note("layers, heads, step scale s, weight seed",
            std::to_string(L) + ", " + std::to_string(heads) + ", " + std::to_string(s) + ", " +
@@ -106,15 +102,11 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
 // depth k_{l+1} = 3 k_l + layer_depth.
 template <class T, class Model>
 void lemma1_x_rows(case_context& ctx, const Model& model) {
-  task_ranges r;
-  r.d_max = 5;
-  r.N_max = 16;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_zform_spec(5, 16);
   const int L = *rc::gen::inRange(1, 4);
   const double sA = std::ldexp(1.0, -*rc::gen::inRange(0, 3));
   const double sB = std::ldexp(1.0, -*rc::gen::inRange(0, 3));
-  const auto weight_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  const auto weight_seed = gen_weight_seed();
   ctx.note_value("task", spec);
   ctx.note("layers, scale of A, scale of B, weight seed",
            std::to_string(L) + ", " + std::to_string(sA) + ", " + std::to_string(sB) + ", " +

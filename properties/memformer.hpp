@@ -145,13 +145,9 @@ void compare_rows_with_iterates(case_context& ctx, const std::string& what, cons
 // Model: (Z0, a, lambda) -> Z_0..Z_L.
 template <class T, class Model>
 void lfom_scalar_gamma_equals_lfom(case_context& ctx, const Model& model) {
-  task_ranges r;
-  r.d_max = 6;
-  r.N_max = 20;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_zform_spec(6, 20);
   const int L = *rc::gen::inRange(1, 7);
-  const auto weight_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  const auto weight_seed = gen_weight_seed();
   ctx.note_value("task", spec);
   ctx.note("layers, weight seed", std::to_string(L) + ", " + std::to_string(weight_seed));
   const double lmax = lambda_max_double(make_task_double(spec).X);
@@ -189,14 +185,10 @@ void lfom_scalar_gamma_equals_lfom(case_context& ctx, const Model& model) {
 // Model: (Z0, A_list, lambda) -> Z_0..Z_L.
 template <class T, class Model>
 void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& model) {
-  task_ranges r;
-  r.d_max = 6;
-  r.N_max = 20;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_zform_spec(6, 20);
   const int L = *rc::gen::inRange(1, 6);
   const bool diagonal = *rc::gen::inRange(0, 4) != 0;  // 3 in 4 diagonal, else general
-  const auto weight_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  const auto weight_seed = gen_weight_seed();
   ctx.note_value("task", spec);
   ctx.note("layers, diagonal A, weight seed", std::to_string(L) + ", " + (diagonal ? "yes" : "no") +
                                                   ", " + std::to_string(weight_seed));
@@ -231,11 +223,7 @@ void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& 
 template <class T, class Model>
 void lfom_method_is_lfom_memformer(case_context& ctx, const Model& model,
                                    const lfom_method<T>& method) {
-  task_ranges r;
-  r.d_max = 6;
-  r.N_max = 20;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_zform_spec(6, 20);
   const int L = *rc::gen::inRange(1, 9);
   const auto [eta_d, beta_d] =
       gen_eta_beta(method.paper_eta, lambda_max_double(make_task_double(spec).X));
@@ -328,7 +316,7 @@ void nonconstant_gamma_row_breaks_linear_model(case_context& ctx, const Model& m
                      input_distribution::anisotropic};
   task_spec spec = *gen_task_spec(r);
   spec.N = std::max(spec.N, spec.d + 1);  // N + 1 >= d + 2 tokens: the fit is overdetermined
-  const auto weight_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  const auto weight_seed = gen_weight_seed();
   const double spread = *rc::gen::elementOf(std::vector<double>{0.5, 0.25, 1.0});
   ctx.note_value("task", spec);
   ctx.note("Gamma row spread, weight seed",

@@ -46,11 +46,7 @@ void cg_after_rank_steps_equals_min_norm(case_context& ctx, const CG& cg_run) {
 // 2 / lambda_max.
 template <class T, class Method>
 void lfom_method_equals_lfom(case_context& ctx, const Method& run, const lfom_method<T>& method) {
-  task_ranges r;
-  r.d_max = 6;
-  r.N_max = 20;
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_zform_spec(6, 20);
   const int L = *rc::gen::inRange(1, 13);
   const auto [eta_d, beta_d] =
       gen_eta_beta(method.paper_eta, lambda_max_double(make_task_double(spec).X));

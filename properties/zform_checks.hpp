@@ -59,6 +59,18 @@ inline Mat<double> scaled_random_matrix(data_rng& rng, int d, double s, double l
   return G * (s / ((f > 0 ? f : 1.0) * lmax));
 }
 
+// A task of the Z-form checks: d in 1..d_max, N in 1..N_max, label noise up to 0.5.
+inline task_spec gen_zform_spec(int d_max, int N_max) {
+  task_ranges r;
+  r.d_max = d_max;
+  r.N_max = N_max;
+  r.max_noise = 0.5;
+  return *gen_task_spec(r);
+}
+
+// The seed of the random weights (data_rng), drawn by RapidCheck so that it shrinks.
+inline std::uint64_t gen_weight_seed() { return *rc::gen::inRange<std::uint64_t>(0, 1u << 30); }
+
 // The task as the Z-form sees it.
 template <class T>
 struct zform_task {

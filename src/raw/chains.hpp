@@ -209,6 +209,18 @@ Mat<T> run_exact(const std::vector<layer_spec<T>>& L, Mat<T> h) {
   return h;
 }
 
+// The largest |value| along the exact chain: over the input and every layer's output (the
+// chain's largest value, for which the knobs are balanced: balanced_knobs).
+template <class T>
+T exact_chain_max_abs(const std::vector<layer_spec<T>>& L, Mat<T> h) {
+  T X = max_abs(h);
+  for (const auto& l : L) {
+    h = layer_exact(h, l);
+    X = max_of(X, max_abs(h));
+  }
+  return X;
+}
+
 // Scratch the realisation needs for a chain: op scratch = the largest sum of |t| in a layer,
 // div scratch = the largest div + 2.
 template <class T>

@@ -27,6 +27,7 @@
 // Lip_l above are hand-derived (their GeLU, LayerNorm and attention terms cite their theorems).
 #pragma once
 
+#include "harness/tolerance.hpp"
 #include "raw/raw_operator.hpp"
 
 #include <algorithm>
@@ -34,15 +35,15 @@
 
 namespace iclproof::raw {
 
-// On interval_real the rounding terms are exactly 0: the enclosures already contain the exact
-// value of what the realised layer computes, so only the approximation bounds remain.
+// The rounding factor of the layer bounds: higham_gamma (harness/tolerance.hpp; n u < 1/2), and
+// exactly 0 on interval_real: the enclosures already contain the exact value of what the
+// realised layer computes, so only the approximation bounds remain.
 template <class T>
 T gamma_bound(double n) {
-  if constexpr (is_interval_scalar<T>) return T(0);
-  const T u = eps<T>() / T(2);
-  const T nu = T(n) * u;
-  if (!(nu < T(1) / T(2))) throw std::domain_error("rounding bound void: n u >= 1/2");
-  return nu / (T(1) - nu);
+  if constexpr (is_interval_scalar<T>)
+    return T(0);
+  else
+    return higham_gamma<T>(n);
 }
 
 // Monotone form of the GeLU-product bounds for |x| <= X, |y| <= Y.
