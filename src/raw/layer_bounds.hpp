@@ -361,4 +361,19 @@ chain_run<T> run_chain_with_bounds(const raw_layout& lay, const std::vector<laye
   return cr;
 }
 
+// Explicit instantiations for double, long double and mpfr_real: compiled once, in
+// src/raw/raw_instantiations*.cpp, not in every translation unit that uses them (the extern
+// declarations below); other scalars instantiate them where they are used.
+// clang-format off
+#define ICLPROOF_RAW_LAYER_BOUNDS(PREFIX, T) \
+  PREFIX template T raw_layer_bound<T>(const raw_layout&, const std::vector<raw_op<T>>&, const raw_knobs<T>&, const Mat<T>&); \
+  PREFIX template T div_layer_bound<T>(const raw_layout&, const div_op&, const raw_knobs<T>&, const Mat<T>&); \
+  PREFIX template T layer_bound<T>(const raw_layout&, const layer_spec<T>&, const raw_knobs<T>&, const Mat<T>&); \
+  PREFIX template T layer_lipschitz<T>(const layer_spec<T>&, const Mat<T>&, const T&); \
+  PREFIX template chain_run<T> run_chain_with_bounds<T>(const raw_layout&, const std::vector<layer_spec<T>>&, const std::vector<decoder_layer_weights<T>>&, const raw_knobs<T>&, const Mat<T>&)
+// clang-format on
+ICLPROOF_RAW_LAYER_BOUNDS(extern, double);
+ICLPROOF_RAW_LAYER_BOUNDS(extern, long double);
+ICLPROOF_RAW_LAYER_BOUNDS(extern, mpfr_real);
+
 }  // namespace iclproof::raw
