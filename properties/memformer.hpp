@@ -223,15 +223,11 @@ void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& 
 template <class T, class Model>
 void lfom_method_is_lfom_memformer(case_context& ctx, const Model& model,
                                    const lfom_method<T>& method) {
-  const task_spec spec = gen_zform_spec(6, 20);
-  const int L = *rc::gen::inRange(1, 9);
-  const auto [eta_d, beta_d] =
-      gen_eta_beta(method.paper_eta, lambda_max_double(make_task_double(spec).X));
-  ctx.note_value("task", spec);
-  ctx.note("layers, eta, beta",
-           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
-  const T eta = T(eta_d), beta = T(beta_d);
-  const auto z = make_zform_task<T>(spec);
+  const lfom_method_case<T> c = gen_lfom_method_case<T>(ctx, method, 8, "layers");
+  const task_spec& spec = c.spec;
+  const int L = c.L;
+  const T &eta = c.eta, &beta = c.beta;
+  const zform_task<T>& z = c.z;
   const std::vector<Mat<T>> Zs = model(z.Z0, eta, beta, L);
   const auto q = make_quadratic_problem<T>(z.X, z.y);
   const auto wv = method.iterates(q, eta, beta, L);

@@ -46,15 +46,11 @@ void cg_after_rank_steps_equals_min_norm(case_context& ctx, const CG& cg_run) {
 // 2 / lambda_max.
 template <class T, class Method>
 void lfom_method_equals_lfom(case_context& ctx, const Method& run, const lfom_method<T>& method) {
-  const task_spec spec = gen_zform_spec(6, 20);
-  const int L = *rc::gen::inRange(1, 13);
-  const auto [eta_d, beta_d] =
-      gen_eta_beta(method.paper_eta, lambda_max_double(make_task_double(spec).X));
-  ctx.note_value("task", spec);
-  ctx.note("steps, eta, beta",
-           std::to_string(L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
-  const T eta = T(eta_d), beta = T(beta_d);
-  const auto z = make_zform_task<T>(spec);
+  const lfom_method_case<T> c = gen_lfom_method_case<T>(ctx, method, 12, "steps");
+  const task_spec& spec = c.spec;
+  const int L = c.L;
+  const T &eta = c.eta, &beta = c.beta;
+  const zform_task<T>& z = c.z;
   const auto q = make_quadratic_problem<T>(z.X, z.y);
   const Mat<T> coeff = method.coefficients(eta, beta, L);
   const std::vector<Vec<T>> w_lfom = lfom(q, coeff);

@@ -305,6 +305,32 @@ struct lfom_method {
   int extra_steps;
 };
 
+// The case of a check of an lfom_method: a Z-form task, L in 1..L_max, (eta, beta) by
+// gen_eta_beta around the method's paper eta; noted as "<L_name>, eta, beta".
+template <class T>
+struct lfom_method_case {
+  task_spec spec;
+  int L = 0;
+  T eta, beta;
+  zform_task<T> z;
+};
+template <class T>
+lfom_method_case<T> gen_lfom_method_case(case_context& ctx, const lfom_method<T>& method, int L_max,
+                                         const std::string& L_name) {
+  lfom_method_case<T> c;
+  c.spec = gen_zform_spec(6, 20);
+  c.L = *rc::gen::inRange(1, L_max + 1);
+  const auto [eta_d, beta_d] =
+      gen_eta_beta(method.paper_eta, lambda_max_double(make_task_double(c.spec).X));
+  ctx.note_value("task", c.spec);
+  ctx.note(L_name + ", eta, beta",
+           std::to_string(c.L) + ", " + std::to_string(eta_d) + ", " + std::to_string(beta_d));
+  c.eta = T(eta_d);
+  c.beta = T(beta_d);
+  c.z = make_zform_task<T>(c.spec);
+  return c;
+}
+
 // Heavy-ball momentum: lambda(l, j) = eta beta^(l-j) (proofs/Memformer.v:momentum_as_lfom).
 template <class T>
 lfom_method<T> heavy_ball_method() {
