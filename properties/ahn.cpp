@@ -1,5 +1,5 @@
 // Ahn et al. (2024) Lemma 1 on the Z-form linear transformer (CONSTRUCTIONS.md section 3).
-#include "memformer.hpp"
+#include "ahn.hpp"
 
 #include "core/rational.hpp"
 

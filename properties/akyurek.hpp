@@ -708,15 +708,7 @@ void realised_chain_within_bounds(case_context& ctx, const std::vector<raw::laye
                                   const layer_fn<T>& build) {
   const raw::Index Tn = data.cols();
   const Mat<T> ex = raw::run_exact(L, data);
-  T X = max_abs(data);
-  {
-    Mat<T> h = data;
-    for (const auto& l : L) {
-      h = raw::layer_exact(h, l);
-      X = max_of(X, max_abs(h));
-    }
-  }
-  X += T(1);
+  const T X = raw::exact_chain_max_abs(L, data) + T(1);
   const raw::raw_layout lay = raw::layout_for<T>(D, Tn, L);
   const auto kn = raw::balanced_knobs<T>(X, lay.H(), Tn, form);
   std::vector<raw::decoder_layer_weights<T>> W;

@@ -256,15 +256,7 @@ chain_point realised_chain_point(const std::vector<raw::layer_spec<T>>& L, raw::
                                  const Mat<T>& data, double log2_q) {
   chain_point pt;
   const raw::Index Tn = data.cols();
-  T X = max_abs(data);
-  {
-    Mat<T> h = data;
-    for (const auto& l : L) {
-      h = raw::layer_exact(h, l);
-      X = std::max(X, max_abs(h));
-    }
-  }
-  X += T(1);
+  const T X = raw::exact_chain_max_abs(L, data) + T(1);
   const raw::raw_layout lay = raw::layout_for<T>(D, Tn, L);
   raw::raw_knobs<T> kn = raw::balanced_knobs<T>(X, lay.H(), Tn, gelu_form::tanh);
   const T q = T(std::exp2(log2_q));

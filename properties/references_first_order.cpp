@@ -1,6 +1,6 @@
 // Cross-checks of the first-order-method references (CONSTRUCTIONS.md section 6): CG, momentum,
 // Nesterov and the LFOM they are special cases of.
-#include "memformer.hpp"
+#include "references_first_order.hpp"
 
 #include "core/rational.hpp"
 

@@ -7,13 +7,10 @@
 // How the tolerances are made (no tuned constants):
 //  * Both sides of every comparison are straight-line programs of +, -, x (and division by the
 //    exact integer N) on the same inputs (X, Y, Xq, Yq0, W0, eta, gamma) that compute the SAME
-//    polynomial in exact arithmetic (the cited theorem). By Higham, ASNA 2nd ed., Lemma 3.1 and
-//    section 3.1 (running the computation in absolute values), a program whose longest chain of
-//    rounded operations has n operations computes |fl(p) - p| <= gamma_n shadow(p), shadow(p)
-//    = the program run on |inputs| with every - turned into +. A shadow computed in floating
-//    point is >= (1 - gamma_n) times the exact one, so 2 gamma_n times the computed shadow
-//    bounds the error (gamma_n <= 1/2). The two sides differ by at most
-//        2 gamma_n (max shadow_layer + max shadow_reference).
+//    polynomial in exact arithmetic (the cited theorem); they differ by at most
+//        2 gamma_n (max shadow_layer + max shadow_reference)
+//    (Higham's running-error argument in absolute values: properties/rounding_shadow.hpp,
+//    shadow_bound), n the rounding depth below.
 //  * Rounding depth of one layer (lsa_head_update): W_V C and W_K C (inner D = d + o), their
 //    product sum_i v_i k_i^T (inner n_keys), P times it (D), W_Q E (D) and the product of the
 //    two (D); eta/N in P adds 1, the heads sum and the residual add 1 each:
@@ -30,6 +27,7 @@
 #include "harness/tolerance.hpp"
 #include "lsa/vonoswald_weights.hpp"
 #include "references/references.hpp"
+#include "rounding_shadow.hpp"
 #include "tasks/rapidcheck_gen.hpp"
 
 #include <cmath>
@@ -38,6 +36,10 @@
 #include <vector>
 
 namespace iclproof::vonoswald_checks {
+
+using rounding_shadow::compare_within;
+using rounding_shadow::lambda_max_double;
+using rounding_shadow::shadow_bound;
 
 // The constructions under test (the real ones: real_constructions<T>()).
 template <class T>
@@ -66,12 +68,6 @@ inline double layer_depth(Eigen::Index n_keys, Eigen::Index D) {
   return static_cast<double>(n_keys) + 3.0 * static_cast<double>(D) + 4.0;
 }
 
-// 2 gamma_n (shadow_a + shadow_b) (header comment).
-template <class T>
-T rounding_bound(double depth, const T& shadow_a, const T& shadow_b) {
-  return T(2) * higham_gamma<T>(depth) * (shadow_a + shadow_b);
-}
-
 // Records err / (eps * scale) in the case notes: at 256 bits the errors sit near 2^-256 times
 // the data's scale, i.e. this number is O(1) to O(n).
 template <class T>
@@ -81,29 +77,6 @@ void note_error_in_eps(case_context& ctx, const std::string& label, const Mat<T>
   const T err = max_abs(Mat<T>(a - b));
   const T rel = scale > T(0) ? T(err / (eps<T>() * scale)) : T(0);
   ctx.note(label + ": max error / (eps * shadow scale)", short_digits(rel, 4));
-}
-
-// A comparison of construction against reference within the rounding bound; a zero bound (all
-// shadows zero) is checked as the exact equality it claims. In an exact scalar the bound is 0
-// (tolerance<T>) and the comparison is the equality, recorded as error 0 against tolerance 0.
-template <class T>
-void compare_within(case_context& ctx, const std::string& label, const Mat<T>& computed,
-                    const Mat<T>& reference, const T& bound) {
-  if (!is_exact_scalar<T> && bound == T(0) && computed.rows() == reference.rows() &&
-      computed.cols() == reference.cols())
-    ctx.require(label + " (exact: every shadow is zero)", computed == reference,
-                "computed =\n" + case_context::matrix_full_digits(computed) + "reference =\n" +
-                    case_context::matrix_full_digits(reference));
-  else
-    ctx.compare<T>(label, computed, reference, bound);
-}
-
-// The largest eigenvalue of X X^T / N in double (only to scale step sizes; the scaled step
-// sizes are exact doubles, so every precision sees the same weights).
-inline double lambda_max_double(const Mat<double>& X) {
-  const Mat<double> H = matmul_nt(X, X) / static_cast<double>(X.cols());
-  const double l = symmetric_eigenvalues(H)(H.rows() - 1);
-  return l > 0 ? l : 1.0;
 }
 
 // A random regression case: d in 1..8, o in 1..3, N in 1..24 (both N < d and N > d occur; the
@@ -183,7 +156,7 @@ void prop1_every_token_is_gd_updated(case_context& ctx, const constructions<T>& 
   T scale(0);
   const T bound = tolerance<T>([&](auto) {
     scale = max_abs(Mat<T>(prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N)));
-    return rounding_bound<T>(layer_depth(N, d + o), scale, scale);
+    return shadow_bound<T>(layer_depth(N, d + o), T(scale + scale));
   });
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
   ctx.require("x-parts of every token unchanged (exact)", out.topRows(d) == Xt,
@@ -242,7 +215,7 @@ void prop1_readout_predicts_updated_model(case_context& ctx, const constructions
   const T bound = tolerance<T>([&](auto) {
     const Mat<T> absYq0 = matmul(abs_of(c.W0), abs_of(c.Xq));
     scale = max_abs(Mat<T>(prop1_y_shadow<T>(c.X, c.Y, c.Xq, absYq0, c.W0, c.eta, N)));
-    return rounding_bound<T>(layer_depth(N, d + o) + d + 1, scale, scale);
+    return shadow_bound<T>(layer_depth(N, d + o) + d + 1, T(scale + scale));
   });
   note_error_in_eps<T>(ctx, "prediction", prediction, ref, scale);
   compare_within<T>(ctx, "prediction -(y_q after the layer) vs (W0 + DeltaW) x_q", prediction, ref,
@@ -270,7 +243,7 @@ void unmasked_layer_deviation(case_context& ctx, const constructions<T>& make) {
   T scale(0);
   const T bound = tolerance<T>([&](auto) {
     scale = max_abs(Mat<T>(prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N)));
-    return rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+    return shadow_bound<T>(layer_depth(N + Q, d + o), T(scale + scale));
   });
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
   ctx.require("x-parts unchanged (exact)", out.topRows(d) == Xt, "the x-parts moved");
@@ -317,7 +290,7 @@ void unmasked_layer_exact_when_readout_consistent(case_context& ctx, const const
   T scale(0);
   const T bound = tolerance<T>([&](auto) {
     scale = max_abs(Mat<T>(prop1_y_shadow<T>(Xt, Yt, Xt, Yt, c.W0, c.eta, N)));
-    return rounding_bound<T>(layer_depth(N + Q, d + o), scale, scale);
+    return shadow_bound<T>(layer_depth(N + Q, d + o), T(scale + scale));
   });
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, scale);
   compare_within<T>(ctx, "unmasked y-parts vs the GD-updated tokens (W0 Xq = Yq0)",
@@ -374,7 +347,7 @@ void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) 
     const T bound = tolerance<T>([&](auto) {
       S = S + matmul(Mat<T>(matmul_nt(Mat<T>(S.leftCols(N)), absX)), absX_all) * eta_n;
       scale = max_abs(S);
-      return rounding_bound<T>(k * layer_depth(N, d + o), scale, scale);
+      return shadow_bound<T>(k * layer_depth(N, d + o), T(scale + scale));
     });
     const std::string at = "layer " + std::to_string(k);
     compare_within<T>(ctx, at + " (stack, per-layer eta): y-parts vs [Y - W_k X, -W_k Xq]",
@@ -423,8 +396,8 @@ void gd_stack_prediction_is_neumann_form(case_context& ctx, const constructions<
         matmul(Mat<T>(matmul(Mat<T>(matmul_nt(abs_of(c.Y), absX)), sum)), abs_of(c.Xq)) * eta_n;
     s_stack = max_abs(Mat<T>(S.rightCols(Q)));
     s_ref = max_abs(neumann_shadow);
-    return rounding_bound<T>(K * layer_depth(N, d + o) + static_cast<double>(N + 2 * d + 5),
-                             s_stack, s_ref);
+    return shadow_bound<T>(K * layer_depth(N, d + o) + static_cast<double>(N + 2 * d + 5),
+                           T(s_stack + s_ref));
   });
   note_error_in_eps<T>(ctx, "prediction", prediction, ref, T(s_stack + s_ref));
   compare_within<T>(ctx, "stack prediction vs the Neumann closed form", prediction, ref, bound);
@@ -455,11 +428,11 @@ void gdpp_layer_identity(case_context& ctx, const constructions<T>& make) {
     const Mat<T> absX = abs_of(c.X);
     sx = max_abs(
         Mat<T>(abs_of(Xt) + matmul(Mat<T>(matmul_nt(absX, absX)), abs_of(Xt)) * abs_of(gamma)));
-    return rounding_bound<T>(n, sx, sx);
+    return shadow_bound<T>(n, T(sx + sx));
   });
   const T bound_y = tolerance<T>([&](auto) {
     sy = max_abs(Mat<T>(prop1_y_shadow<T>(c.X, c.Y, Xt, Yt, c.W0, c.eta, N)));
-    return rounding_bound<T>(n, sy, sy);
+    return shadow_bound<T>(n, T(sy + sy));
   });
   note_error_in_eps<T>(ctx, "x-parts", Mat<T>(out.topRows(d)), ref_x, sx);
   note_error_in_eps<T>(ctx, "y-parts", Mat<T>(out.bottomRows(o)), ref_y, sy);
@@ -533,9 +506,9 @@ void gdpp_stack_is_preconditioned_gd(case_context& ctx, const constructions<T>& 
       Sh = matmul(Mat<T>(I + matmul_nt(Xlh, Xlh) * abs_of(gamma[l])), Sh);
       Wh = Wh_next;
       const Mat<T> ref_xh = matmul(Sh, absX_all), ref_yh = abs_of(Yext) + matmul(Wh, absX_all);
-      bound_x = rounding_bound<T>(n, max_abs(Xh), max_abs(ref_xh));
+      bound_x = shadow_bound<T>(n, T(max_abs(Xh) + max_abs(ref_xh)));
       y_scale = max_abs(Yh) + max_abs(ref_yh);
-      return rounding_bound<T>(n, max_abs(Yh), max_abs(ref_yh));
+      return shadow_bound<T>(n, T(max_abs(Yh) + max_abs(ref_yh)));
     });
     const std::string at = "layer " + std::to_string(l + 1);
     compare_within<T>(ctx, at + ": x-parts vs S_l [X, Xq]", Mat<T>(Es[l + 1].topRows(d)), ref_x,

@@ -2,6 +2,7 @@
 
 #include "compare/learned_models.hpp"
 #include "core/precision.hpp"
+#include "lsa/vonoswald_weights.hpp"
 #include "references/population_optima.hpp"
 #include "references/references.hpp"
 #include "tasks/regression_task.hpp"
@@ -164,6 +165,16 @@ normalised_products normalise_lsa_products(const learned_parameters<T>& p, int l
   if (beta == T(0))
     throw std::domain_error("compare: the mean x-diagonal of W_K^T W_Q is exactly 0");
   return {Mat<T>(KQ / beta), Mat<T>(PV * beta), beta};
+}
+
+// The same products of a construction of lsa/vonoswald_weights.hpp (one head, o = 1): the
+// reference a trained layer is compared with, built by the construction the properties check.
+struct construction_products {
+  Mat<T> KQ, PV;
+};
+construction_products lsa_construction_products(const lsa_layer<T>& layer) {
+  const lsa_head<T>& h = layer.heads.at(0);
+  return {matmul_tn(h.W_K, h.W_Q), matmul(h.P, h.W_V)};
 }
 
 // K GD steps from w = 0 on every task's R(w): predictions after each step for a given eta.
@@ -418,9 +429,9 @@ void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
     if (!(c >= cos_min)) cos_min = c;
   }
   const normalised_products n = normalise_lsa_products(p, 0);
-  Mat<T> KQ_star = Mat<T>::Zero(d + 1, d + 1), PV_star = Mat<T>::Zero(d + 1, d + 1);
-  KQ_star.topLeftCorner(d, d) = Mat<T>::Identity(d, d);
-  PV_star(d, d) = -eta / T(p.N);
+  // Prop. 1 with W0 = 0: W_K^T W_Q = [[I, 0], [0, 0]], P W_V = [[0, 0], [0, -eta/N]].
+  const auto [KQ_star, PV_star] =
+      lsa_construction_products(prop1_weights<T>(d, 1, p.N, eta, Mat<T>::Zero(1, d)));
   const T loss_tf = half_mean_square(tf.pred[0], tasks), loss_gd = half_mean_square(gd, tasks);
 
   // Identifiability: a single layer's prediction reads only the query's y-part, and the query's
@@ -485,10 +496,9 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
     for (int i = 0; i < d; ++i) gamma -= n.PV(i, i);
     gamma /= T(d);
     const T eta = -T(p.N) * n.PV(d, d);
-    Mat<T> KQ_star = Mat<T>::Zero(d + 1, d + 1), PV_star = Mat<T>::Zero(d + 1, d + 1);
-    KQ_star.topLeftCorner(d, d) = Mat<T>::Identity(d, d);
-    PV_star.topLeftCorner(d, d) = -gamma * Mat<T>::Identity(d, d);
-    PV_star(d, d) = -eta / T(p.N);
+    // GD++ with W0 = 0: W_K^T W_Q = [[I, 0], [0, 0]], P W_V = [[-gamma I, 0], [0, -eta/N]].
+    const auto [KQ_star, PV_star] =
+        lsa_construction_products(gdpp_weights<T>(d, 1, p.N, gamma, eta, Mat<T>::Zero(1, d)));
     // The last layer of an untied stack: its x-row updates are never read, so the first d rows of
     // its P W_V get zero gradient; they are left out (as in the single-layer comparison).
     const bool last_untied = !p.tied && s == L - 1 && L > 1;

@@ -39,11 +39,16 @@ T unit_roundoff() {
 }
 
 // Higham, Accuracy and Stability of Numerical Algorithms (2nd ed.), eq. (3.8):
-//   gamma_n = n u / (1 - n u), valid for n u < 1.
+//   gamma_n = n u / (1 - n u).
+// Higham defines it for n u < 1; we accept only n u < 1/2 (gamma_n < 1) and throw
+// std::domain_error otherwise: past that a relative rounding bound of 100% or more says
+// nothing, and the first-order uses (the RAW layer bounds, src/raw/layer_bounds.hpp) and the
+// computed shadows (properties/rounding_shadow.hpp, which needs gamma_n <= 1/2) are void.
+// The one gamma_n of the project: every tolerance that counts rounded operations calls it.
 template <class T>
 T higham_gamma(double n) {
   const T nu = T(n) * unit_roundoff<T>();
-  if (!(nu < T(1))) throw std::domain_error("higham_gamma: n u >= 1, the bound is void");
+  if (!(nu < T(1) / T(2))) throw std::domain_error("higham_gamma: n u >= 1/2, the bound is void");
   return nu / (T(1) - nu);
 }
 

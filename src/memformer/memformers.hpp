@@ -42,12 +42,40 @@ struct lfom_memformer {
 template <class T>
 std::vector<Mat<T>> lfom_memformer_forward(const Mat<T>& Z0, const lfom_memformer<T>& m);
 
-// An LFOM Memformer with A_j = a_j I, B_j = 0 and scalar Gamma rows Gamma_j^l = lambda(l, j)
-// ones((d+1) x (N+1)); lambda is L x L lower triangular. It runs the LFOM with coefficients
-// lambda(l, j) a_j.
+// An LFOM Memformer with one head per layer, general d x d matrices A_j, B_j = 0, and scalar
+// Gamma rows Gamma_j^l = lambda(l, j) ones((d+1) x (N+1)); lambda is L x L, L = A.size(), and
+// only its lower triangle is read. It runs the preconditioned LFOM
+// w_{l+1} = w_l - sum_{j<=l} lambda(l, j) A_j^T grad R(w_j) (proofs/Memformer.v:
+// lfom_memformer_precond): for diagonal A_j the per-coordinate scalings are lambda(l, j) A_j^T,
+// one matrix per j (the Prop. 2 erratum, CONSTRUCTIONS.md section 4).
+template <class T>
+lfom_memformer<T> matrix_a_lfom_memformer(int N, const std::vector<Mat<T>>& A,
+                                          const Mat<T>& lambda);
+
+// The same with A_j = a_j I: it runs the LFOM with coefficients lambda(l, j) a_j
+// (proofs/Memformer.v:lfom_memformer_scalar).
 template <class T>
 lfom_memformer<T> scalar_lfom_memformer(int d, int N, const std::vector<T>& a,
                                         const Mat<T>& lambda);
+
+// Heavy-ball momentum (eta, beta), L layers: A_j = I and Gamma_j^l = eta beta^(l-j) ones
+// (proofs/Memformer.v:memformer_momentum; the coefficients are momentum_lfom_coefficients of
+// references/first_order_methods.hpp).
+template <class T>
+lfom_memformer<T> momentum_memformer(int d, int N, const T& eta, const T& beta, int L);
+
+// Nesterov (eta, beta), L layers: A_j = I, Gamma_l^l = eta (1 + beta), Gamma_j^l =
+// eta beta^(l-j+1) for j < l; the last row tracks the look-ahead point v_l
+// (proofs/Memformer.v:memformer_nesterov; nesterov_lfom_coefficients).
+template <class T>
+lfom_memformer<T> nesterov_memformer(int d, int N, const T& eta, const T& beta, int L);
+
+// One LFOM Memformer layer with A = a I, B = 0 and per-token weights: Gamma = ones except its
+// last row, gamma_row (1 x (N+1)). With a non-constant row no single linear model explains the
+// output (the gap in the Memformer paper's Prop. 2 proof; proofs/Memformer.v:
+// lfom_memformer_nonconstant_gamma).
+template <class T>
+lfom_memformer<T> token_gamma_memformer(int d, const T& a, const Mat<T>& gamma_row);
 
 // The CGD Memformer with A_l = I, B_l = 0 and the given coefficients.
 template <class T>

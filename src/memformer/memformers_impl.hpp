@@ -3,6 +3,7 @@
 // scalar's instantiations compile once and in parallel.
 #pragma once
 #include "memformer/memformers.hpp"
+#include "references/first_order_methods.hpp"
 
 #include <stdexcept>
 
@@ -50,19 +51,52 @@ std::vector<Mat<T>> lfom_memformer_forward(const Mat<T>& Z0, const lfom_memforme
 }
 
 template <class T>
-lfom_memformer<T> scalar_lfom_memformer(int d, int N, const std::vector<T>& a,
-                                        const Mat<T>& lambda) {
-  const int L = static_cast<int>(a.size());
+lfom_memformer<T> matrix_a_lfom_memformer(int N, const std::vector<Mat<T>>& A,
+                                          const Mat<T>& lambda) {
+  const Eigen::Index L = static_cast<Eigen::Index>(A.size());
   if (lambda.rows() != L || lambda.cols() != L)
-    throw std::invalid_argument("scalar LFOM Memformer: lambda must be L x L, L = a.size()");
+    throw std::invalid_argument("LFOM Memformer: lambda must be L x L, L = the number of A_j");
   lfom_memformer<T> m;
-  const Mat<T> I = Mat<T>::Identity(d, d);
-  for (int l = 0; l < L; ++l) {
-    m.layers.push_back({{ahn_head<T>(Mat<T>(a[l] * I))}});
+  for (Eigen::Index l = 0; l < L; ++l) {
+    const Eigen::Index d = A[l].rows();
+    m.layers.push_back({{ahn_head<T>(A[l])}});
     std::vector<Mat<T>> row;
-    for (int j = 0; j <= l; ++j) row.push_back(Mat<T>::Constant(d + 1, N + 1, lambda(l, j)));
+    for (Eigen::Index j = 0; j <= l; ++j)
+      row.push_back(Mat<T>::Constant(d + 1, N + 1, lambda(l, j)));
     m.gamma.push_back(std::move(row));
   }
+  return m;
+}
+
+template <class T>
+lfom_memformer<T> scalar_lfom_memformer(int d, int N, const std::vector<T>& a,
+                                        const Mat<T>& lambda) {
+  std::vector<Mat<T>> A;
+  for (const T& a_l : a) A.push_back(Mat<T>(a_l * Mat<T>::Identity(d, d)));
+  return matrix_a_lfom_memformer<T>(N, A, lambda);
+}
+
+template <class T>
+lfom_memformer<T> momentum_memformer(int d, int N, const T& eta, const T& beta, int L) {
+  return scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
+                                  momentum_lfom_coefficients(eta, beta, L));
+}
+
+template <class T>
+lfom_memformer<T> nesterov_memformer(int d, int N, const T& eta, const T& beta, int L) {
+  return scalar_lfom_memformer<T>(d, N, std::vector<T>(L, T(1)),
+                                  nesterov_lfom_coefficients(eta, beta, L));
+}
+
+template <class T>
+lfom_memformer<T> token_gamma_memformer(int d, const T& a, const Mat<T>& gamma_row) {
+  if (gamma_row.rows() != 1 || gamma_row.cols() < 2)
+    throw std::invalid_argument("token-Gamma Memformer: the Gamma row must be 1 x (N+1), N >= 1");
+  lfom_memformer<T> m;
+  m.layers.push_back({{ahn_head<T>(Mat<T>(a * Mat<T>::Identity(d, d)))}});
+  Mat<T> G = Mat<T>::Ones(d + 1, gamma_row.cols());
+  G.bottomRows(1) = gamma_row;
+  m.gamma.push_back({G});
   return m;
 }
 
@@ -79,8 +113,13 @@ cgd_memformer<T> cg_memformer(int d, const std::vector<T>& alpha, const std::vec
 #define ICLPROOF_INSTANTIATE_MEMFORMERS(T)                                                         \
   template std::vector<Mat<T>> cgd_memformer_forward<T>(const Mat<T>&, const cgd_memformer<T>&);   \
   template std::vector<Mat<T>> lfom_memformer_forward<T>(const Mat<T>&, const lfom_memformer<T>&); \
+  template lfom_memformer<T> matrix_a_lfom_memformer<T>(int, const std::vector<Mat<T>>&,           \
+                                                        const Mat<T>&);                            \
   template lfom_memformer<T> scalar_lfom_memformer<T>(int, int, const std::vector<T>&,             \
                                                       const Mat<T>&);                              \
+  template lfom_memformer<T> momentum_memformer<T>(int, int, const T&, const T&, int);             \
+  template lfom_memformer<T> nesterov_memformer<T>(int, int, const T&, const T&, int);             \
+  template lfom_memformer<T> token_gamma_memformer<T>(int, const T&, const Mat<T>&);               \
   template cgd_memformer<T> cg_memformer<T>(int, const std::vector<T>&, const std::vector<T>&);
 
 }  // namespace iclproof

@@ -209,6 +209,18 @@ Mat<T> run_exact(const std::vector<layer_spec<T>>& L, Mat<T> h) {
   return h;
 }
 
+// The largest |value| along the exact chain: over the input and every layer's output (the
+// chain's largest value, for which the knobs are balanced: balanced_knobs).
+template <class T>
+T exact_chain_max_abs(const std::vector<layer_spec<T>>& L, Mat<T> h) {
+  T X = max_abs(h);
+  for (const auto& l : L) {
+    h = layer_exact(h, l);
+    X = max_of(X, max_abs(h));
+  }
+  return X;
+}
+
 // Scratch the realisation needs for a chain: op scratch = the largest sum of |t| in a layer,
 // div scratch = the largest div + 2.
 template <class T>
@@ -234,5 +246,21 @@ std::vector<decoder_layer_weights<T>> build_chain(const raw_layout& lay,
   for (const auto& l : L) W.push_back(build_layer(lay, l, kn));
   return W;
 }
+
+// Explicit instantiations for double, long double and mpfr_real: compiled once, in
+// src/raw/raw_instantiations*.cpp, not in every translation unit that uses them (the extern
+// declarations below); other scalars instantiate them where they are used.
+// clang-format off
+#define ICLPROOF_RAW_CHAINS(PREFIX, T) \
+  PREFIX template std::vector<Vec<T>> sgd_pass<T>(const Mat<T>&, const Mat<T>&, const Vec<T>&, const T&, const T&); \
+  PREFIX template std::vector<layer_spec<T>> theorem1_chain<T>(Index, Index, const Vec<T>&, const T&, const T&); \
+  PREFIX template std::vector<layer_spec<T>> theorem2_chain<T>(Index, Index, const T&); \
+  PREFIX template Mat<T> run_exact<T>(const std::vector<layer_spec<T>>&, Mat<T>); \
+  PREFIX template T exact_chain_max_abs<T>(const std::vector<layer_spec<T>>&, Mat<T>); \
+  PREFIX template std::vector<decoder_layer_weights<T>> build_chain<T>(const raw_layout&, const std::vector<layer_spec<T>>&, const raw_knobs<T>&)
+// clang-format on
+ICLPROOF_RAW_CHAINS(extern, double);
+ICLPROOF_RAW_CHAINS(extern, long double);
+ICLPROOF_RAW_CHAINS(extern, mpfr_real);
 
 }  // namespace iclproof::raw

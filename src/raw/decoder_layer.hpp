@@ -231,4 +231,18 @@ Mat<T> interleaved_input(const Mat<T>& X, const Mat<T>& y, Eigen::Index H, const
   return Hs;
 }
 
+// Explicit instantiations for double, long double and mpfr_real: compiled once, in
+// src/raw/raw_instantiations*.cpp, not in every translation unit that uses them (the extern
+// declarations below); other scalars instantiate them where they are used.
+// clang-format off
+#define ICLPROOF_RAW_DECODER_LAYER(PREFIX, T) \
+  PREFIX template Mat<T> attention_head_forward<T>(const attention_head<T>&, const Mat<T>&, bool); \
+  PREFIX template Vec<T> layer_norm<T>(const Vec<T>&, const Vec<T>&, const Vec<T>&, const T&); \
+  PREFIX template Mat<T> decoder_layer_forward<T>(const decoder_layer_weights<T>&, const Mat<T>&); \
+  PREFIX template Mat<T> decoder_stack_forward<T>(const std::vector<decoder_layer_weights<T>>&, Mat<T>)
+// clang-format on
+ICLPROOF_RAW_DECODER_LAYER(extern, double);
+ICLPROOF_RAW_DECODER_LAYER(extern, long double);
+ICLPROOF_RAW_DECODER_LAYER(extern, mpfr_real);
+
 }  // namespace iclproof::raw

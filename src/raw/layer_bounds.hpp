@@ -27,6 +27,7 @@
 // Lip_l above are hand-derived (their GeLU, LayerNorm and attention terms cite their theorems).
 #pragma once
 
+#include "harness/tolerance.hpp"
 #include "raw/raw_operator.hpp"
 
 #include <algorithm>
@@ -34,15 +35,15 @@
 
 namespace iclproof::raw {
 
-// On interval_real the rounding terms are exactly 0: the enclosures already contain the exact
-// value of what the realised layer computes, so only the approximation bounds remain.
+// The rounding factor of the layer bounds: higham_gamma (harness/tolerance.hpp; n u < 1/2), and
+// exactly 0 on interval_real: the enclosures already contain the exact value of what the
+// realised layer computes, so only the approximation bounds remain.
 template <class T>
 T gamma_bound(double n) {
-  if constexpr (is_interval_scalar<T>) return T(0);
-  const T u = eps<T>() / T(2);
-  const T nu = T(n) * u;
-  if (!(nu < T(1) / T(2))) throw std::domain_error("rounding bound void: n u >= 1/2");
-  return nu / (T(1) - nu);
+  if constexpr (is_interval_scalar<T>)
+    return T(0);
+  else
+    return higham_gamma<T>(n);
 }
 
 // Monotone form of the GeLU-product bounds for |x| <= X, |y| <= Y.
@@ -359,5 +360,20 @@ chain_run<T> run_chain_with_bounds(const raw_layout& lay, const std::vector<laye
   cr.propagated_bound = E;
   return cr;
 }
+
+// Explicit instantiations for double, long double and mpfr_real: compiled once, in
+// src/raw/raw_instantiations*.cpp, not in every translation unit that uses them (the extern
+// declarations below); other scalars instantiate them where they are used.
+// clang-format off
+#define ICLPROOF_RAW_LAYER_BOUNDS(PREFIX, T) \
+  PREFIX template T raw_layer_bound<T>(const raw_layout&, const std::vector<raw_op<T>>&, const raw_knobs<T>&, const Mat<T>&); \
+  PREFIX template T div_layer_bound<T>(const raw_layout&, const div_op&, const raw_knobs<T>&, const Mat<T>&); \
+  PREFIX template T layer_bound<T>(const raw_layout&, const layer_spec<T>&, const raw_knobs<T>&, const Mat<T>&); \
+  PREFIX template T layer_lipschitz<T>(const layer_spec<T>&, const Mat<T>&, const T&); \
+  PREFIX template chain_run<T> run_chain_with_bounds<T>(const raw_layout&, const std::vector<layer_spec<T>>&, const std::vector<decoder_layer_weights<T>>&, const raw_knobs<T>&, const Mat<T>&)
+// clang-format on
+ICLPROOF_RAW_LAYER_BOUNDS(extern, double);
+ICLPROOF_RAW_LAYER_BOUNDS(extern, long double);
+ICLPROOF_RAW_LAYER_BOUNDS(extern, mpfr_real);
 
 }  // namespace iclproof::raw

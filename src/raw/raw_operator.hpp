@@ -557,4 +557,21 @@ Mat<T> embed_state(const raw_layout& lay, const Mat<T>& data, const raw_knobs<T>
   return h;
 }
 
+// Explicit instantiations for double, long double and mpfr_real: compiled once, in
+// src/raw/raw_instantiations*.cpp, not in every translation unit that uses them (the extern
+// declarations below); other scalars instantiate them where they are used.
+// clang-format off
+#define ICLPROOF_RAW_OPERATOR(PREFIX, T) \
+  PREFIX template Mat<T> raw_exact<T>(const Mat<T>&, const std::vector<raw_op<T>>&); \
+  PREFIX template Mat<T> div_exact<T>(const Mat<T>&, const div_op&); \
+  PREFIX template Mat<T> layer_exact<T>(const Mat<T>&, const layer_spec<T>&); \
+  PREFIX template decoder_layer_weights<T> build_raw_layer<T>(const raw_layout&, const std::vector<raw_op<T>>&, const raw_knobs<T>&); \
+  PREFIX template decoder_layer_weights<T> build_div_layer<T>(const raw_layout&, const div_op&, const raw_knobs<T>&); \
+  PREFIX template decoder_layer_weights<T> build_layer<T>(const raw_layout&, const layer_spec<T>&, const raw_knobs<T>&); \
+  PREFIX template Mat<T> embed_state<T>(const raw_layout&, const Mat<T>&, const raw_knobs<T>&)
+// clang-format on
+ICLPROOF_RAW_OPERATOR(extern, double);
+ICLPROOF_RAW_OPERATOR(extern, long double);
+ICLPROOF_RAW_OPERATOR(extern, mpfr_real);
+
 }  // namespace iclproof::raw

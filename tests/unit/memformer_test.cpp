@@ -4,7 +4,9 @@
 // deliberately broken one (must fail). The errata of the Memformer paper are shown as numbers:
 // the paper's version fails, the corrected one holds.
 #include "memformer.hpp"
+#include "ahn.hpp"
 #include "errata.hpp"
+#include "references_first_order.hpp"
 
 #include "core/precision.hpp"
 #include "harness/runner.hpp"

@@ -10,9 +10,9 @@
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
 #include "harness/tolerance.hpp"
-#include "memformer.hpp"
 #include "raw/layer_bounds.hpp"
-#include "vonoswald.hpp"
+#include "rounding_shadow.hpp"
+#include "tasks/regression_task.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -34,10 +34,10 @@ void adversarial_summation_attains_the_shadow_bounds() {
   const auto a = testing::recursive_sum_rounding_up<T>(n);
   INFO("error / (u * shadow) = " << static_cast<double>(a.error / (unit_roundoff<T>() * a.shadow)));
   REQUIRE(a.error > T(0));
-  const T rb = vonoswald_checks::rounding_bound<T>(n, a.shadow, a.shadow);
+  const T rb = rounding_shadow::shadow_bound<T>(n, T(a.shadow + a.shadow));
   CHECK(a.error <= rb);
   CHECK(rb <= T(4.04) * a.error);
-  const T sb = memformer_checks::shadow_bound<T>(n, a.shadow);
+  const T sb = rounding_shadow::shadow_bound<T>(n, a.shadow);
   CHECK(a.error <= sb);
   CHECK(sb <= T(2.02) * a.error);
 }
