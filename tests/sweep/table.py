@@ -17,6 +17,9 @@ for name in names:
         if p is None:
             cells.append("-")
             continue
+        if p["verdict"] == "not-applicable":  # no body in this scalar: no margin, no error
+            cells.append("not applicable")
+            continue
         m = p["margin_log10"]
         margin = "exact" if m is None and p["log2_max_error"] is None else (
             "n/a" if m is None else f"{m:+.2f}")
