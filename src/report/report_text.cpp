@@ -466,6 +466,17 @@ std::string report_to_markdown(const run_report& r) {
 
   if (!r.trained.empty() || !r.seed_sweeps.empty() || !r.trajectories.empty()) {
     md << "## Trained models vs constructions {#trained}\n\n" << trained_intro << "\n\n";
+    // The plots of one trained-models subsection, in the report's plot order.
+    const auto md_plots = [&md, &r](const std::vector<std::string>& ids) {
+      for (const auto& p : r.plots) {
+        if (std::find(ids.begin(), ids.end(), p.figure.id) == ids.end()) continue;
+        if (!p.svg_file.empty())
+          md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
+        else
+          md << "*Plot \"" << p.figure.title << "\" not drawn: " << p.error << "*\n\n";
+        if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
+      }
+    };
     const auto md_table = [&md](const text_table& t) {
       md << "|";
       for (const auto& h : t.head) md << " " << md_cell(h) << " |";
@@ -489,15 +500,7 @@ std::string report_to_markdown(const run_report& r) {
       }
       for (const auto& n : t.comparison.notes) md << "- " << n << "\n";
       if (!t.comparison.notes.empty()) md << "\n";
-      for (const auto& p : r.plots) {
-        if (std::find(t.plot_ids.begin(), t.plot_ids.end(), p.figure.id) == t.plot_ids.end())
-          continue;
-        if (!p.svg_file.empty())
-          md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
-        else
-          md << "*Plot \"" << p.figure.title << "\" not drawn: " << p.error << "*\n\n";
-        if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
-      }
+      md_plots(t.plot_ids);
     }
     for (const auto& sw : r.seed_sweeps) {
       md << "### " << sweep_heading(sw) << "\n\n" << sweep_provenance(sw) << "\n\n";
@@ -507,15 +510,7 @@ std::string report_to_markdown(const run_report& r) {
     for (const auto& tr : r.trajectories) {
       md << "### " << trajectory_heading(tr) << "\n\n" << trajectory_provenance(tr) << "\n\n";
       md_table(crossing_table(tr));
-      for (const auto& p : r.plots) {
-        if (std::find(tr.plot_ids.begin(), tr.plot_ids.end(), p.figure.id) == tr.plot_ids.end())
-          continue;
-        if (!p.svg_file.empty())
-          md << "![" << p.figure.title << "](" << p.svg_file << ")\n\n";
-        else
-          md << "*Plot \"" << p.figure.title << "\" not drawn: " << p.error << "*\n\n";
-        if (!p.figure.caption.empty()) md << p.figure.caption << "\n\n";
-      }
+      md_plots(tr.plot_ids);
     }
   }
 
