@@ -32,10 +32,15 @@
        generalised inverse pinvmx), so ridge -> W+ as lambda -> 0 holds with no assumption:
    - ridge_min_norm_pinvmx_bound : ||W_ridge(lambda) - W+||_F
        <= lambda ||(X X^T)^- X||_F^2 ||W+||_F for every X and lambda > 0.
+   - sv_lower_bound_ginv : mu = 1 / ||G X||_F^2 qualifies for ANY generalised inverse G of
+       X X^T (X X^T G X X^T = X X^T), not only pinvmx.
+   - ridge_min_norm_ginv_bound2 : the same bound squared, square-root free (any real field), for
+       any such G: ||W_ridge(lambda) - W+||_F^2 <= (lambda ||G X||_F^2)^2 ||W+||_F^2; the exact
+       rational check of references.ridge_tends_to_min_norm_least_squares evaluates it.
 
    Auxiliary: fdot_sqr_le (Cauchy-Schwarz), fnorm2_mulmx_le (||A B||_F <= ||A||_F ||B||_F),
    eqmx_gram (the row space of X X^T is that of X^T), mulmx_gram_eq0, fdot_range_ker,
-   ridge_unitmx.
+   ridge_unitmx, ginv_mulmx_eq0 (G X = 0 forces X = 0 for a generalised inverse G of X X^T).
 
    Dependencies: mathcomp ssreflect/algebra, mathcomp zify (lia), algebra-tactics (ring).
    No axioms. *)
@@ -389,6 +394,58 @@ have [v0|vpos] := eqVneq (fnorm2 v) 0; first by rewrite v0 mulr0 fnorm2_ge0.
 have [M0|Mpos] := eqVneq (fnorm2 M) 0; first by rewrite M0 invr0 mul0r fnorm2_ge0.
 rewrite ler_pdivr_mull ?lt0r ?Mpos ?fnorm2_ge0 //.
 by rewrite -(ler_pmul2l (_ : 0 < fnorm2 v)) ?lt0r ?vpos ?fnorm2_ge0.
+Qed.
+
+(* A generalised inverse G of H = X X^T (H G H = H) kills nothing of X: G X = 0 forces X = 0. *)
+Lemma ginv_mulmx_eq0 (G : 'M[R]_d) : H *m G *m H = H -> G *m X = 0 -> X = 0.
+Proof.
+move=> HGH GX0; apply: mul_tr_self_eq0; rewrite -/(gram X) -HGH -mulmxA /gram (mulmxA G) GX0.
+by rewrite mul0mx mulmx0.
+Qed.
+
+(* sv_lower_bound_pinvmx for ANY generalised inverse G of H (H G H = H), not only mathcomp's
+   pinvmx: mu = 1 / ||G X||_F^2 qualifies.  The C++ computes such a G by exact elimination and
+   checks H G H = H. *)
+Theorem sv_lower_bound_ginv (G : 'M[R]_d) : H *m G *m H = H ->
+  sv_lower_bound (fnorm2 (G *m X))^-1.
+Proof.
+move=> HGH v vX; set M := G *m X.
+have vGH : v *m G *m H = v.
+  have /submxP[w ->] : (v <= H)%MS by rewrite (eqmx_gram X).
+  by rewrite -(mulmxA w) -mulmxA HGH.
+have e : fnorm2 v = fdot (v *m M) (v *m X).
+  rewrite /M (mulmxA v) /fnorm2 -{1}vGH /gram.
+  by rewrite (mulmxA (v *m G)) (fdotMr (v *m G *m X)) trmxK.
+have cs : fnorm2 v * fnorm2 v <= fnorm2 v * (fnorm2 M * fnorm2 (v *m X)).
+  apply: le_trans (_ : fdot (v *m M) (v *m X) ^+ 2 <= _); first by rewrite -e expr2.
+  apply: le_trans (fdot_sqr_le _ _) _; rewrite mulrA ler_wpmul2r ?fnorm2_ge0 //.
+  exact: fnorm2_mulmx_le.
+have [v0|vpos] := eqVneq (fnorm2 v) 0; first by rewrite v0 mulr0 fnorm2_ge0.
+have [M0|Mpos] := eqVneq (fnorm2 M) 0; first by rewrite M0 invr0 mul0r fnorm2_ge0.
+rewrite ler_pdivr_mull ?lt0r ?Mpos ?fnorm2_ge0 //.
+by rewrite -(ler_pmul2l (_ : 0 < fnorm2 v)) ?lt0r ?vpos ?fnorm2_ge0.
+Qed.
+
+(* The bound of ridge_min_norm_pinvmx_bound, squared (no square root, so it holds over any real
+   field and an exact rational check evaluates it) and for ANY generalised inverse G of X X^T:
+   ||W_ridge(lambda) - W+||_F^2 <= (lambda ||G X||_F^2)^2 ||W+||_F^2.
+   references.ridge_tends_to_min_norm_least_squares checks it in exact rationals. *)
+Theorem ridge_min_norm_ginv_bound2 (G : 'M[R]_d) lambda : 0 < lambda -> H *m G *m H = H ->
+  fnorm2 (ridge lambda - Wp) <= (lambda * fnorm2 (G *m X)) ^+ 2 * fnorm2 Wp.
+Proof.
+move=> lpos HGH; set M := G *m X.
+have [M0|Mpos] := eqVneq (fnorm2 M) 0.
+  have X0 := ginv_mulmx_eq0 HGH (fnorm2_eq0 M0).
+  rewrite /ridge /min_norm_ls /gram X0 trmx0 !mulmx0 !mul0mx subrr.
+  by rewrite /fnorm2 !fdot0l mulr0.
+have M_gt0 : 0 < fnorm2 M by rewrite lt0r Mpos fnorm2_ge0.
+have mu_gt0 : 0 < (fnorm2 M)^-1 by rewrite invr_gt0.
+apply: le_trans (ridge_min_norm_bound2 lpos (ltW mu_gt0) (sv_lower_bound_ginv HGH)) _.
+rewrite ler_wpmul2r ?fnorm2_ge0 //.
+have h1 : 0 <= lambda / (lambda + (fnorm2 M)^-1) by rewrite divr_ge0 // ltW // addr_gt0.
+have h2 : 0 <= lambda * fnorm2 M by rewrite mulr_ge0 ?fnorm2_ge0 ?ltW.
+rewrite ler_sqr ?nnegrE // -[X in _ <= lambda * X]invrK ler_pmul2l // lef_pinv ?posrE ?addr_gt0 //.
+by rewrite ler_addr ltW.
 Qed.
 
 End Ridge.

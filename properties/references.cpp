@@ -41,12 +41,16 @@ ICLPROOF_PROPERTY_BODY(bayes_ridge, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     ridge_min_norm, "references.ridge_tends_to_min_norm_least_squares",
-    "||W_ridge(lambda) - W_min_norm||_F <= (lambda / sigma_min(X)^2) ||W_min_norm||_F, so ridge "
-    "tends to the minimum-norm least-squares solution as lambda -> 0 (rank-deficient X included).",
-    approximation(bound("proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares"))
-        .missing("the theorem holds for every mu > 0 with mu |v|^2 <= |v^T X|^2 on range(X) "
-                 "(sv_lower_bound); that mu = sigma_min(X)^2, the rate the property uses, "
-                 "satisfies it is the SVD and is not proved")) {
+    "Ridge tends to the minimum-norm least-squares solution W+ as lambda -> 0 (rank-deficient X "
+    "included): ||W_ridge(lambda) - W+||_F^2 <= (lambda ||G X||_F^2)^2 ||W+||_F^2 for a "
+    "generalised inverse G of X X^T, checked exactly in rationals with W_ridge, W+ and G tied to "
+    "the theorem's terms by exact identities. Floating-point runs check instead the sharper rate "
+    "||W_ridge - W+||_F <= (lambda / sigma_min(X)^2) ||W+||_F, whose step mu = sigma_min^2 is the "
+    "SVD (not proved), under a rounding-model tolerance.",
+    approximation(bound("proofs/LeastSquares.v:ridge_min_norm_ginv_bound2"),
+                  identity("proofs/LeastSquares.v:ridge_min_norm_gap"),
+                  reference("proofs/LeastSquares.v:min_norm_ls_unique"),
+                  reference("proofs/LeastSquares.v:ridge_unitmx"))) {
   ridge_tends_to_min_norm<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }

@@ -217,26 +217,36 @@ int min_norm_ridge_exponent(int d, const T& kappa_X) {
   return static_cast<int>(std::floor(std::log2(1.0 / (8.0 * c * kx * kx))));
 }
 
-// Ridge tends to the minimum-norm least-squares solution as lambda -> 0, with the exact rate
-// ||W_lambda - W+||_F <= (lambda / sigma_min^2) ||W+||_F, sigma_min the smallest NONZERO
-// singular value of X (ridge_min_norm_rate; proved in exact arithmetic over any real closed
-// field: proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares, with sigma_min^2 entering
-// as mu ||v||^2 <= ||v^T X||^2 on range(X)). Rank-deficient and N < d cases included; rank is
-// exact (rationals).
+// Ridge tends to the minimum-norm least-squares solution W+ as lambda -> 0 (rank-deficient X and
+// N < d included; rank is exact, in rationals).
+//
+// Exact scalar (the certified run): the Qed bound itself, squared and square-root free,
+//     ||W_ridge - W+||_F^2 <= (lambda ||G X||_F^2)^2 ||W+||_F^2
+// (proofs/LeastSquares.v:ridge_min_norm_ginv_bound2), G any generalised inverse of H = X X^T,
+// lambda = 2^-k, every side an exact rational. What ties the computed matrices to the theorem's
+// terms is checked exactly too, each as an equality in Q:
+//   - W_ridge (H + lambda I) = Y X^T: W_ridge is the theorem's ridge Y X^T (H + lambda I)^-1
+//     (H + lambda I is invertible for lambda > 0: LeastSquares.v:ridge_unitmx);
+//   - W+ H = Y X^T (normal equations) and W+ = (W+ G X) X^T (W+ lies in the range of X, with the
+//     witness W+ G X): then W+ is the theorem's min_norm_ls (LeastSquares.v:min_norm_ls_unique);
+//   - H G H = H: G is a generalised inverse (psd_generalised_inverse, core/rational.hpp), the
+//     hypothesis of the theorem;
+//   - (W_ridge - W+)(H + lambda I) = -lambda W+ (LeastSquares.v:ridge_min_norm_gap).
+// The bound's constant ||G X||_F^2 >= 1 / sigma_min(X)^2 is weaker than the SVD rate below, by at
+// most a factor rank(X) when G is the Moore-Penrose inverse (not proved; the pivot-block G used
+// here is one only when H is invertible).
+//
+// Floating point: the sharper rate ||W_lambda - W+||_F <= (lambda / sigma_min^2) ||W+||_F,
+// sigma_min the smallest NONZERO singular value of X (ridge_min_norm_rate; the theorem
+// LeastSquares.v:ridge_tends_to_min_norm_least_squares with mu = sigma_min^2, which is the SVD and
+// not proved), under a rounding-model tolerance.
 // Rounding: ridge by Cholesky, relative chol(d, kappa(A)) (Higham Thm 10.4); min-norm LS by a
 // complete orthogonal decomposition, forward error <= kappa_X gamma_{4Nd} (2 + kappa_X
 // ||r|| / (||X|| ||W+||)) relative (Higham Thm 20.1 with the backward error of Householder
 // QR, Thm 19.4); both times ||W+||_F and 2 for second-order terms.
-//
-// In an exact scalar sigma_min is irrational, so the rate inequality cannot be evaluated; what is
-// checked there is the exact identity it follows from (the SVD argument above applies it
-// componentwise), for lambda = 2^-k:
-//     (W_lambda - W+) (X X^T + lambda I) = -lambda W+,
-// together with the two facts that make W+ the minimum-norm solution: W+ X X^T = Y X^T (normal
-// equations; implied by the identity) and W+ v = 0 for every v with X^T v = 0 (W+ lies in the
-// row space, range(X)^T), all as equalities in Q.
-template <class T, class Ridge>
-void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
+// Ridge: (X, Y, lambda) -> W_ridge; MinNorm: (X, Y) -> W+ (the mutation tests pass broken ones).
+template <class T, class Ridge, class MinNorm>
+void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge, const MinNorm& min_norm) {
   task_ranges r;
   r.d_max = 6;
   r.o_max = 2;
@@ -256,14 +266,29 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
     ctx.note_value("exact rank", rank);
     ctx.note("lambda", full_digits(lambda));
     const Mat<T> W_ridge = ridge(task.X, task.Y, lambda);
-    const Mat<T> W_plus = min_norm_least_squares(task.X, task.Y);
-    const Mat<T> A = matmul_nt(task.X, task.X) + lambda * Mat<T>::Identity(spec.d, spec.d);
+    const Mat<T> W_plus = min_norm(task.X, task.Y);
+    const Mat<T> H = matmul_nt(task.X, task.X);
+    const Mat<T> YXt = matmul_nt(task.Y, task.X);
+    const Mat<T> A = H + lambda * Mat<T>::Identity(spec.d, spec.d);
+    ctx.compare<T>("W_ridge (X X^T + lambda I) vs Y X^T", matmul(W_ridge, A), YXt, T(0));
+    ctx.compare<T>("W_min_norm X X^T vs Y X^T (normal equations)", matmul(W_plus, H), YXt, T(0));
+    const Mat<T> G = psd_generalised_inverse(H);
+    ctx.compare<T>("X X^T G X X^T vs X X^T (G a generalised inverse)", matmul(matmul(H, G), H), H,
+                   T(0));
+    const Mat<T> GX = matmul(G, task.X);
+    ctx.compare<T>("(W_min_norm G X) X^T vs W_min_norm (W_min_norm in the range of X)",
+                   matmul_nt(matmul(W_plus, GX), task.X), W_plus, T(0));
     ctx.compare<T>("(W_ridge - W_min_norm)(X X^T + lambda I) vs -lambda W_min_norm",
                    matmul(Mat<T>(W_ridge - W_plus), A), Mat<T>(-lambda * W_plus), T(0));
-    const Mat<T> V = null_space_basis(Mat<T>(task.X.transpose()));  // X^T V = 0
-    if (V.cols() > 0)
-      ctx.compare<T>("W_min_norm on null(X^T) (row-space condition)", matmul(W_plus, V),
-                     Mat<T>(Mat<T>::Zero(spec.o, V.cols())), T(0));
+    const T rate = lambda * GX.squaredNorm();
+    ctx.check_le_proved<T>(
+        "||W_ridge - W_min_norm||_F^2 <= (lambda ||G X||_F^2)^2 ||W_min_norm||_F^2",
+        T(Mat<T>(W_ridge - W_plus).squaredNorm()), T(rate * rate * W_plus.squaredNorm()),
+        "proofs/LeastSquares.v:ridge_min_norm_ginv_bound2", [&] {
+          return "W_ridge =\n" + case_context::matrix_full_digits(W_ridge) + "W_min_norm =\n" +
+                 case_context::matrix_full_digits(W_plus) + "G =\n" +
+                 case_context::matrix_full_digits(G);
+        });
     return;
   } else {
     const Vec<T> sv = singular_values<T>(task.X);
@@ -278,7 +303,7 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
     ctx.note_value("exact rank", rank);
     ctx.note("lambda", full_digits(lambda));
     const Mat<T> W_ridge = ridge(task.X, task.Y, lambda);
-    const Mat<T> W_plus = min_norm_least_squares(task.X, task.Y);
+    const Mat<T> W_plus = min_norm(task.X, task.Y);
     const T kappa_A = (smax * smax + lambda) / lambda;
     const T kappa_X = smax / smin;
     const T nw = frobenius<T>(W_plus);
@@ -295,6 +320,12 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
                              "W_min_norm =\n" + case_context::matrix_full_digits(W_plus);
                     });
   }
+}
+
+template <class T, class Ridge>
+void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
+  ridge_tends_to_min_norm<T>(
+      ctx, ridge, [](const Mat<T>& X, const Mat<T>& Y) { return min_norm_least_squares(X, Y); });
 }
 
 // Ridge at precision p agrees with ridge at precision 2p (tolerance-free in spirit: the 2p

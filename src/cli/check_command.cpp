@@ -172,7 +172,8 @@ void print_check_header(const check_options& opt, const check_setup& setup) {
   if (opt.certified)
     fmt::print(
         "--certified: each property runs in its strongest mode (rational if it has an exact body "
-        "and an exact claim, else interval if it has an interval body, else MPFR)\n");
+        "and an exact claim, else interval if it has an interval body, else rational if it has an "
+        "exact body (an approximation under a Qed bound compared exactly), else MPFR)\n");
   if (audit.path.empty())
     fmt::print("no --proof-audit: no property is `proved` in this run (shared/TRUST.md)\n");
   std::fflush(stdout);
@@ -334,13 +335,16 @@ int present_check_results(const check_options& opt, const std::vector<property_r
     level_counts[level]++;
     reached.emplace_back(r.info.name, level);
     // Exact mode: the tolerance is 0 and the check is equality, shown as "exact"; the error
-    // is 0 when it holds ("maxerr/eps" has no meaning without eps).
-    fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, r.cases,
-               format_log2(r.worst_log2_err), r.exact ? "exact" : format_log2(r.worst_log2_bound),
-               r.exact                                ? "-"
-               : std::isfinite(r.max_log2_err_in_eps) ? format_log2(r.max_log2_err_in_eps)
-                                                      : "0",
-               format_margin(r), verdict_text, to_string(level));
+    // is 0 when it holds ("maxerr/eps" has no meaning without eps). Where the worst check was
+    // an exact comparison with a nonzero Qed bound (an approximation), that bound is shown.
+    fmt::print(
+        "{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, r.cases,
+        format_log2(r.worst_log2_err),
+        r.exact && !std::isfinite(r.worst_log2_bound) ? "exact" : format_log2(r.worst_log2_bound),
+        r.exact                                ? "-"
+        : std::isfinite(r.max_log2_err_in_eps) ? format_log2(r.max_log2_err_in_eps)
+                                               : "0",
+        format_margin(r), verdict_text, to_string(level));
     if (!cov.fully_proved()) fmt::print("    {}\n", cov.coverage_text());
     if (r.outcome != verdict::pass) {
       fmt::print("---- {}\n{}\n", r.info.name, r.failure);
@@ -380,7 +384,8 @@ int present_check_results(const check_options& opt, const std::vector<property_r
                                                            : nlohmann::json(nullptr)},
         {"log2_tolerance", std::isfinite(r.worst_log2_bound) ? nlohmann::json(r.worst_log2_bound)
                                                              : nlohmann::json(nullptr)},
-        {"tolerance", r.exact ? nlohmann::json("exact") : nlohmann::json(nullptr)},
+        {"tolerance", r.exact && !std::isfinite(r.worst_log2_bound) ? nlohmann::json("exact")
+                                                                    : nlohmann::json(nullptr)},
         {"margin_log10",
          std::isfinite(r.margin_log10) ? nlohmann::json(r.margin_log10) : nlohmann::json(nullptr)},
         {"seconds", r.seconds},

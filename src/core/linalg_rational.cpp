@@ -6,6 +6,7 @@
 #include "core/linalg_impl.hpp"
 #include "core/rational.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace iclproof {
@@ -128,6 +129,24 @@ Mat<R> null_space_basis(const Mat<R>& A) {
     ++c;
   }
   return V;
+}
+
+Mat<R> psd_generalised_inverse(const Mat<R>& H) {
+  if (H.rows() != H.cols())
+    throw std::invalid_argument("psd_generalised_inverse: the matrix is not square");
+  std::vector<Eigen::Index> pivots;
+  reduced_row_echelon(H, pivots);
+  const Eigen::Index r = static_cast<Eigen::Index>(pivots.size());
+  Mat<R> H_pp(r, r);
+  for (Eigen::Index i = 0; i < r; ++i)
+    for (Eigen::Index j = 0; j < r; ++j)
+      H_pp(i, j) = H(pivots[static_cast<std::size_t>(i)], pivots[static_cast<std::size_t>(j)]);
+  const Mat<R> H_pp_inv = r > 0 ? inverse(H_pp) : Mat<R>(0, 0);  // throws if singular
+  Mat<R> G = Mat<R>::Zero(H.rows(), H.cols());
+  for (Eigen::Index i = 0; i < r; ++i)
+    for (Eigen::Index j = 0; j < r; ++j)
+      G(pivots[static_cast<std::size_t>(i)], pivots[static_cast<std::size_t>(j)]) = H_pp_inv(i, j);
+  return G;
 }
 
 template <>

@@ -47,6 +47,14 @@ Mat<rational_real> reduced_row_echelon(const Mat<rational_real>& A,
 // A basis of {v : A v = 0} (columns), from the free columns of rref(A); exact.
 Mat<rational_real> null_space_basis(const Mat<rational_real>& A);
 
+// A generalised inverse G of a symmetric positive semidefinite H (H G H = H), exact: the inverse
+// of H's principal submatrix on the pivot columns P of rref(H), zero outside P x P. For a Gram
+// matrix H = X X^T that submatrix is X_P X_P^T with the rows X_P independent, so invertible (a
+// singular one throws std::domain_error). Not the Moore-Penrose inverse unless H is invertible;
+// callers that rely on H G H = H check it exactly (proofs/LeastSquares.v:sv_lower_bound_ginv
+// needs only that).
+Mat<rational_real> psd_generalised_inverse(const Mat<rational_real>& H);
+
 // No exact form: these need square roots or iterations that do not terminate in Q.
 template <>
 Vec<rational_real> symmetric_eigenvalues(const Mat<rational_real>&) = delete;

@@ -192,8 +192,9 @@ void case_context::fail(std::string_view label, const std::string& err, const st
                         const std::string& values) {
   if (log2_eps_ == -std::numeric_limits<double>::infinity()) {  // exact scalar: eps = 0
     RC_FAIL(fmt::format(
-        "{}: check '{}' failed\n  scalar {} (exact arithmetic: the claim is equality), property "
-        "seed {}\n  error     = {}\n  tolerance = {}\ninputs:\n{}{}",
+        "{}: check '{}' failed\n  scalar {} (exact arithmetic: equality, or an inequality against "
+        "a Qed bound, compared exactly), property seed {}\n  error     = {}\n  tolerance = {}\n"
+        "inputs:\n{}{}",
         property_, label, scalar_, seed_, err, bound, inputs_, values));
   }
   const double err_eps = last_log2_err_ - log2_eps_;

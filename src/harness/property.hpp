@@ -133,12 +133,30 @@ class case_context {
   // or derived by hand (named by what derives it: a comment, a paper). On floating-point
   // scalars both behave as check_le and record the backing; on interval_real the check is
   // certified and the backing decides what the verdict may claim (a hand-derived bound never
-  // makes the property "proved + enclosed").
+  // makes the property "proved + enclosed"). On the exact scalar a Qed bound (and only a Qed
+  // bound) may be nonzero: both sides are exact, so the comparison is certified with no
+  // tolerance (a point enclosure) and counts as an enclosed check; a failure is a certificate.
   template <class T>
   void check_le_proved(std::string_view label, const T& err, const T& bound,
                        const std::string& lemma, const std::function<std::string()>& values = {}) {
     if constexpr (std::is_same_v<T, interval_real>) {
       check_le_enclosed(label, err, bound, true, lemma, values);
+    } else if constexpr (is_exact_scalar<T>) {
+      stage_ = label;
+      proved_bounds_.insert(lemma);
+      if (err < T(0) || bound < T(0)) {
+        record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()),
+               false);
+        fail(label, full_digits(err), full_digits(bound),
+             "check_le_proved compares a non-negative error with a non-negative bound\n");
+      }
+      ++enclosed_checks_;
+      const bool ok = err <= bound;
+      record(log2_abs(err), log2_abs(bound), log2_abs(eps<T>()), ok);
+      if (!ok)
+        fail(label, full_digits(err), full_digits(bound),
+             "CERTIFIED FAIL: in exact rationals the error exceeds the Qed bound " + lemma + "\n" +
+                 (values ? values() : std::string()));
     } else {
       proved_bounds_.insert(lemma);
       check_le<T>(label, err, bound, values);

@@ -40,7 +40,10 @@ std::string check_steps(const claim_coverage& c, const std::vector<check_mode>& 
     return "measured: an empirical quantity; its threshold is justified in the property's "
            "comments";
   if (has(check_mode::exact_rational))
-    s += "exact: runs in exact rationals (error must be exactly 0). ";
+    s += c.kind == claim_kind::approximation
+             ? "exact: runs in exact rationals (identities with error exactly 0, the Qed bound "
+               "compared exactly). "
+             : "exact: runs in exact rationals (error must be exactly 0). ";
   if (has(check_mode::interval))
     s += "enclosed: runs in interval arithmetic (enclosure against the bound). ";
   if (has(check_mode::floating_point))

@@ -87,6 +87,8 @@ property_trust assess_property_run(const property_result& r, const proof_audit& 
   e.all_errors_zero = all_errors_zero(r);
   e.all_bounds_qed = all_bounds_qed(r, audit);
   e.audit_passed = citations_checked(t.citations, audit);
+  e.qed_bound_checked =
+      t.mode == check_mode::exact_rational && r.enclosed_checks > 0 && !r.proved_bounds.empty();
   t.assessment = assess_run(r.info.coverage, e);
   return t;
 }

@@ -62,6 +62,17 @@ trust_assessment assess_run(const claim_coverage& c, const run_evidence& e) {
   if (!e.passed) return limited("the check did not pass");
   if (!c.fully_proved()) return limited(c.coverage_text());
   if (!e.audit_passed) return limited("no passing proof audit of the cited theorems in this run");
+  if (e.mode == check_mode::exact_rational && c.kind == claim_kind::approximation) {
+    // An approximation checked in exact rationals: its error is not 0, so never proved + exact;
+    // its Qed bound compared exactly is an enclosed check whose enclosures are points.
+    if (!e.qed_bound_checked || !e.all_bounds_qed)
+      return limited(
+          "an approximation run in exact rationals without every bound a Qed statement "
+          "compared exactly");
+    return {trust_level::proved_enclosed,
+            "an approximation: its Qed bound compared exactly in rationals (point enclosures); "
+            "proved + exact is for identities with error 0"};
+  }
   if (e.mode == check_mode::exact_rational) {
     if (!e.all_errors_zero) return limited("an error was not exactly 0");
     return {trust_level::proved_exact, ""};
@@ -78,6 +89,10 @@ check_mode strongest_mode(const claim_coverage& c, const std::vector<check_mode>
   if ((c.kind == claim_kind::exact_identity || c.kind == claim_kind::approximation) &&
       supports(modes, check_mode::interval))
     return check_mode::interval;
+  // An approximation with an exact body and no interval one: exact comparisons are at least as
+  // strong as enclosures (assess_run asks the run for a Qed bound compared exactly).
+  if (c.kind == claim_kind::approximation && supports(modes, check_mode::exact_rational))
+    return check_mode::exact_rational;
   return check_mode::floating_point;
 }
 
@@ -88,6 +103,7 @@ trust_assessment reachable_level(const claim_coverage& c, const std::vector<chec
   best.all_errors_zero = true;
   best.all_bounds_qed = true;
   best.audit_passed = true;
+  best.qed_bound_checked = true;
   return assess_run(c, best);
 }
 

@@ -59,6 +59,10 @@ struct run_evidence {
   bool all_bounds_qed = false;
   // A proof audit was given in this run and every theorem the property cites checked in it.
   bool audit_passed = false;
+  // exact_rational: at least one check compared an error with a nonzero Qed bound exactly
+  // (case_context::check_le_proved on the exact scalar). An approximation claim run in exact
+  // rationals is certified only by such a check: an identity it follows from is not its bound.
+  bool qed_bound_checked = false;
 };
 
 struct trust_assessment {
@@ -81,11 +85,13 @@ struct citation_status {
 trust_assessment assess_run(const claim_coverage& c, const run_evidence& e);
 
 // The strongest level the property can reach, given the modes it can run in, assuming a passing
-// audit and, for interval runs, Qed bounds in every check (`iclproof list`, CLAIMS.md).
+// audit and, for interval runs and exact runs of approximations, Qed bounds in every check
+// (`iclproof list`, CLAIMS.md).
 trust_assessment reachable_level(const claim_coverage& c, const std::vector<check_mode>& modes);
 
 // The mode `check --certified` runs a property in: exact rationals for exact identities, interval
-// arithmetic for identities and approximations, floating point (MPFR) otherwise.
+// arithmetic for identities and approximations, exact rationals for an approximation with an
+// exact body and no interval one, floating point (MPFR) otherwise.
 check_mode strongest_mode(const claim_coverage& c, const std::vector<check_mode>& modes);
 
 // ---- recorded levels (properties/trust_levels.txt) -----------------------------------------

@@ -122,6 +122,60 @@ TEST_CASE("exact min-norm least squares satisfies the four Penrose conditions", 
         Mat<R>(Mat<R>::Zero(2, 1)));
 }
 
+TEST_CASE("exact generalised inverse of a Gram matrix: H G H = H at every rank", "[rational]") {
+  // X = C F of rank 2 (4 x 6), so H = X X^T (4 x 4) is singular; then full rank and zero.
+  Mat<R> C(4, 2), F(2, 6);
+  C << 1, 0, 0, 1, 1, 1, 2, -1;
+  F << 1, 2, 0, 1, -1, 3, 0, 1, 1, -2, 1, 1;
+  Mat<R> full(3, 4);
+  full << 1, 2, 0, -1, 0, 1, 3, 1, 2, 0, 1, 1;
+  for (const Mat<R>& X : {Mat<R>(matmul(C, F)), full, Mat<R>(Mat<R>::Zero(3, 2))}) {
+    const Mat<R> H = matmul_nt(X, X);
+    const Mat<R> G = psd_generalised_inverse(H);
+    CHECK(matmul(matmul(H, G), H) == H);
+    if (numerical_rank(H) == H.rows()) CHECK(G == inverse(H));
+  }
+  CHECK_THROWS_AS(psd_generalised_inverse(Mat<R>(Mat<R>::Zero(2, 3))), std::invalid_argument);
+}
+
+TEST_CASE("an exact check against a Qed bound: compared exactly, a certified failure otherwise",
+          "[rational]") {
+  run_config cfg;
+  cfg.scalar = scalar_kind::rational;
+  cfg.cases = 3;
+  cfg.shrink = false;
+  const property_info info{"rational.bound", "1/3 <= 1/2", {}};
+  const auto good = run_body(
+      info,
+      [](case_context& ctx) {
+        ctx.check_le_proved<R>("1/3 <= 1/2", R(R(1) / R(3)), R(R(1) / R(2)), "proofs/A.v:a");
+      },
+      cfg);
+  CHECK(good.outcome == verdict::pass);
+  CHECK(good.enclosed_checks == 3);
+  CHECK(good.proved_bounds == std::vector<std::string>{"proofs/A.v:a"});
+  CHECK(std::isfinite(good.worst_log2_bound));  // the bound, not "exact", is shown
+  const auto bad = run_body(
+      info,
+      [](case_context& ctx) {
+        // 1/2 + 1e-27 against 1/2: only an exact comparison sees it.
+        const R off = R(1) / R(1000000000) / R(1000000000) / R(1000000000);
+        ctx.check_le_proved<R>("1/2 + 1e-27 <= 1/2", R(R(1) / R(2) + off), R(R(1) / R(2)),
+                               "proofs/A.v:a");
+      },
+      cfg);
+  CHECK(bad.outcome == verdict::fail);
+  CHECK(bad.failure.find("CERTIFIED FAIL") != std::string::npos);
+  CHECK(bad.failure.find("proofs/A.v:a") != std::string::npos);
+  // A plain check_le on the exact scalar still demands tolerance 0: only a Qed bound may be
+  // nonzero.
+  const auto misuse = run_body(
+      info,
+      [](case_context& ctx) { ctx.check_le<R>("1/3 <= 1/2", R(R(1) / R(3)), R(R(1) / R(2))); },
+      cfg);
+  CHECK(misuse.outcome == verdict::fail);
+}
+
 TEST_CASE("a rational check is equality: tolerance 0, error exactly 0 or a failure", "[rational]") {
   run_config cfg;
   cfg.scalar = scalar_kind::rational;

@@ -129,6 +129,44 @@ TEST_CASE("ridge -> min-norm property fails for a ridge with 4 lambda", "[refere
       });
 }
 
+TEST_CASE("ridge -> min-norm property fails for a least-squares solution that is not min-norm",
+          "[references][mutation]") {
+  // The mutant adds ones (I - X X^+) to W+: it still solves the normal equations (its loss is
+  // least) but leaves the range of X when rank(X) < d, so its norm is not least. In rationals
+  // the range witness W+ = (W+ G X) X^T catches it exactly; in floating point the gap no longer
+  // tends to 0.
+  scoped_mpfr_precision p(256);
+  const auto ridge = [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
+    return ridge_closed_form(X, Y, l);
+  };
+  const auto good = mutants.run(
+      [&](case_context& ctx) {
+        reference_checks::ridge_tends_to_min_norm<T>(
+            ctx, ridge,
+            [](const Mat<T>& X, const Mat<T>& Y) { return min_norm_least_squares(X, Y); });
+      },
+      60);
+  CHECK(good.outcome == verdict::pass);
+  const auto bad = mutants.run(
+      [&](case_context& ctx) {
+        reference_checks::ridge_tends_to_min_norm<T>(
+            ctx, ridge, [](const Mat<T>& X, const Mat<T>& Y) {
+              const Eigen::Index d = X.rows(), N = X.cols();
+              const Mat<T> X_pinv =
+                  min_norm_least_squares(X, Mat<T>(Mat<T>::Identity(N, N)));  // N x d
+              const Mat<T> off_range = Mat<T>::Identity(d, d) - matmul(X, X_pinv);
+              return Mat<T>(min_norm_least_squares(X, Y) +
+                            matmul(Mat<T>(Mat<T>::Ones(Y.rows(), d)), off_range));
+            });
+      },
+      60);
+  INFO(bad.failure);
+  CHECK(bad.outcome == verdict::fail);
+#ifdef ICLPROOF_MUTATION_RATIONAL
+  CHECK_THAT(bad.failure, Catch::Contains("range of X"));
+#endif
+}
+
 #ifndef ICLPROOF_MUTATION_RATIONAL
 TEST_CASE("p-vs-2p ridge property fails on a perturbed lambda", "[references][mutation]") {
   scoped_mpfr_precision p(256);

@@ -39,18 +39,19 @@ std::vector<claim_coverage> all_coverages() {
           unproved_approximation(), measured_slope(),   rounding()};
 }
 
-// Every run_evidence there is: 3 modes x 2^4 flags.
+// Every run_evidence there is: 3 modes x 2^5 flags.
 std::vector<run_evidence> all_evidence() {
   std::vector<run_evidence> out;
   for (check_mode m :
        {check_mode::exact_rational, check_mode::interval, check_mode::floating_point})
-    for (int bits = 0; bits < 16; ++bits) {
+    for (int bits = 0; bits < 32; ++bits) {
       run_evidence e;
       e.mode = m;
       e.passed = bits & 1;
       e.all_errors_zero = bits & 2;
       e.all_bounds_qed = bits & 4;
       e.audit_passed = bits & 8;
+      e.qed_bound_checked = bits & 16;
       out.push_back(e);
     }
   return out;
@@ -69,16 +70,26 @@ std::string first_overclaim(const assess_fn& assess) {
           std::string(" [") + std::string(to_string(c.kind)) + ", " + c.coverage_text() +
           ", mode " + std::string(to_string(e.mode)) + ", passed " + std::to_string(e.passed) +
           ", zero " + std::to_string(e.all_errors_zero) + ", qed " +
-          std::to_string(e.all_bounds_qed) + ", audit " + std::to_string(e.audit_passed) + "]";
+          std::to_string(e.all_bounds_qed) + ", audit " + std::to_string(e.audit_passed) +
+          ", bound compared " + std::to_string(e.qed_bound_checked) + "]";
       if (is_proved(l) && !c.fully_proved()) return "proved for a partial claim" + where;
       if (is_proved(l) && !e.audit_passed) return "proved without a passing audit" + where;
       if (is_proved(l) && !e.passed) return "proved for a failed check" + where;
       if (l == trust_level::proved_exact &&
           (e.mode != check_mode::exact_rational || !e.all_errors_zero))
         return "proved + exact without an exact zero-error run" + where;
+      if (is_proved(l) && c.kind == claim_kind::approximation &&
+          e.mode == check_mode::exact_rational && !e.qed_bound_checked)
+        return "an approximation proved in exact rationals without its Qed bound compared" + where;
+      // An exact rational comparison is a point enclosure: an approximation run in exact
+      // rationals may be proved + enclosed, but only when its Qed bound was compared.
+      const bool exact_bound_run = e.mode == check_mode::exact_rational &&
+                                   c.kind == claim_kind::approximation && e.qed_bound_checked;
       if (l == trust_level::proved_enclosed &&
-          (e.mode != check_mode::interval || !e.all_bounds_qed))
+          ((e.mode != check_mode::interval && !exact_bound_run) || !e.all_bounds_qed))
         return "proved + enclosed without an interval run under Qed bounds" + where;
+      if (l == trust_level::proved_exact && c.kind == claim_kind::approximation)
+        return "an approximation (error not 0) called proved + exact" + where;
       if (l >= trust_level::enclosed_hand_derived && e.mode == check_mode::floating_point)
         return "a floating-point run above the rounding-model level" + where;
       if (c.kind == claim_kind::measured && l != trust_level::measured)
@@ -131,6 +142,25 @@ TEST_CASE("trust levels: the level of a run", "[trust]") {
   CHECK(assess_run(full_approximation(), e).level == trust_level::proved_enclosed);
   CHECK(assess_run(unproved_approximation(), e).level == trust_level::enclosed_hand_derived);
 
+  // An approximation in exact rationals: proved + enclosed (point enclosures) only when its Qed
+  // bound was compared exactly; an identity it follows from, with error 0, is not its bound.
+  e.mode = check_mode::exact_rational;
+  e.all_errors_zero = true;
+  e.qed_bound_checked = false;
+  CHECK(assess_run(full_approximation(), e).level == trust_level::enclosed_hand_derived);
+  e.all_errors_zero = false;
+  e.qed_bound_checked = true;
+  CHECK(assess_run(full_approximation(), e).level == trust_level::proved_enclosed);
+  e.all_bounds_qed = false;
+  CHECK(assess_run(full_approximation(), e).level == trust_level::enclosed_hand_derived);
+  e.all_bounds_qed = true;
+  CHECK(assess_run(unproved_approximation(), e).level == trust_level::enclosed_hand_derived);
+  CHECK(strongest_mode(full_approximation(),
+                       {check_mode::exact_rational, check_mode::floating_point}) ==
+        check_mode::exact_rational);
+  CHECK(strongest_mode(full_approximation(), {check_mode::exact_rational, check_mode::interval}) ==
+        check_mode::interval);
+
   // Floating point, rounding and measured claims.
   e.mode = check_mode::floating_point;
   CHECK(assess_run(full_identity(), e).level == trust_level::tolerance_rounding_model);
@@ -177,11 +207,23 @@ TEST_CASE("mutation: the overclaim check catches broken assessments", "[trust][m
     e.all_bounds_qed = true;
     return assess_run(c, e);
   };
+  const assess_fn approximation_as_identity = [](const claim_coverage& c, const run_evidence& e) {
+    claim_coverage as_identity = c;
+    if (as_identity.kind == claim_kind::approximation)
+      as_identity.kind = claim_kind::exact_identity;
+    return assess_run(as_identity, e);
+  };
+  const assess_fn ignores_bound_comparison = [](const claim_coverage& c, run_evidence e) {
+    e.qed_bound_checked = true;
+    return assess_run(c, e);
+  };
   CHECK_THAT(first_overclaim(ignores_coverage), Catch::Contains("partial claim"));
   CHECK_THAT(first_overclaim(ignores_audit), Catch::Contains("without a passing audit"));
   CHECK_THAT(first_overclaim(ignores_verdict), Catch::Contains("failed check"));
   CHECK_FALSE(first_overclaim(ignores_mode).empty());
   CHECK_THAT(first_overclaim(ignores_qed_bounds), Catch::Contains("Qed bounds"));
+  CHECK_FALSE(first_overclaim(approximation_as_identity).empty());
+  CHECK_THAT(first_overclaim(ignores_bound_comparison), Catch::Contains("Qed bound compared"));
 }
 
 TEST_CASE("claim coverage: validation and text", "[trust]") {
@@ -276,6 +318,33 @@ TEST_CASE("interval runs: proved + enclosed only under audited Qed bounds", "[tr
   CHECK_THAT(hand.limited_by, Catch::Contains("hand-derived"));
   r.hand_derived_bounds.clear();
   // A Qed lemma the audit did not check is no Qed bound.
+  r.proved_bounds.push_back("proofs/AkyurekBounds.v:not_audited");
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+}
+
+TEST_CASE("exact runs of an approximation: proved + enclosed only under a compared Qed bound",
+          "[trust]") {
+  property_result r;
+  r.info.name = "t.exact_bound";
+  r.info.coverage = full_approximation();
+  r.scalar = "rational";
+  r.outcome = verdict::pass;
+  r.checks = 4;
+  proof_audit audit;
+  audit.path = "audit.json";
+  audit.theorems.push_back(
+      {"proofs/AkyurekBounds.v", "gelu_tanh_bypass_exponential", "closed", {}});
+  // Identities only (errors 0), no bound compared: not proved.
+  r.max_log2_err_in_eps = -std::numeric_limits<double>::infinity();
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+  // The bound compared exactly (check_le_proved on the exact scalar).
+  r.enclosed_checks = 2;
+  r.proved_bounds = {"proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"};
+  r.max_log2_err_in_eps = std::numeric_limits<double>::infinity();
+  const property_trust t = assess_property_run(r, audit);
+  CHECK(t.mode == check_mode::exact_rational);
+  CHECK(t.assessment.level == trust_level::proved_enclosed);
+  CHECK_THAT(t.assessment.limited_by, Catch::Contains("point enclosures"));
   r.proved_bounds.push_back("proofs/AkyurekBounds.v:not_audited");
   CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
 }
