@@ -349,6 +349,29 @@ TEST_CASE("exact runs of an approximation: proved + enclosed only under a compar
   CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
 }
 
+TEST_CASE("ridge -> min-norm: certified in rationals under its Qed bound, a real run", "[trust]") {
+  // The approximation runs in exact rationals under --certified (it has no interval body) and
+  // reaches proved + enclosed only with every cited theorem and the compared bound audited.
+  const property* p = select_properties("references.ridge_tends_to_min_norm_least_squares")[0];
+  REQUIRE(p->info.coverage.kind == claim_kind::approximation);
+  CHECK(certified_scalar(*p) == scalar_kind::rational);
+  run_config cfg;
+  cfg.scalar = scalar_kind::rational;
+  cfg.cases = 10;
+  const property_result r = run_property(*p, cfg);
+  REQUIRE(r.outcome == verdict::pass);
+  CHECK(r.enclosed_checks == 10);
+  CHECK(r.proved_bounds ==
+        std::vector<std::string>{"proofs/LeastSquares.v:ridge_min_norm_ginv_bound2"});
+  proof_audit audit;
+  audit.path = "audit.json";
+  for (const auto& t : p->info.coverage.theorems)
+    audit.theorems.push_back({t.file, t.name, "closed", {}});
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::proved_enclosed);
+  audit.theorems.erase(audit.theorems.begin());  // the bound itself not audited
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+}
+
 TEST_CASE("recorded levels: parse, and the gate fails on a lowered level", "[trust]") {
   const auto levels = parse_recorded_levels(
       "# comment\n\na.b proved + exact\nc.d tolerance under a rounding model\n", "t.txt");
