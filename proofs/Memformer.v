@@ -39,11 +39,16 @@
    - memformer_nesterov : the same with the Nesterov coefficients (nesterov_coeff): Z_L is the
        state of Nesterov's look-ahead point v_L (v_0 = w_0 = 0).
 
+   - no_linear_model_certificate : over any real field, if W solves the normal equations of
+       fitting T = [y, 0] - (last row of Z1) by W [X, Xq] and W [X, Xq] != T, then Z1 is
+       ahn_state w for NO w (the exact certificate the property checks in rationals on random
+       data, where lfom_memformer_nonconstant_gamma's shared-x hypothesis does not hold).
+
    Dependencies: mathcomp ssreflect/algebra, AhnLemma1 (ahn_attn, ahn_P, ahn_Q, ahn_grad,
-   ahn_attn_block).  No axioms. *)
+   ahn_attn_block), LeastSquares (normal_eq, normal_eq_diff, gram).  No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra.
-From ICLProof Require Import AhnLemma1.
+From ICLProof Require Import AhnLemma1 LeastSquares.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -436,3 +441,31 @@ by move: e11; rewrite b0 mul0r => /eqP; rewrite eq_sym oner_eq0.
 Qed.
 
 End NotArbitraryDiagonal.
+
+(* A certificate that NO linear model explains a token matrix Z1, for data where no theorem
+   constructs one (memformer.nonconstant_gamma_row_breaks_the_linear_model_reading checks it
+   in exact rationals on Z1 of one LFOM Memformer layer): W solves the normal equations of fitting
+   the target T = [y, 0] - (last row of Z1) by W [X, Xq], and its residual is not zero. Then
+   Z1 = ahn_state w for no w: ahn_state w would make w^T an exact fit, and every solution of the
+   normal equations has the same fitted values (LeastSquares.normal_eq_diff). *)
+Section NoLinearModel.
+Variable R : realFieldType.
+Variables d N Q : nat.
+Variables (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q)) (y : 'M[R]_(1, N)).
+
+Theorem no_linear_model_certificate (Z1 : 'M[R]_(d + 1, N + Q)) (W : 'M[R]_(1, d)) :
+  W *m gram (row_mx X Xq) = (row_mx y 0 - dsubmx Z1) *m (row_mx X Xq)^T ->
+  W *m row_mx X Xq != row_mx y 0 - dsubmx Z1 ->
+  forall w, Z1 != ahn_state X Xq y w.
+Proof.
+move=> nW res w; apply/eqP => Zw.
+have T_eq : row_mx y 0 - dsubmx Z1 = w^T *m row_mx X Xq.
+  rewrite Zw /ahn_state block_mxEv col_mxKd opp_row_mx add_row_mx mul_mx_row.
+  by congr row_mx; [rewrite opprB addrC subrK | rewrite sub0r opprK].
+have nw : normal_eq (row_mx X Xq) (row_mx y 0 - dsubmx Z1) w^T.
+  by rewrite /normal_eq T_eq /gram mulmxA.
+have := normal_eq_diff nW nw; rewrite mulmxBl => /eqP; rewrite subr_eq0 => /eqP e.
+by move: res; rewrite -e -T_eq eqxx.
+Qed.
+
+End NoLinearModel.

@@ -87,15 +87,14 @@ ICLPROOF_PROPERTY_BODY(diagonal_a, ::iclproof::rational_real);
 
 ICLPROOF_PROPERTY(
     token_gamma, "memformer.nonconstant_gamma_row_breaks_the_linear_model_reading",
-    "One LFOM Memformer layer whose Gamma has a non-constant last row leaves a last row that NO "
-    "single linear model w explains: the least-squares deviation exceeds 1024 times every "
-    "rounding explanation (the gap in Prop. 2's proof, A.3; erratum, CONSTRUCTIONS.md section 4). "
-    "The theorem proves it when two context columns share an x; the property shows it on random "
-    "data.",
-    approximation(identity("proofs/Memformer.v:lfom_memformer_nonconstant_gamma"))
-        .missing("the theorem covers data where two context columns share an x; the property's "
-                 "random data (no shared x) is not covered, and there the claim rests on the "
-                 "computed least-squares deviation")) {
+    "On random data, one LFOM Memformer layer whose Gamma has a non-constant last row leaves a "
+    "Z_1 that is the state of NO single linear model w (the gap in Prop. 2's proof, A.3; erratum, "
+    "CONSTRUCTIONS.md section 4). Exact rationals check a certificate on each case: a solution "
+    "W of the normal equations of fitting the last row by W [X, Xq] whose residual is not zero. "
+    "Floating point checks instead that the least-squares deviation exceeds 1024 times a "
+    "hand-derived rounding bound.",
+    exact_identity(identity("proofs/Memformer.v:no_linear_model_certificate"),
+                   identity("proofs/Memformer.v:lfom_memformer_nonconstant_gamma"))) {
   nonconstant_gamma_row_breaks_linear_model<T>(ctx,
                                                [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
                                                  return token_gamma_model<T>(Z0, a, row);

@@ -330,11 +330,15 @@ void nonconstant_gamma_row_breaks_linear_model(case_context& ctx, const Model& m
   const std::vector<Mat<T>> Zs = model(z.Z0, a, row);
   require_one_z_per_layer(ctx, Zs, 1);
   if constexpr (is_exact_scalar<T>) {
-    const Mat<T> delta = Zs[1].bottomRows(1) - z.Z0.bottomRows(1);  // 1 x (N+1)
-    const Mat<T> neg = -delta;
-    const Mat<T> w = min_norm_least_squares<T>(z.X_all, neg);  // 1 x d: w^T X_all ~ -Delta
-    // Exact: the least-squares fit is exact, so "no linear model reproduces the row" is exactly
-    // "its residual is not zero" (and the paper's reading is "it is zero").
+    // Exact: the certificate of proofs/Memformer.v:no_linear_model_certificate. With the target
+    // T = [y, 0] - (last row of Z1) (= -Delta, z.y_ext = [y, 0]), a W solving the normal
+    // equations W X_all X_all^T = T X_all^T (checked as an equality in Q) whose residual
+    // W X_all - T is not zero proves Z1 = ahn_state w for NO w; a zero residual would exhibit
+    // one (the paper's reading).
+    const Mat<T> neg = z.y_ext - Zs[1].bottomRows(1);          // T, 1 x (N+1)
+    const Mat<T> w = min_norm_least_squares<T>(z.X_all, neg);  // 1 x d
+    ctx.compare<T>("W X_all X_all^T vs T X_all^T (normal equations of the fit)",
+                   matmul(w, Mat<T>(matmul_nt(z.X_all, z.X_all))), matmul_nt(neg, z.X_all), T(0));
     const Mat<T> residual = matmul(w, z.X_all) - neg;
     const bool zero = (residual.array() == T(0)).all();
     ctx.note("squared residual of the exact least-squares fit",
