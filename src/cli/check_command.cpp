@@ -40,6 +40,38 @@ std::string format_margin(const property_result& r) {
   return fmt::format("{:+.1f}", r.margin_log10);
 }
 
+nlohmann::json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+// Each named check with its worst comparison (log2 of error and tolerance; margin null when the
+// check is exact or NaN, like the property's own margin_log10).
+nlohmann::json check_margins_json(const property_result& r) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const check_margin_result& c : r.check_margins)
+    a.push_back({{"label", c.label},
+                 {"checks", c.checks},
+                 {"log2_max_error", finite_or_null(c.worst_log2_err)},
+                 {"log2_tolerance", finite_or_null(c.worst_log2_bound)},
+                 {"margin_log10", finite_or_null(c.margin_log10)},
+                 {"exact", std::isinf(c.margin_log10) && c.margin_log10 > 0},
+                 {"sharpness_limit_log10", [&] {
+                    const sharpness_limit l = sharpness_limit_of_check(r.info.name, c.label);
+                    return l.exempt ? nlohmann::json(nullptr) : nlohmann::json(l.log10_factor);
+                  }()}});
+  return a;
+}
+
+nlohmann::json vacuous_checks_json(const std::vector<vacuous_check>& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const vacuous_check& c : v)
+    a.push_back({{"label", c.label},
+                 {"checks", c.checks},
+                 {"margin_log10", c.margin_log10},
+                 {"sharpness_limit_log10", c.limit_log10}});
+  return a;
+}
+
 std::string read_text_file(const std::string& path, const std::string& what) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + what + " " + path);
@@ -324,10 +356,17 @@ int present_check_results(const check_options& opt, const std::vector<property_r
       }
     }
     // Sharpness gate (harness/sharpness.hpp): a tolerance far above every error is vacuous.
+    // Every named check is judged against its own limit too: a loosened bound in a check that is
+    // not the property's tightest leaves the property's margin unchanged.
     const sharpness_limit sharp = sharpness_limit_of(r.info.name);
-    const bool vacuous = ok && is_vacuous(r, sharp);
+    const std::vector<vacuous_check> loose_checks =
+        ok ? vacuous_checks(r) : std::vector<vacuous_check>{};
+    const bool vacuous_worst = ok && is_vacuous(r, sharp);
+    const bool vacuous = vacuous_worst || !loose_checks.empty();
     if (vacuous) {
-      verdict_text = fmt::format("VACUOUS (margin > +{:.1f})", sharp.log10_factor);
+      verdict_text = vacuous_worst ? fmt::format("VACUOUS (margin > +{:.1f})", sharp.log10_factor)
+                                   : fmt::format("VACUOUS (a check's margin > +{:.1f})",
+                                                 loose_checks.front().limit_log10);
       if (opt.ci) ok = false;
     }
     (ok ? passed : failed)++;
@@ -346,6 +385,9 @@ int present_check_results(const check_options& opt, const std::vector<property_r
                                                : "0",
         format_margin(r), verdict_text, to_string(level));
     if (!cov.fully_proved()) fmt::print("    {}\n", cov.coverage_text());
+    for (const vacuous_check& v : loose_checks)
+      fmt::print("    vacuous check '{}': margin {:+.1f} > +{:.1f} (worst of {} comparisons)\n",
+                 v.label, v.margin_log10, v.limit_log10, v.checks);
     if (r.outcome != verdict::pass) {
       fmt::print("---- {}\n{}\n", r.info.name, r.failure);
       if (!r.counterexample.empty()) fmt::print("shrunk counterexample:\n{}", r.counterexample);
@@ -388,6 +430,8 @@ int present_check_results(const check_options& opt, const std::vector<property_r
                                                                     : nlohmann::json(nullptr)},
         {"margin_log10",
          std::isfinite(r.margin_log10) ? nlohmann::json(r.margin_log10) : nlohmann::json(nullptr)},
+        {"check_margins", check_margins_json(r)},
+        {"vacuous_checks", vacuous_checks_json(loose_checks)},
         {"seconds", r.seconds},
         {"failure", r.failure},
         {"counterexample", r.counterexample},

@@ -68,6 +68,15 @@ double read_double(const json& j, const char* key) {
     throw std::runtime_error(std::string(key) + " = '" + s + "' is not a number");
   return x;
 }
+json by_check_to_json(const std::map<std::string, check_margin>& by_check) {
+  json a = json::array();
+  for (const auto& [label, m] : by_check)
+    a.push_back({{"label", label},
+                 {"checks", m.checks},
+                 {"worst_log2_err", exact_double(m.worst_log2_err)},
+                 {"worst_log2_bound", exact_double(m.worst_log2_bound)}});
+  return a;
+}
 json stats_to_json(const check_stats& s) {
   return {{"cases", s.cases},
           {"checks", s.checks},
@@ -82,7 +91,8 @@ json stats_to_json(const check_stats& s) {
           {"hand_derived_bounds", s.hand_derived_bounds},
           {"identity_checks", s.identity_checks},
           {"enclosed_checks", s.enclosed_checks},
-          {"max_width_in_eps", exact_double(s.max_width_in_eps)}};
+          {"max_width_in_eps", exact_double(s.max_width_in_eps)},
+          {"by_check", by_check_to_json(s.by_check)}};
 }
 check_stats stats_from_json(const json& j) {
   check_stats s;
@@ -100,6 +110,14 @@ check_stats stats_from_json(const json& j) {
   s.identity_checks = j.at("identity_checks").get<long>();
   s.enclosed_checks = j.at("enclosed_checks").get<long>();
   s.max_width_in_eps = read_double(j, "max_width_in_eps");
+  // Absent from blocks written before the per-check margins were kept.
+  if (j.contains("by_check"))
+    for (const json& c : j.at("by_check")) {
+      check_margin& m = s.by_check[c.at("label").get<std::string>()];
+      m.checks = c.at("checks").get<long>();
+      m.worst_log2_err = read_double(c, "worst_log2_err");
+      m.worst_log2_bound = read_double(c, "worst_log2_bound");
+    }
   return s;
 }
 json block_to_json(const case_block& b) {

@@ -130,6 +130,20 @@ void case_context::record(double log2_err, double log2_bound, double log2_eps, b
                                    : std::numeric_limits<double>::infinity())
                             : log2_err - log2_eps;
   if (std::isnan(in_eps) || in_eps > max_err_in_eps_) max_err_in_eps_ = in_eps;
+  // Every recording check set stage_ to its label first (check_le, check_le_enclosed; compare
+  // through check_le, or before it on a shape mismatch).
+  keep_worst(by_check_[stage_], log2_err, log2_bound);
+}
+
+void keep_worst(check_margin& m, double log2_err, double log2_bound) {
+  const double margin = log2_margin(log2_err, log2_bound);
+  const double worst_margin = log2_margin(m.worst_log2_err, m.worst_log2_bound);
+  const bool worst_is_nan = m.checks > 0 && std::isnan(worst_margin);
+  if (!worst_is_nan && (m.checks == 0 || std::isnan(margin) || margin < worst_margin)) {
+    m.worst_log2_err = log2_err;
+    m.worst_log2_bound = log2_bound;
+  }
+  ++m.checks;
 }
 
 check_stats case_context::stats() const {
@@ -148,6 +162,7 @@ check_stats case_context::stats() const {
   s.identity_checks = identity_checks_;
   s.enclosed_checks = enclosed_checks_;
   s.max_width_in_eps = max_width_in_eps_;
+  s.by_check = by_check_;
   return s;
 }
 
@@ -178,6 +193,12 @@ void case_context::absorb(const check_stats& later) {
   hand_derived_bounds_.insert(later.hand_derived_bounds.begin(), later.hand_derived_bounds.end());
   identity_checks_ += later.identity_checks;
   enclosed_checks_ += later.enclosed_checks;
+  for (const auto& [label, m] : later.by_check) {
+    check_margin& mine = by_check_[label];
+    const long before = mine.checks;
+    keep_worst(mine, m.worst_log2_err, m.worst_log2_bound);
+    mine.checks = before + m.checks;
+  }
 }
 
 void case_context::require(std::string_view label, bool ok, const std::string& details) {

@@ -25,6 +25,7 @@
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -49,6 +50,19 @@ struct property_info {
 // -inf - (-inf) would give; NaN only when err or bound is NaN (such a check fails anyway).
 double log2_margin(double log2_err, double log2_bound);
 
+// The worst (smallest-margin) comparison among the checks of one label: the label names a check
+// of a property ("W_sherman_morrison vs W_ridge", "layer 2 (...): local error ..."), and every
+// case makes it again. The sharpness gate judges each label against its own limit
+// (harness/sharpness.hpp), since a property's worst check says nothing of its other checks.
+struct check_margin {
+  long checks = 0;
+  double worst_log2_err = -std::numeric_limits<double>::infinity();
+  double worst_log2_bound = -std::numeric_limits<double>::infinity();
+};
+// Makes (log2_err, log2_bound) the worst of `m` if its margin is smaller (the rule of
+// case_context's worst check: a NaN margin is worst and stays worst), and counts the check.
+void keep_worst(check_margin& m, double log2_err, double log2_bound);
+
 // The summary of the checks of some cases, as a value: what a block of cases run elsewhere (a
 // worker process, a shard) sends back. Merging blocks in case order with case_context::absorb
 // gives exactly what running all their cases in one context would have given.
@@ -66,6 +80,9 @@ struct check_stats {
   long identity_checks = 0;
   long enclosed_checks = 0;
   double max_width_in_eps = -std::numeric_limits<double>::infinity();
+  // The worst comparison of each check label (check_le, compare and their proved, hand-derived
+  // and interval forms; `require` has no tolerance and is not listed).
+  std::map<std::string, check_margin> by_check;
 };
 
 class case_context {
@@ -189,6 +206,7 @@ class case_context {
   void compare(std::string_view label, const Mat<T>& computed, const Mat<T>& reference,
                const T& bound) {
     if (computed.rows() != reference.rows() || computed.cols() != reference.cols()) {
+      stage_ = label;
       record(std::numeric_limits<double>::quiet_NaN(), log2_abs(bound), log2_abs(eps<T>()), false);
       fail(label, "shape mismatch", full_digits(bound),
            "computed " + std::to_string(computed.rows()) + "x" + std::to_string(computed.cols()) +
@@ -251,6 +269,8 @@ class case_context {
   long identity_checks() const { return identity_checks_; }
   long enclosed_checks() const { return enclosed_checks_; }
   double max_log2_width_in_eps() const { return max_width_in_eps_; }
+  // The worst comparison of each check label so far.
+  const std::map<std::string, check_margin>& by_check() const { return by_check_; }
 
  private:
   void check_le_enclosed(std::string_view label, const interval_real& err,
@@ -282,6 +302,7 @@ class case_context {
   long identity_checks_ = 0;
   long enclosed_checks_ = 0;
   double max_width_in_eps_ = -std::numeric_limits<double>::infinity();
+  std::map<std::string, check_margin> by_check_;  // keyed by the check's label (stage_)
 };
 
 using property_body = std::function<void(case_context&)>;

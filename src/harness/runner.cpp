@@ -247,6 +247,10 @@ property_result finish_run(const property_info& info, const run_config& cfg,
   r.proved_bounds.assign(st.proved_bounds.begin(), st.proved_bounds.end());
   r.hand_derived_bounds.assign(st.hand_derived_bounds.begin(), st.hand_derived_bounds.end());
   r.margin_log10 = log2_margin(r.worst_log2_err, r.worst_log2_bound) * std::log10(2.0);
+  for (const auto& [label, m] : st.by_check)
+    r.check_margins.push_back(
+        {label, m.checks, m.worst_log2_err, m.worst_log2_bound,
+         log2_margin(m.worst_log2_err, m.worst_log2_bound) * std::log10(2.0)});
   if (st.checks == 0) r.margin_log10 = std::numeric_limits<double>::quiet_NaN();
   const long asked = static_cast<long>(merged.end - merged.begin);
   if (merged.event_case >= 0 && merged.gave_up) {

@@ -39,6 +39,15 @@ struct run_config {
 enum class verdict { pass, fail, gave_up, not_applicable };
 std::string to_string(verdict v);
 
+// One check label of a property run: its comparisons and the worst of them.
+struct check_margin_result {
+  std::string label;
+  long checks = 0;
+  double worst_log2_err = 0;
+  double worst_log2_bound = 0;
+  double margin_log10 = 0;  // log10(tolerance / error) at this check's worst; +inf if exact
+};
+
 struct property_result {
   property_info info;
   std::string scalar;
@@ -67,6 +76,9 @@ struct property_result {
   long identity_checks = 0;
   long enclosed_checks = 0;
   double max_log2_width_in_eps = 0;
+  // Every check label with its worst comparison, in label order (the cases run, not shrinking):
+  // what the sharpness gate judges check by check.
+  std::vector<check_margin_result> check_margins;
 };
 
 // The seed a property runs with, from the run seed and its name (adding a property elsewhere

@@ -1,5 +1,7 @@
 #include "harness/sharpness.hpp"
 
+#include "harness/glob_match.hpp"
+
 #include <cmath>
 #include <map>
 
@@ -64,6 +66,68 @@ const std::map<std::string, sharpness_limit>& stated_sharpness_limits() {
 bool is_vacuous(const property_result& r, const sharpness_limit& limit) {
   return !limit.exempt && r.outcome == verdict::pass && r.cases >= sharpness_min_cases &&
          std::isfinite(r.margin_log10) && r.margin_log10 > limit.log10_factor;
+}
+
+const std::vector<stated_check_limit>& stated_check_sharpness_limits() {
+  // Measured when the per-check gate was added: every check of every property at 100 cases,
+  // seed 20261122, double, long double, MPFR 256 and 512 bits and (akyurek) intervals at 256
+  // bits. The checks below exceeded their property's limit with >= 10 comparisons; each limit
+  // leaves about a decade above the largest margin seen, so a bound loosened 10^6 still makes
+  // the check VACUOUS.
+  const std::string local_layers =
+      "the local one-layer checks of every layer of the chain (raw_layer_bound and "
+      "div_layer_bound at the realised input), not only the tightest layer kind: the rounding "
+      "term of these bounds counts every operation at the largest intermediate, which most "
+      "layers stay far below; margins measured <= 10^3.2";
+  const std::string propagated_chain =
+      "the first-order propagation of every local bound through the Lipschitz constants of the "
+      "later layers (layer_lipschitz, a worst case attained only by aligned perturbations, "
+      "tests/bounds/bound_attainment_test.cpp), which random data do not produce; margins "
+      "measured <= 10^4.2";
+  const std::string deep_layers =
+      "a rounding-model tolerance per layer or step that compounds with the depth (gamma_n "
+      "times a shadow of every earlier layer) faster than the typical error; margins measured "
+      "<= 10^4.2 over the checks made >= 10 times";
+  static const std::vector<stated_check_limit> t = {
+      {"akyurek.theorem1_realised_chain_within_propagated_bound",
+       "layer *: local error within one-layer bound",
+       {4.0, false, local_layers}},
+      {"akyurek.theorem2_realised_chain_within_propagated_bound",
+       "layer *: local error within one-layer bound",
+       {4.0, false, local_layers}},
+      {"akyurek.theorem1_realised_chain_within_propagated_bound",
+       "realised chain vs exact chain (data rows) within the propagated bound",
+       {5.0, false, propagated_chain}},
+      {"akyurek.theorem2_realised_chain_within_propagated_bound",
+       "realised chain vs exact chain (data rows) within the propagated bound",
+       {5.0, false, propagated_chain}},
+      {"memformer.cgd_with_cg_coefficients_reproduces_cg_iterates",
+       "layer *: CGD Memformer last row vs CG iterate w_l",
+       {5.0, false, deep_layers}},
+      {"references.nesterov_equals_lfom_with_nesterov_coefficients",
+       "step *: Nesterov look-ahead vs LFOM",
+       {5.0, false, deep_layers}},
+  };
+  return t;
+}
+
+sharpness_limit sharpness_limit_of_check(const std::string& property_name,
+                                         const std::string& check_label) {
+  for (const stated_check_limit& c : stated_check_sharpness_limits())
+    if (c.property == property_name && glob_match(c.label_glob, check_label)) return c.limit;
+  return sharpness_limit_of(property_name);
+}
+
+std::vector<vacuous_check> vacuous_checks(const property_result& r) {
+  std::vector<vacuous_check> out;
+  if (r.outcome != verdict::pass || r.cases < sharpness_min_cases) return out;
+  for (const check_margin_result& c : r.check_margins) {
+    const sharpness_limit limit = sharpness_limit_of_check(r.info.name, c.label);
+    if (c.checks < sharpness_min_check_comparisons) continue;
+    if (!limit.exempt && std::isfinite(c.margin_log10) && c.margin_log10 > limit.log10_factor)
+      out.push_back({c.label, c.checks, c.margin_log10, limit.log10_factor});
+  }
+  return out;
 }
 
 }  // namespace iclproof

@@ -21,13 +21,15 @@ using namespace iclproof;
 namespace {
 
 // Draws x, y in [0, 1000) and checks x + y <= threshold, citing one of two hand derivations by
-// x mod 3: errors, the worst check and the set of backings all vary from case to case.
+// x mod 3: errors, the worst check and the set of backings all vary from case to case. A second
+// label ("y", always holding) makes the per-check margins differ from the property's.
 property_body varied_body(int threshold) {
   return [threshold](case_context& ctx) {
     const int x = *rc::gen::inRange(0, 1000);
     const int y = *rc::gen::inRange(0, 1000);
     ctx.note_value("x", x);
     ctx.note_value("y", y);
+    ctx.check_le<double>("y", static_cast<double>(y), 1000.0);
     ctx.check_le_hand_derived<double>("x + y", static_cast<double>(x + y),
                                       static_cast<double>(threshold),
                                       x % 3 == 0 ? "derivation A" : "derivation B");
@@ -53,6 +55,9 @@ std::string fingerprint(const property_result& r) {
       r.counterexample);
   for (const auto& b : r.proved_bounds) s += "proved " + b + "\n";
   for (const auto& b : r.hand_derived_bounds) s += "hand " + b + "\n";
+  for (const auto& c : r.check_margins)
+    s += fmt::format("check '{}' {} {:a}/{:a} margin={:a}\n", c.label, c.checks, c.worst_log2_err,
+                     c.worst_log2_bound, c.margin_log10);
   return s;
 }
 

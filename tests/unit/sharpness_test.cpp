@@ -143,6 +143,72 @@ TEST_CASE("the sharpness gate calls a passing margin above the stated limit vacu
   CHECK(!is_vacuous(r, lower));
 }
 
+// The gate judges every named check against its limit, not only the property's tightest: a
+// property whose worst check is tight (tolerance 4 x error) and whose second check has a tolerance
+// 10^10 above its error has margin log10(4), yet is reported vacuous by that second check.
+namespace {
+property_result two_checks(double second_factor, int cases, double second_error = 1) {
+  const property_body body = [=](case_context& ctx) {
+    const double e = eps<double>();
+    ctx.check_le<double>("tight", e, 4 * e);
+    ctx.check_le<double>("second", second_error * e, second_factor * e);
+  };
+  run_config cfg;
+  cfg.scalar = scalar_kind::double_precision;
+  cfg.cases = cases;
+  cfg.seed = 5;
+  return run_body({"sharpness.unit_two_checks", "two checks", {}}, body, cfg);
+}
+}  // namespace
+
+TEST_CASE("a property whose non-tightest check is vacuous is reported vacuous",
+          "[harness][sharpness]") {
+  const sharpness_limit lim = sharpness_limit_of("sharpness.unit_two_checks");
+  REQUIRE(lim.log10_factor == default_sharpness_log10);
+  const property_result r = two_checks(1e10, sharpness_min_cases);
+  REQUIRE(r.outcome == verdict::pass);
+  CHECK(r.margin_log10 == Approx(std::log10(4.0)));
+  CHECK(!is_vacuous(r, lim));  // the worst check alone says nothing of the second
+  REQUIRE(r.check_margins.size() == 2);
+  CHECK(r.check_margins[0].label == "second");  // label order
+  CHECK(r.check_margins[0].checks == sharpness_min_cases);
+  CHECK(r.check_margins[0].margin_log10 == Approx(10.0));
+  CHECK(r.check_margins[1].label == "tight");
+  CHECK(r.check_margins[1].margin_log10 == Approx(std::log10(4.0)));
+  const std::vector<vacuous_check> v = vacuous_checks(r);
+  REQUIRE(v.size() == 1);
+  CHECK(v[0].label == "second");
+  CHECK(v[0].margin_log10 == Approx(10.0));
+  CHECK(v[0].limit_log10 == default_sharpness_log10);
+  CHECK(v[0].checks == sharpness_min_cases);
+
+  // At the limit (10^4) the second check is not vacuous; just above it, it is.
+  CHECK(vacuous_checks(two_checks(1e4, sharpness_min_cases)).empty());
+  CHECK(vacuous_checks(two_checks(1.01e4, sharpness_min_cases)).size() == 1);
+  // Too few cases to judge; an exact second check (error 0) has no sharpness notion.
+  CHECK(vacuous_checks(two_checks(1e10, sharpness_min_cases - 1)).empty());
+  CHECK(vacuous_checks(two_checks(1e10, sharpness_min_cases, 0)).empty());
+  // A failing run is a failure, not vacuous.
+  property_result failed = r;
+  failed.outcome = verdict::fail;
+  CHECK(vacuous_checks(failed).empty());
+  // An exempt property (a lower-bound claim) exempts its checks.
+  property_result lower = r;
+  lower.info.name = "memformer.nonconstant_gamma_row_breaks_the_linear_model_reading";
+  CHECK(vacuous_checks(lower).empty());
+}
+
+TEST_CASE("every stated check limit names a property, matches one of its checks, with a reason",
+          "[harness][sharpness]") {
+  for (const stated_check_limit& c : stated_check_sharpness_limits()) {
+    INFO(c.property << " / " << c.label_glob);
+    CHECK(select_properties(c.property).size() == 1);
+    CHECK(!c.limit.reason.empty());
+    CHECK(sharpness_limit_of_check(c.property, c.label_glob).log10_factor >=
+          sharpness_limit_of(c.property).log10_factor);
+  }
+}
+
 TEST_CASE("every stated sharpness limit names a registered property, with a reason",
           "[harness][sharpness]") {
   for (const auto& [name, limit] : stated_sharpness_limits()) {
@@ -169,5 +235,8 @@ TEST_CASE("no property is vacuous on a second seed", "[sharpness][properties]") 
     INFO(p.info.name << ": margin " << r.margin_log10 << ", limit " << lim.log10_factor);
     CHECK(r.outcome == verdict::pass);
     CHECK(!is_vacuous(r, lim));
+    for (const vacuous_check& v : vacuous_checks(r))
+      FAIL_CHECK(p.info.name << ": check '" << v.label << "' margin " << v.margin_log10
+                             << " > its limit " << v.limit_log10);
   }
 }
