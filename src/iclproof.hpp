@@ -17,5 +17,5 @@
 // Declares family ID (a bare identifier, the prefix of its properties' names) for the report.
 #define ICLPROOF_FAMILY(ID, TITLE, REFERENCE)                                  \
   static const ::iclproof::family_registrar iclproof_family_##ID##_registrar { \
-    ::iclproof::family_info { #ID, TITLE, REFERENCE }                          \
+    ::iclproof::family_info { #ID, TITLE, REFERENCE, "" }                      \
   }

@@ -1,7 +1,10 @@
 #include "compare/weights_file.hpp"
 
+#include "trained_experiments.hpp"  // generated from families.cmake
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -193,17 +196,15 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
            fmt::format("version {} is not supported (this iclproof reads version {})",
                        w.schema_version, supported_weights_schema_version));
   w.experiment = r.string_field(j, "", "experiment");
-  static const std::map<std::string, learned_model_kind> experiments{
-      {"vonoswald_single_lsa", learned_model_kind::lsa},
-      {"vonoswald_gdpp", learned_model_kind::lsa},
-      {"vonoswald_stack", learned_model_kind::lsa},
-      {"ahn_linear_transformer", learned_model_kind::ahn_linear},
-      {"memformer_cgd", learned_model_kind::memformer_cgd},
-      {"memformer_lfom", learned_model_kind::memformer_lfom}};
-  const auto e = experiments.find(w.experiment);
-  if (e == experiments.end())
+  // The experiments of families.cmake (EXPERIMENTS name=model_kind).
+  const auto e = std::find_if(trained_experiments.begin(), trained_experiments.end(),
+                              [&](const trained_experiment& t) { return t.name == w.experiment; });
+  if (e == trained_experiments.end())
     r.fail("experiment", fmt::format("unknown experiment '{}'", w.experiment));
-  w.kind = e->second;
+  w.kind = learned_model_kind::lsa;
+  for (const auto k : {learned_model_kind::lsa, learned_model_kind::ahn_linear,
+                       learned_model_kind::memformer_cgd, learned_model_kind::memformer_lfom})
+    if (to_string(k) == e->model_kind) w.kind = k;
   w.preset = r.string_field(j, "", "preset");
   w.seed = static_cast<std::uint64_t>(r.int_field(j, "", "seed", 0, std::int64_t{1} << 53));
 

@@ -346,52 +346,116 @@ struct property_not_applicable_registrar {
 
 }  // namespace iclproof
 
+// One translation unit per scalar (issue 14, item 4). properties/CMakeLists.txt compiles each
+// properties/<f>.cpp that defines properties once per part, with ICLPROOF_PROPERTY_PART set:
+//   1  the property infos, the double bodies, the not-applicable reasons (ICLPROOF_NOT_APPLICABLE)
+//      and everything else the file defines;
+//   2  the long double bodies only;
+//   3  the mpfr_real bodies only;
+//   4  the bodies added with ICLPROOF_PROPERTY_BODY (rational_real, interval_real) and the
+//      exact properties (ICLPROOF_EXACT_PROPERTY) with their reasons.
+// Parts 2-4 must therefore define no registrar of their own outside these macros (the CMake
+// rejects a split file that does). Undefined (0, e.g. an external family or tests/verdict):
+// every body in one translation unit. Each part registers its bodies by the property's name;
+// all_properties() attaches them whatever the order of static initialisation.
+#ifndef ICLPROOF_PROPERTY_PART
+#define ICLPROOF_PROPERTY_PART 0
+#endif
+#if ICLPROOF_PROPERTY_PART < 0 || ICLPROOF_PROPERTY_PART > 4
+#error "ICLPROOF_PROPERTY_PART must be 0 (all), 1, 2, 3 or 4"
+#endif
+
 // Defines and registers a property whose body is a template on the scalar T with a
 // `case_context& ctx` in scope, instantiated for double, long double and mpfr_real. Other
 // kinds opt in below the body:
 //   ICLPROOF_PROPERTY_BODY(ID, ::iclproof::rational_real);    // instantiates ID##_body<T>
 //   ICLPROOF_NOT_APPLICABLE(ID, rational, "uses exp: no exact rational form");
-#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, COVERAGE)                              \
-  template <class T>                                                              \
-  static void ID##_body(::iclproof::case_context& ctx);                           \
-  static const ::iclproof::property_info ID##_info{NAME, CLAIM, COVERAGE};        \
-  static const ::iclproof::property_registrar ID##_registrar{                     \
-      ID##_info,                                                                  \
-      {{::iclproof::scalar_kind::double_precision, &ID##_body<double>},           \
-       {::iclproof::scalar_kind::long_double_precision, &ID##_body<long double>}, \
-       {::iclproof::scalar_kind::mpfr, &ID##_body<::iclproof::mpfr_real>}}};      \
-  template <class T>                                                              \
+#define ICLPROOF_PROPERTY(ID, NAME, CLAIM, COVERAGE)                       \
+  template <class T>                                                       \
+  static void ID##_body(::iclproof::case_context& ctx);                    \
+  static const ::iclproof::property_info ID##_info{NAME, CLAIM, COVERAGE}; \
+  ICLPROOF_PROPERTY_REGISTRAR_PART(ID);                                    \
+  template <class T>                                                       \
   static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)
 
 #define ICLPROOF_CONCAT_IMPL(a, b) a##b
 #define ICLPROOF_CONCAT(a, b) ICLPROOF_CONCAT_IMPL(a, b)
 
+// The registration of ICLPROOF_PROPERTY's bodies in this part.
+#define ICLPROOF_PROPERTY_BODY_REGISTRAR(ID, KIND, SCALAR)                 \
+  static const ::iclproof::property_body_registrar ID##_registrar_##KIND { \
+    ID##_info.name, ::iclproof::scalar_kind::KIND, &ID##_body<SCALAR>      \
+  }
+#if ICLPROOF_PROPERTY_PART == 0
+#define ICLPROOF_PROPERTY_REGISTRAR_PART(ID)                                           \
+  static const ::iclproof::property_registrar ID##_registrar {                         \
+    ID##_info, {                                                                       \
+      {::iclproof::scalar_kind::double_precision, &ID##_body<double>},                 \
+          {::iclproof::scalar_kind::long_double_precision, &ID##_body<long double>}, { \
+        ::iclproof::scalar_kind::mpfr, &ID##_body<::iclproof::mpfr_real>               \
+      }                                                                                \
+    }                                                                                  \
+  }
+#elif ICLPROOF_PROPERTY_PART == 1
+#define ICLPROOF_PROPERTY_REGISTRAR_PART(ID)                            \
+  static const ::iclproof::property_registrar ID##_registrar {          \
+    ID##_info, {                                                        \
+      { ::iclproof::scalar_kind::double_precision, &ID##_body<double> } \
+    }                                                                   \
+  }
+#elif ICLPROOF_PROPERTY_PART == 2
+#define ICLPROOF_PROPERTY_REGISTRAR_PART(ID) \
+  ICLPROOF_PROPERTY_BODY_REGISTRAR(ID, long_double_precision, long double)
+#elif ICLPROOF_PROPERTY_PART == 3
+#define ICLPROOF_PROPERTY_REGISTRAR_PART(ID) \
+  ICLPROOF_PROPERTY_BODY_REGISTRAR(ID, mpfr, ::iclproof::mpfr_real)
+#else
+#define ICLPROOF_PROPERTY_REGISTRAR_PART(ID) static_assert(true)
+#endif
+
 // Adds the body ID##_body<SCALAR> for SCALAR's kind (scalar_traits<SCALAR>::kind) to the
-// property ID defined above in the same file.
+// property ID defined above in the same file (in part 4 of a split file).
+#if ICLPROOF_PROPERTY_PART == 0 || ICLPROOF_PROPERTY_PART == 4
 #define ICLPROOF_PROPERTY_BODY(ID, SCALAR)                                               \
   static const ::iclproof::property_body_registrar ICLPROOF_CONCAT(ID##_body_registrar_, \
                                                                    __COUNTER__) {        \
     ID##_info.name, ::iclproof::scalar_traits<SCALAR>::kind, &ID##_body<SCALAR>          \
   }
+#else
+#define ICLPROOF_PROPERTY_BODY(ID, SCALAR) static_assert(true)
+#endif
 
 // Defines and registers a property whose claim is checked in the exact scalar only (a
 // square-root-free form, say): its body is instantiated for rational_real, and double, long
-// double and mpfr record FLOAT_REASON as why they do not apply. core/rational.hpp must be
-// included.
-#define ICLPROOF_EXACT_PROPERTY(ID, NAME, CLAIM, COVERAGE, FLOAT_REASON)                        \
-  template <class T>                                                                            \
-  static void ID##_body(::iclproof::case_context& ctx);                                         \
-  static const ::iclproof::property_info ID##_info{NAME, CLAIM, COVERAGE};                      \
+// double and mpfr record FLOAT_REASON as why they do not apply (in part 4 of a split file).
+// core/rational.hpp must be included.
+#if ICLPROOF_PROPERTY_PART == 0 || ICLPROOF_PROPERTY_PART == 4
+#define ICLPROOF_EXACT_PROPERTY_REGISTRAR_PART(ID, FLOAT_REASON)                                \
   static const ::iclproof::property_registrar ID##_registrar{                                   \
       ID##_info, {{::iclproof::scalar_kind::rational, &ID##_body<::iclproof::rational_real>}}}; \
-  ICLPROOF_NOT_APPLICABLE(ID, double_precision, FLOAT_REASON);                                  \
-  ICLPROOF_NOT_APPLICABLE(ID, long_double_precision, FLOAT_REASON);                             \
-  ICLPROOF_NOT_APPLICABLE(ID, mpfr, FLOAT_REASON);                                              \
-  template <class T>                                                                            \
+  ICLPROOF_NOT_APPLICABLE_REGISTRAR(ID, double_precision, FLOAT_REASON);                        \
+  ICLPROOF_NOT_APPLICABLE_REGISTRAR(ID, long_double_precision, FLOAT_REASON);                   \
+  ICLPROOF_NOT_APPLICABLE_REGISTRAR(ID, mpfr, FLOAT_REASON)
+#else
+#define ICLPROOF_EXACT_PROPERTY_REGISTRAR_PART(ID, FLOAT_REASON) static_assert(true)
+#endif
+#define ICLPROOF_EXACT_PROPERTY(ID, NAME, CLAIM, COVERAGE, FLOAT_REASON)   \
+  template <class T>                                                       \
+  static void ID##_body(::iclproof::case_context& ctx);                    \
+  static const ::iclproof::property_info ID##_info{NAME, CLAIM, COVERAGE}; \
+  ICLPROOF_EXACT_PROPERTY_REGISTRAR_PART(ID, FLOAT_REASON);                \
+  template <class T>                                                       \
   static void ID##_body([[maybe_unused]] ::iclproof::case_context& ctx)
 
-// Records why the property ID has no body for KIND (a scalar_kind enumerator).
-#define ICLPROOF_NOT_APPLICABLE(ID, KIND, REASON)                                       \
+// Records why the property ID has no body for KIND (a scalar_kind enumerator); in part 1 of a
+// split file.
+#define ICLPROOF_NOT_APPLICABLE_REGISTRAR(ID, KIND, REASON)                             \
   static const ::iclproof::property_not_applicable_registrar ID##_na_registrar_##KIND { \
     ID##_info.name, ::iclproof::scalar_kind::KIND, REASON                               \
   }
+#if ICLPROOF_PROPERTY_PART == 0 || ICLPROOF_PROPERTY_PART == 1
+#define ICLPROOF_NOT_APPLICABLE(ID, KIND, REASON) \
+  ICLPROOF_NOT_APPLICABLE_REGISTRAR(ID, KIND, REASON)
+#else
+#define ICLPROOF_NOT_APPLICABLE(ID, KIND, REASON) static_assert(true)
+#endif

@@ -167,34 +167,22 @@ std::vector<std::pair<std::string, std::string>> collect_tool_versions(const pro
 // ---- families -----------------------------------------------------------------------------
 
 namespace {
+// The built-in families (families.cmake), then the report's sections that are not construction
+// families: the trained models measured against the constructions.
 const std::vector<family_info>& known_families() {
-  static const std::vector<family_info> f = {
-      {"references", "Closed-form references",
-       "CONSTRUCTIONS.md section 6: GD, preconditioned GD, GD++, conjugate gradient, momentum, "
-       "Nesterov, LFOM, ridge, OLS / min-norm least squares, Sherman-Morrison, Bayes posterior "
-       "mean, cross-checked against each other."},
-      {"vonoswald", "von Oswald et al. 2023: one LSA layer = one GD step",
-       "J. von Oswald, E. Niklasson, E. Randazzo, J. Sacramento, A. Mordvintsev, A. Zhmoginov, "
-       "M. Vladymyrov. Transformers Learn In-Context by Gradient Descent. ICML 2023. "
-       "Proposition 1 and GD++ (Appendix A.10)."},
-      {"ahn", "Ahn et al.: linear transformers run preconditioned GD",
-       "K. Ahn, X. Cheng, H. Daneshmand, S. Sra. Transformers learn to implement preconditioned "
-       "gradient descent for in-context learning. NeurIPS 2023. Lemma 1, as restated in the "
-       "Memformer paper (eqs 2-12)."},
-      {"memformer", "Memformers: CG and linear first-order methods",
-       "Memory-augmented Transformers can implement Linear First-Order Optimization Methods "
-       "(anonymous submission). CGD Memformer (eqs 17-18), LFOM Memformer (eqs 19-20)."},
-      {"akyurek", "Akyurek et al. 2023: RAW operator, GD and Sherman-Morrison chains",
-       "E. Akyurek, D. Schuurmans, J. Andreas, T. Ma, D. Zhou. What learning algorithm is "
-       "in-context learning? Investigations with linear models. ICLR 2023. Primitives mov, aff, "
-       "mul, div (Appendix C), Theorems 1 and 2 (Appendices A, B)."},
-      {"compare", "Learned weights against the constructions",
-       "Models trained by iclproof-train compared with the hand-built constructions."},
-      {"trained", "Trained models vs constructions",
-       "Weights files written by iclproof-train (src/trainer/WEIGHTS_FORMAT.md), evaluated by "
-       "`iclproof compare` in MPFR on fresh tasks and measured against the constructions "
-       "(von Oswald Prop. 1 and GD++, Ahn Lemma 1 / Thm 3, Memformer App. D)."},
-  };
+  static const std::vector<family_info> f = [] {
+    std::vector<family_info> all = builtin_families();
+    all.push_back({"compare", "Learned weights against the constructions",
+                   "Models trained by iclproof-train compared with the hand-built constructions.",
+                   ""});
+    all.push_back(
+        {"trained", "Trained models vs constructions",
+         "Weights files written by iclproof-train (src/trainer/WEIGHTS_FORMAT.md), evaluated by "
+         "`iclproof compare` in MPFR on fresh tasks and measured against the constructions "
+         "(von Oswald Prop. 1 and GD++, Ahn Lemma 1 / Thm 3, Memformer App. D).",
+         ""});
+    return all;
+  }();
   return f;
 }
 
@@ -209,12 +197,17 @@ family_registrar::family_registrar(family_info info) {
   registered_families().push_back(std::move(info));
 }
 
+std::string family_reference_text(const family_info& info) {
+  if (info.sheet_section.empty()) return info.reference;
+  return info.reference + " CONSTRUCTIONS.md: " + info.sheet_section + ".";
+}
+
 family_info describe_family(const std::string& id) {
   for (const auto& f : known_families())
     if (f.id == id) return f;
   for (const auto& f : registered_families())
     if (f.id == id) return f;
-  return {id, id, "(no paper reference recorded for this family)"};
+  return {id, id, "(no paper reference recorded for this family)", ""};
 }
 
 std::vector<std::string> families_in_order(const std::vector<std::string>& families) {

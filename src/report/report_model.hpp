@@ -188,7 +188,14 @@ struct family_info {
   std::string id;
   std::string title;
   std::string reference;
+  std::string sheet_section;  // where CONSTRUCTIONS.md states it ("section 3"); may be empty
 };
+// The built-in construction families, in families.cmake's order (generated from it into the
+// build tree by cmake/iclproof_families.cmake: builtin_families.cpp).
+const std::vector<family_info>& builtin_families();
+// The reference line of a family's report section: the reference, then "CONSTRUCTIONS.md:
+// <sheet section>." when the family has one.
+std::string family_reference_text(const family_info& info);
 // The built-in families first, then those declared through family_registrar; an id neither
 // knows gets its id as title and "(no paper reference recorded for this family)".
 family_info describe_family(const std::string& id);

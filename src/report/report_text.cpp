@@ -401,7 +401,7 @@ std::string report_to_markdown(const run_report& r) {
   for (const auto& fam : section_families(r)) {
     const family_info info = describe_family(fam);
     md << "## " << info.title << " {#" << md_anchor(fam) << "}\n\n";
-    md << "*" << info.reference << "*\n\n";
+    md << "*" << family_reference_text(info) << "*\n\n";
     auto it = fams.find(fam);
     if (it != fams.end()) {
       md << "| Property | Cases | Error (worst check) | Tolerance (worst check) | Max error / eps "
@@ -674,7 +674,7 @@ std::string report_to_html(const run_report& r) {
   for (const auto& fam : families) {
     const family_info info = describe_family(fam);
     h << "<h2 id=\"family-" << esc(fam) << "\">" << esc(info.title) << "</h2>\n<p class=\"ref\">"
-      << esc(info.reference) << "</p>\n";
+      << esc(family_reference_text(info)) << "</p>\n";
     auto it = fams.find(fam);
     if (it != fams.end()) {
       h << "<table>\n<thead><tr><th>Property</th><th class=\"num\">Cases</th>"

@@ -1,5 +1,7 @@
 #include "trainer/experiment_config.hpp"
 
+#include "trained_experiments.hpp"  // generated from families.cmake
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -37,15 +39,16 @@ std::string to_string(input_kind k) {
 }
 
 model_kind model_for_experiment(const std::string& e) {
-  if (e == "vonoswald_single_lsa" || e == "vonoswald_gdpp" || e == "vonoswald_stack")
-    return model_kind::lsa;
-  if (e == "ahn_linear_transformer") return model_kind::ahn_linear;
-  if (e == "memformer_cgd") return model_kind::memformer_cgd;
-  if (e == "memformer_lfom") return model_kind::memformer_lfom;
-  throw config_error(fmt::format(
-      "unknown experiment '{}' (known: vonoswald_single_lsa, vonoswald_gdpp, vonoswald_stack, "
-      "ahn_linear_transformer, memformer_cgd, memformer_lfom)",
-      e));
+  // The experiments of families.cmake (EXPERIMENTS name=model_kind).
+  std::string known;
+  for (const auto& t : trained_experiments) {
+    if (t.name == e)
+      for (const auto k : {model_kind::lsa, model_kind::ahn_linear, model_kind::memformer_cgd,
+                           model_kind::memformer_lfom})
+        if (to_string(k) == t.model_kind) return k;
+    known += (known.empty() ? "" : ", ") + std::string(t.name);
+  }
+  throw config_error(fmt::format("unknown experiment '{}' (known: {})", e, known));
 }
 
 std::vector<std::string> parameter_names(model_kind k) {
