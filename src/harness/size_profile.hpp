@@ -3,9 +3,9 @@
 // properties draw may be.
 //   small: the ranges each property has always drawn (the default, and the CI's).
 //   paper: the sizes of the papers' own experiments, d <= 20, N <= 100, depth <= 16:
-//          von Oswald et al. 2023 train on d = 10 with N = 10 examples and up to 5 distinct
-//          (more looped) layers (section 3 and Appendix A); the Memformer paper uses d = 5,
-//          n = 20 and up to 7 layers at d = 10 (its Appendix C); Akyurek et al. 2023 sweep
+//          von Oswald et al. 2023 train 5-layer (and looped) LSA stacks (section 3; their d and
+//          N are lost in the text of shared/papers, so not cited from it); the Memformer paper uses
+//          d = 5, n = 20 and up to 7 layers at d = 10 (its Appendix C); Akyurek et al. 2023 sweep
 //          d in {1, ..., 20} and L in {1, 2, 4, 8, 12, 16} layers (their Appendix H); issue 15
 //          asks for N = 20-100.
 //   large: d <= 64, N <= 512, depth <= 16 (issue 15).
