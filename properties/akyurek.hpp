@@ -5,6 +5,7 @@
 #pragma once
 
 #include "harness/property.hpp"
+#include "harness/size_profile.hpp"
 #include "harness/tolerance.hpp"
 #include "raw/approximation_bounds.hpp"
 #include "raw/chains.hpp"
@@ -574,6 +575,8 @@ inline chain_case gen_chain_case(int d_max, int n_max, bool low_precision = fals
   const double xscale = low_precision ? 1.0 : 2.0;
   cc.d = *rc::gen::inRange(1, d_max + 1);
   cc.n = *rc::gen::inRange(1, n_max + 1);
+  note_drawn_size(size_axis::dimension, cc.d);
+  note_drawn_size(size_axis::depth, cc.n);
   for (int j = 0; j < cc.d * (cc.n + 1); ++j) cc.X.push_back(gen_unit_value() * xscale);
   for (int j = 0; j < cc.n; ++j) cc.y.push_back(gen_unit_value() * xscale);
   for (int j = 0; j < cc.d; ++j) cc.w0.push_back(gen_unit_value());
@@ -621,7 +624,10 @@ using chain_builder_fn1 = std::function<std::vector<raw::layer_spec<T>>(
 
 template <class T>
 void theorem1_exact_chain(case_context& ctx, const chain_builder_fn1<T>& chain) {
-  const chain_case cc = gen_chain_case(4, 4);
+  // d in 1..4 and n in 1..4 stages under the small profile; --size raises d to the dimension
+  // cap and n (8 or 10 layers per stage) to the depth cap (harness/size_profile.hpp).
+  const chain_case cc =
+      gen_chain_case(sized_max<T>(size_axis::dimension, 4), sized_max<T>(size_axis::depth, 4));
   note_chain(ctx, cc);
   const Mat<T> X = chain_X<T>(cc), y = chain_y<T>(cc);
   Vec<T> w0(cc.d);
@@ -669,7 +675,10 @@ using chain_builder_fn2 =
 
 template <class T>
 void theorem2_exact_chain(case_context& ctx, const chain_builder_fn2<T>& chain) {
-  const chain_case cc = gen_chain_case(4, 4);
+  // d in 1..4 and n in 1..4 stages under the small profile; --size raises d to the dimension
+  // cap and n (8 or 10 layers per stage) to the depth cap (harness/size_profile.hpp).
+  const chain_case cc =
+      gen_chain_case(sized_max<T>(size_axis::dimension, 4), sized_max<T>(size_axis::depth, 4));
   note_chain(ctx, cc);
   const Mat<T> X = chain_X<T>(cc), y = chain_y<T>(cc);
   const T lambda = cc.lambda;

@@ -40,7 +40,7 @@ std::vector<Mat<T>> cgd_memformer_shadow(const zform_task<T>& z, const std::vect
 // Model: (Z0, alpha, gamma) -> Z_0..Z_L.
 template <class T, class Model>
 void cgd_reproduces_cg(case_context& ctx, const Model& model) {
-  const cg_case c = gen_cg_case();
+  const cg_case c = gen_cg_case<T>();
   const int L = *rc::gen::inRange(1, static_cast<int>(c.rank) + 1);
   ctx.note_value("task", c.spec);
   ctx.note("exact rank, kappa_+(H), layers",
@@ -72,7 +72,7 @@ void cgd_reproduces_cg(case_context& ctx, const Model& model) {
 
 template <class T, class Model>
 void cgd_after_rank_layers_equals_min_norm(case_context& ctx, const Model& model) {
-  const cg_case c = gen_cg_case();
+  const cg_case c = gen_cg_case<T>();
   ctx.note_value("task", c.spec);
   ctx.note("exact rank, kappa_+(H)", std::to_string(c.rank) + ", " + std::to_string(c.kappa_plus));
   const int d = c.spec.d, N = c.spec.N;
@@ -145,8 +145,8 @@ void compare_rows_with_iterates(case_context& ctx, const std::string& what, cons
 // Model: (Z0, a, lambda) -> Z_0..Z_L.
 template <class T, class Model>
 void lfom_scalar_gamma_equals_lfom(case_context& ctx, const Model& model) {
-  const task_spec spec = gen_zform_spec(6, 20);
-  const int L = *rc::gen::inRange(1, 7);
+  const task_spec spec = gen_zform_spec<T>(6, 20);
+  const int L = draw_size<T>(size_axis::depth, 1, 6);
   const auto weight_seed = gen_weight_seed();
   ctx.note_value("task", spec);
   ctx.note("layers, weight seed", std::to_string(L) + ", " + std::to_string(weight_seed));
@@ -185,8 +185,8 @@ void lfom_scalar_gamma_equals_lfom(case_context& ctx, const Model& model) {
 // Model: (Z0, A_list, lambda) -> Z_0..Z_L.
 template <class T, class Model>
 void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& model) {
-  const task_spec spec = gen_zform_spec(6, 20);
-  const int L = *rc::gen::inRange(1, 6);
+  const task_spec spec = gen_zform_spec<T>(6, 20);
+  const int L = draw_size<T>(size_axis::depth, 1, 5);
   const bool diagonal = *rc::gen::inRange(0, 4) != 0;  // 3 in 4 diagonal, else general
   const auto weight_seed = gen_weight_seed();
   ctx.note_value("task", spec);

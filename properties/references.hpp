@@ -6,6 +6,7 @@
 #include "core/precision.hpp"
 #include "core/rational.hpp"
 #include "harness/property.hpp"
+#include "harness/size_profile.hpp"
 #include "harness/tolerance.hpp"
 #include "references/references.hpp"
 #include "tasks/rapidcheck_gen.hpp"
@@ -59,9 +60,9 @@ T sherman_morrison_ridge_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& 
 template <class T, class SM>
 void sherman_morrison_equals_ridge(case_context& ctx, const SM& sherman_morrison) {
   task_ranges r;
-  r.d_max = 8;
+  r.d_max = sized_max<T>(size_axis::dimension, 8);
   r.o_max = 2;
-  r.N_max = 20;
+  r.N_max = sized_max<T>(size_axis::examples, 20);
   r.max_noise = 0.1;
   const task_spec spec = *gen_task_spec(r);
   const int lambda_exp = *rc::gen::inRange(-3, 4);  // lambda = 2^k, exact in every precision
@@ -110,12 +111,12 @@ T contractive_step(const Mat<T>& X, int shift) {
 template <class T, class GD>
 void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
   task_ranges r;
-  r.d_max = 8;
+  r.d_max = sized_max<T>(size_axis::dimension, 8);
   r.o_max = 2;
-  r.N_max = 20;
+  r.N_max = sized_max<T>(size_axis::examples, 20);
   r.max_noise = 0.1;
   const task_spec spec = *gen_task_spec(r);
-  const int K = *rc::gen::inRange(1, 13);
+  const int K = draw_size<T>(size_axis::depth, 1, 12);
   const int shift = *rc::gen::inRange(0, 3);
   ctx.note_value("task", spec);
   ctx.note_value("K", K);
@@ -180,9 +181,9 @@ T ridge_solve_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& lambda, con
 template <class T, class Bayes>
 void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   task_ranges r;
-  r.d_max = 8;
+  r.d_max = sized_max<T>(size_axis::dimension, 8);
   r.o_max = 2;
-  r.N_max = 20;
+  r.N_max = sized_max<T>(size_axis::examples, 20);
   r.max_noise = 0.5;
   const task_spec spec = *gen_task_spec(r);
   const int sigma_exp = *rc::gen::inRange(-4, 2), tau_exp = *rc::gen::inRange(-2, 4);
@@ -248,9 +249,9 @@ int min_norm_ridge_exponent(int d, const T& kappa_X) {
 template <class T, class Ridge, class MinNorm>
 void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge, const MinNorm& min_norm) {
   task_ranges r;
-  r.d_max = 6;
+  r.d_max = sized_max<T>(size_axis::dimension, 6);
   r.o_max = 2;
-  r.N_max = 12;
+  r.N_max = sized_max<T>(size_axis::examples, 12);
   r.max_noise = 0.1;
   r.max_condition = 1e2;
   const task_spec spec = *gen_task_spec(r);
@@ -336,9 +337,9 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
 template <class T, class Ridge>
 void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge) {
   task_ranges r;
-  r.d_max = 8;
+  r.d_max = sized_max<T>(size_axis::dimension, 8);
   r.o_max = 2;
-  r.N_max = 20;
+  r.N_max = sized_max<T>(size_axis::examples, 20);
   r.max_noise = 0.1;
   const task_spec spec = *gen_task_spec(r);
   const T lambda = T(std::ldexp(1.0, *rc::gen::inRange(-6, 3)));

@@ -20,7 +20,7 @@ namespace iclproof::memformer_checks {
 // first_order_methods.hpp, its x/0 = 0 guards included). Model: (q, L) -> cg_trace.
 template <class T, class CG>
 void cg_after_rank_steps_equals_min_norm(case_context& ctx, const CG& cg_run) {
-  const cg_case c = gen_cg_case();
+  const cg_case c = gen_cg_case<T>();
   ctx.note_value("task", c.spec);
   ctx.note("exact rank, kappa_+(H)", std::to_string(c.rank) + ", " + std::to_string(c.kappa_plus));
   const auto z = make_zform_task<T>(c.spec);

@@ -24,6 +24,7 @@
 
 #include "core/precision.hpp"
 #include "harness/property.hpp"
+#include "harness/size_profile.hpp"
 #include "harness/tolerance.hpp"
 #include "lsa/vonoswald_weights.hpp"
 #include "references/references.hpp"
@@ -91,19 +92,23 @@ struct lsa_case {
   double lmax = 1;
 };
 
+// d_max and N_max are the small profile's; --size paper / large raise them (size_profile.hpp).
 template <class T>
 lsa_case<T> gen_lsa_case(case_context& ctx, int d_max = 8, int N_max = 24) {
   task_ranges r;
-  r.d_max = d_max;
+  r.d_max = sized_max<T>(size_axis::dimension, d_max);
   r.o_max = 3;
   r.N_max = N_max;
+  const int N_top = sized_max<T>(size_axis::examples, N_max);
   r.max_noise = 0.5;
   r.queries = *rc::gen::inRange(1, 4);
   lsa_case<T> c;
   c.spec = *gen_task_spec(r);
   const bool fewer_examples_than_dims = c.spec.d >= 2 && *rc::gen::arbitrary<bool>();
   c.spec.N = fewer_examples_than_dims ? *rc::gen::inRange(1, c.spec.d)
-                                      : *rc::gen::inRange(c.spec.d + 1, N_max + c.spec.d + 1);
+             : N_top == N_max         ? *rc::gen::inRange(c.spec.d + 1, N_max + c.spec.d + 1)
+                              : *rc::gen::resize(100, rc::gen::inRange(c.spec.d + 1, N_top + 1));
+  note_drawn_size(size_axis::examples, c.spec.N);
   const auto w_seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
   const int s16 = *rc::gen::inRange(1, 33);  // s = s16 / 16
   ctx.note_value("task", c.spec);
@@ -305,12 +310,13 @@ void unmasked_layer_exact_when_readout_consistent(case_context& ctx, const const
 // Shadows (header): layer S_{k+1} = S_k + |eta|/N S_k^ctx |X|^T |X_all|, S_0 = |[Y, 0]|; the
 // reference |[Y, 0]| + What_k |X_all| with What_{k+1} = What_k + |eta|/N (What_k |X| + |Y|) |X|^T
 // is the same matrix (induction), so both shadows are S_k. Depth k n_layer (n_keys = N).
-// eta = s / lambda_max(H), s <= 2 (convergent range), K in 1..8.
+// eta = s / lambda_max(H), s <= 2 (convergent range), K in 1..8 (the small profile; --size raises
+// the top).
 template <class T>
 void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) {
   auto c = gen_lsa_case<T>(ctx, 6, 16);
   const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
-  const int K = *rc::gen::inRange(1, 9);
+  const int K = draw_size<T>(size_axis::depth, 1, 8);
   ctx.note("layers K", std::to_string(K));
   const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
   // The stack takes one eta per layer: eta_k = eta m_k, m_k in {1, 3/4, 1/2}, the first two
@@ -373,7 +379,7 @@ template <class T>
 void gd_stack_prediction_is_neumann_form(case_context& ctx, const constructions<T>& make) {
   auto c = gen_lsa_case<T>(ctx, 6, 16);
   const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
-  const int K = *rc::gen::inRange(1, 9);
+  const int K = draw_size<T>(size_axis::depth, 1, 8);
   ctx.note("layers K", std::to_string(K));
   const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
   const auto Es = lsa_stack_forward<T>(make.gd_stack(d, o, N, std::vector<T>(K, c.eta)), E, N);
@@ -454,6 +460,9 @@ template <class T>
 void gdpp_stack_is_preconditioned_gd(case_context& ctx, const constructions<T>& make) {
   auto c = gen_lsa_case<T>(ctx, 6, 16);
   const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
+  // L stays 1..5 under every size profile: the shadow of S_l is cubic in the previous one
+  // (Sh' = (I + |gamma| (Sh|X|)(Sh|X|)^T) Sh), so its exponent triples per layer; at L = 15 it
+  // overflows double and the tolerance is NaN (measured with --size paper before this cap).
   const int L = *rc::gen::inRange(1, 6);
   const bool recurrent = *rc::gen::arbitrary<bool>();
   const double lxx = c.lmax * static_cast<double>(N);  // lambda_max(X X^T)

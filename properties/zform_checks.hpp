@@ -21,6 +21,7 @@
 
 #include "core/precision.hpp"
 #include "harness/property.hpp"
+#include "harness/size_profile.hpp"
 #include "harness/tolerance.hpp"
 #include "memformer/z_form_transformer.hpp"
 #include "references/references.hpp"
@@ -59,11 +60,13 @@ inline Mat<double> scaled_random_matrix(data_rng& rng, int d, double s, double l
   return G * (s / ((f > 0 ? f : 1.0) * lmax));
 }
 
-// A task of the Z-form checks: d in 1..d_max, N in 1..N_max, label noise up to 0.5.
-inline task_spec gen_zform_spec(int d_max, int N_max) {
+// A task of the Z-form checks: d in 1..d_max, N in 1..N_max, label noise up to 0.5 (the small
+// profile's ranges; --size paper / large raise d_max and N_max: harness/size_profile.hpp).
+template <class T>
+task_spec gen_zform_spec(int d_max, int N_max) {
   task_ranges r;
-  r.d_max = d_max;
-  r.N_max = N_max;
+  r.d_max = sized_max<T>(size_axis::dimension, d_max);
+  r.N_max = sized_max<T>(size_axis::examples, N_max);
   r.max_noise = 0.5;
   return *gen_task_spec(r);
 }
@@ -142,9 +145,12 @@ struct cg_case {
   double kappa_plus = 0;  // lambda_max / smallest nonzero eigenvalue of H, in double
 };
 
-inline cg_case gen_cg_case() {
+// d in 1..6 under the small profile; under paper and large up to the profile's DEPTH cap, not
+// its dimension cap, because the claims run rank(H) <= d layers (CG steps).
+template <class T>
+cg_case gen_cg_case() {
   task_ranges r;
-  r.d_max = 6;
+  r.d_max = std::min(sized_max<T>(size_axis::dimension, 6), sized_max<T>(size_axis::depth, 6));
   r.N_max = 8;
   r.max_noise = 0.5;
   r.max_condition = 10.0;
@@ -153,6 +159,7 @@ inline cg_case gen_cg_case() {
   const int d = c.spec.d;
   const bool wide = d >= 4 && *rc::gen::arbitrary<bool>();
   c.spec.N = wide ? *rc::gen::inRange(1, d - 1) : *rc::gen::inRange(2 * d + 2, 3 * d + 13);
+  note_drawn_size(size_axis::examples, c.spec.N);
   const auto td = make_task_double(c.spec);
   c.rank = exact_rank(td.X);
   RC_PRE(c.rank >= 1);
@@ -318,8 +325,8 @@ template <class T>
 lfom_method_case<T> gen_lfom_method_case(case_context& ctx, const lfom_method<T>& method, int L_max,
                                          const std::string& L_name) {
   lfom_method_case<T> c;
-  c.spec = gen_zform_spec(6, 20);
-  c.L = *rc::gen::inRange(1, L_max + 1);
+  c.spec = gen_zform_spec<T>(6, 20);
+  c.L = draw_size<T>(size_axis::depth, 1, L_max);
   const auto [eta_d, beta_d] =
       gen_eta_beta(method.paper_eta, lambda_max_double(make_task_double(c.spec).X));
   ctx.note_value("task", c.spec);

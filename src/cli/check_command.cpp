@@ -5,6 +5,7 @@
 
 #include "core/precision.hpp"
 #include "harness/sharpness.hpp"
+#include "harness/size_statement.hpp"
 #include "report/report_model.hpp"
 #include "trust/claims_ledger.hpp"
 #include "trust/property_trust.hpp"
@@ -113,6 +114,12 @@ int run_list_command(const list_options& opt) {
             fmt::format("\n  not in {}: {}", scalar_kind_name(k), p->not_applicable_reason(k));
     }
     fmt::print("  runs in:   {}{}\n", runs, not_in);
+    const std::string sizes = size_statement_of(p->info.name);
+    fmt::print("  sizes:     {}{}\n",
+               sizes.empty() ? "no statement: keeps the sizes it draws under every --size" : sizes,
+               p->applies_in(scalar_kind::rational) && sizes.rfind("fixed", 0) != 0
+                   ? "; " + std::string(exact_scalar_size_note)
+                   : std::string());
   }
   return 0;
 }
@@ -194,13 +201,14 @@ void print_check_header(const check_options& opt, const check_setup& setup) {
   if (exact)
     fmt::print(
         "iclproof check: scalar rational, exact arithmetic (eps = 0, every check is an equality), "
-        "{} cases per property, seed {}{}\n",
-        opt.cases, opt.seed, shard_note(opt));
+        "{} cases per property, seed {}, size {}{}\n",
+        opt.cases, opt.seed, size_profile_name(opt.size), shard_note(opt));
   else
     fmt::print(
         "iclproof check: scalar {}, precision {} bits, eps = 2^{} = {}, {} cases per property, "
-        "seed {}{}\n",
-        scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed, shard_note(opt));
+        "seed {}, size {}{}\n",
+        scalar, bits, 1 - bits, format_log2(1.0 - bits), opt.cases, opt.seed,
+        size_profile_name(opt.size), shard_note(opt));
   if (opt.certified)
     fmt::print(
         "--certified: each property runs in its strongest mode (rational if it has an exact body "
@@ -219,6 +227,7 @@ std::vector<run_request> requests_for(const check_options& opt, const check_setu
     q.cfg.scalar = opt.certified ? certified_scalar(*p) : opt.scalar;
     q.cfg.cases = opt.cases;
     q.cfg.seed = opt.seed;
+    q.cfg.size = opt.size;
     if (q.cfg.scalar == scalar_kind::mpfr || q.cfg.scalar == scalar_kind::interval)
       q.cfg.precision_bits = opt.precision_bits.value_or(default_precision_bits);
     q.id = p->info.name + " " + scalar_kind_name(q.cfg.scalar);
@@ -238,7 +247,8 @@ nlohmann::json check_parameters_json(const check_options& opt) {
           {"proof_audit_path", opt.proof_audit_path},
           {"ci", opt.ci},
           {"certified", opt.certified},
-          {"trust_levels_path", opt.trust_levels_path}};
+          {"trust_levels_path", opt.trust_levels_path},
+          {"size", size_profile_name(opt.size)}};
 }
 
 check_options check_options_from_parameters(const nlohmann::json& j) {
@@ -255,6 +265,9 @@ check_options check_options_from_parameters(const nlohmann::json& j) {
     opt.ci = j.at("ci").get<bool>();
     opt.certified = j.at("certified").get<bool>();
     opt.trust_levels_path = j.at("trust_levels_path").get<std::string>();
+    const auto size = parse_size_profile(j.at("size").get<std::string>());
+    if (!size) throw std::invalid_argument("unknown size profile " + j.at("size").dump());
+    opt.size = *size;
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("shard parameters of a check run: ") + e.what());
   }
@@ -450,6 +463,7 @@ int present_check_results(const check_options& opt, const std::vector<property_r
                            exact ? nlohmann::json("exact") : nlohmann::json(bits)},
                           {"cases", opt.cases},
                           {"seed", opt.seed},
+                          {"size", size_profile_name(opt.size)},
                           {"proof_audit", audit.path.empty() ? nlohmann::json(nullptr)
                                                              : nlohmann::json(audit.path)},
                           {"fully_proved", fully_proved},

@@ -30,6 +30,7 @@ struct check_options {
   std::string record_levels_path;  // write the levels reached here (trust_levels.txt format)
   int jobs = 1;                    // worker processes (harness/parallel_runner.hpp)
   shard_spec shard;                // k/n: run the k-th of n blocks of every property's cases
+  size_profile size = size_profile::small;  // --size (harness/size_profile.hpp)
 };
 
 int run_check_command(const check_options& opt);

@@ -77,6 +77,13 @@ int run_command_line(int argc, char** argv) {
       ->check(CLI::Range(1, 4096))
       ->default_val(default_jobs());
   std::string shard_text;
+  std::string size_text = "small";
+  check_cmd
+      ->add_option("--size", size_text,
+                   "small (the CI ranges) | paper (the papers' sizes: d <= 20, N <= 100, depth <= "
+                   "16) | large (d <= 64, N <= 512, depth <= 16); per property: iclproof list")
+      ->check(CLI::IsMember({"small", "paper", "large"}))
+      ->capture_default_str();
   check_cmd->add_option("--shard", shard_text,
                         "k/n: run only the k-th of n blocks of every property's cases; --json "
                         "FILE then holds the shard for `iclproof merge`");
@@ -146,6 +153,7 @@ int run_command_line(int argc, char** argv) {
       check.scalar = parse_scalar_kind(scalar_name).value();
       if (prec_opt->count() > 0) check.precision_bits = precision;
       if (!shard_text.empty()) check.shard = parse_shard(shard_text);
+      check.size = parse_size_profile(size_text).value();
       if (check.certified && scalar_opt->count() > 0)
         throw std::invalid_argument(
             "--certified chooses the scalar per property (exact, interval, else MPFR); drop "

@@ -80,6 +80,11 @@ report_subcommand::report_subcommand(CLI::App& app) {
       ->check(CLI::IsMember({"mpfr", "double", "long-double"}))
       ->capture_default_str();
   cmd_->add_option("--seed", opt_.seed, "Run seed")->capture_default_str();
+  cmd_->add_option("--size", size_text_,
+                   "small (the CI ranges) | paper (the papers' sizes: d <= 20, N <= 100, depth <= "
+                   "16) | large (d <= 64, N <= 512, depth <= 16); per property: iclproof list")
+      ->check(CLI::IsMember({"small", "paper", "large"}))
+      ->capture_default_str();
   cmd_->add_option("--proof-audit", opt_.proof_audit_path,
                    "audit.json of the Coq build: report whether each cited theorem checked")
       ->check(CLI::ExistingFile);
@@ -141,7 +146,8 @@ nlohmann::json report_parameters_json(const report_options& opt) {
           {"weights_paths", opt.weights_paths},
           {"compare_tasks", opt.compare_tasks},
           {"sweep_bits", opt.sweep_bits},
-          {"sweep_cases", opt.sweep_cases}};
+          {"sweep_cases", opt.sweep_cases},
+          {"size", size_profile_name(opt.size)}};
 }
 
 report_options report_options_from_parameters(const nlohmann::json& j) {
@@ -159,6 +165,9 @@ report_options report_options_from_parameters(const nlohmann::json& j) {
     opt.compare_tasks = j.at("compare_tasks").get<int>();
     opt.sweep_bits = j.at("sweep_bits").get<std::vector<int>>();
     opt.sweep_cases = j.at("sweep_cases").get<int>();
+    const auto size = parse_size_profile(j.at("size").get<std::string>());
+    if (!size) throw std::invalid_argument("unknown size profile " + j.at("size").dump());
+    opt.size = *size;
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("shard parameters of a report run: ") + e.what());
   }
@@ -197,6 +206,7 @@ int report_subcommand::run() {
       {"long-double", scalar_kind::long_double_precision}};
   opt_.scalar = kinds.at(scalar_name_);
   if (precision_opt_->count() > 0) opt_.precision_bits = precision_;
+  opt_.size = parse_size_profile(size_text_).value();
   opt_.sweep_bits = no_sweep_ ? std::vector<int>{} : parse_bits_list(sweep_bits_text_);
   opt_.draw_plots = !no_plots_;
   const std::optional<shard_spec> shard =
@@ -223,8 +233,9 @@ int report_subcommand::run() {
   line.clear();
 
   const auto& p = report.params;
-  fmt::print("iclproof report: scalar {}, precision {} bits, {} cases per property, seed {}\n",
-             p.scalar, p.precision_bits, p.cases, p.seed);
+  fmt::print(
+      "iclproof report: scalar {}, precision {} bits, {} cases per property, seed {}, size {}\n",
+      p.scalar, p.precision_bits, p.cases, p.seed, p.size);
   std::size_t width = 8;
   for (const auto& e : report.properties) width = std::max(width, e.result.info.name.size());
   fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {:<7}  {}\n", "property", width, "cases", "error",

@@ -36,6 +36,7 @@ class report_subcommand {
   bool no_sweep_ = false;
   bool no_plots_ = false;
   std::string shard_text_;
+  std::string size_text_ = "small";
 };
 
 // The parameters of a report run that decide its results (what shards of one run must share,

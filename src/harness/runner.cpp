@@ -99,11 +99,13 @@ rc::detail::Property make_property(const property_body& body, case_context& ctx)
 }
 
 std::string reproduce_command(const property_info& info, const run_config& cfg, int bits) {
-  return fmt::format("iclproof check --property '{}' --scalar {} --seed {} --cases {}{}", info.name,
-                     scalar_kind_name(cfg.scalar), cfg.seed, cfg.cases,
-                     cfg.scalar == scalar_kind::mpfr || cfg.scalar == scalar_kind::interval
-                         ? fmt::format(" --precision {}", bits)
-                         : std::string());
+  return fmt::format(
+      "iclproof check --property '{}' --scalar {} --seed {} --cases {}{}{}", info.name,
+      scalar_kind_name(cfg.scalar), cfg.seed, cfg.cases,
+      cfg.scalar == scalar_kind::mpfr || cfg.scalar == scalar_kind::interval
+          ? fmt::format(" --precision {}", bits)
+          : std::string(),
+      cfg.size == size_profile::small ? std::string() : " --size " + size_profile_name(cfg.size));
 }
 }  // namespace
 
@@ -124,6 +126,7 @@ void load_rapidcheck_configuration_quietly() {
 case_block run_case_block(const property_info& info, const property_body& body,
                           const run_config& cfg, int begin, int end) {
   load_rapidcheck_configuration_quietly();
+  const scoped_size_profile sizes(cfg.size);
   case_block b;
   b.begin = begin;
   b.end = end;
@@ -190,6 +193,7 @@ void append_block(case_block& acc, const case_block& next) {
 shrunk_case shrink_failing_case(const property_info& info, const property_body& body,
                                 const run_config& cfg, int case_index) {
   load_rapidcheck_configuration_quietly();
+  const scoped_size_profile sizes(cfg.size);
   const std::uint64_t pseed = property_seed(cfg.seed, info.name);
   // A context of its own: the checks made while shrinking are not the run's cases.
   case_context ctx(info.name, pseed, scalar_kind_name(cfg.scalar), scalar_bits(cfg.scalar));

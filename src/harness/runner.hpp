@@ -12,6 +12,7 @@
 #include "core/scalar.hpp"
 #include "harness/glob_match.hpp"
 #include "harness/property.hpp"
+#include "harness/size_profile.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -30,6 +31,9 @@ struct run_config {
   // (harness/parallel_runner.hpp) sets it explicitly before each block of cases, in whatever
   // process runs the block; run_body and run_property use the precision in force. 0: in force.
   int precision_bits = 0;
+  // The size profile the bodies draw under (harness/size_profile.hpp): run_case_block and
+  // shrink_failing_case put it in force while they run the body.
+  size_profile size = size_profile::small;
   // Called after every case (for progress lines); may be empty.
   std::function<void(int cases_done)> on_case;
 };

@@ -475,6 +475,7 @@ std::vector<run_request> requests_of(const report_options& opt, const report_sel
     q.cfg.scalar = opt.scalar;
     q.cfg.cases = opt.cases;
     q.cfg.seed = opt.seed;
+    q.cfg.size = opt.size;
     q.cfg.precision_bits = opt.scalar == scalar_kind::mpfr ? s.requested_bits : 0;
     q.id = "run " + prop->info.name;
     requests.push_back(std::move(q));
@@ -487,6 +488,7 @@ std::vector<run_request> requests_of(const report_options& opt, const report_sel
         q.cfg.scalar = scalar_kind::mpfr;
         q.cfg.cases = opt.sweep_cases;
         q.cfg.seed = opt.seed;
+        q.cfg.size = opt.size;
         q.cfg.shrink = false;  // a failure here is reported, not minimised (the main run does)
         q.cfg.precision_bits = bits;
         q.id = fmt::format("sweep {} bits {}", bits, prop->info.name);
@@ -503,6 +505,7 @@ std::vector<run_request> requests_of(const report_options& opt, const report_sel
     q.cfg.scalar = cs;
     q.cfg.cases = opt.cases;
     q.cfg.seed = opt.seed;
+    q.cfg.size = opt.size;
     if (cs == scalar_kind::mpfr || cs == scalar_kind::interval)
       q.cfg.precision_bits = s.requested_bits;
     q.id = fmt::format("certified {} {}", scalar_kind_name(cs), prop->info.name);
@@ -533,6 +536,7 @@ run_report generate_report(const report_options& opt, const report_progress& pro
   p.trajectory_calibration_tasks = opt.trajectory_calibration_tasks;
   p.sweep_bits = opt.sweep_bits;
   p.sweep_cases = opt.sweep_cases;
+  p.size = size_profile_name(opt.size);
 
   // Inputs first, so bad input fails before any long computation.
   const report_selection sel = select_for_report(opt);

@@ -48,6 +48,7 @@ struct report_options {
   int sweep_cases = 5;
   bool draw_plots = true;  // false: figures are still computed and kept in report.json
   int jobs = 1;            // worker processes for the property runs (harness/parallel_runner.hpp)
+  size_profile size = size_profile::small;  // --size (harness/size_profile.hpp)
 };
 
 // Progress of a long run: phase ("run", "sweep 512 bits", "finding", "plot"), the item's index

@@ -523,6 +523,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
             {"trajectory_calibration_tasks", p.trajectory_calibration_tasks},
             {"sweep_bits", p.sweep_bits},
             {"sweep_cases", p.sweep_cases},
+            {"size", p.size},
             {"command", report_command_line(p)}}},
           {"tools", tools},
           {"summary",

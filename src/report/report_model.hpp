@@ -154,6 +154,7 @@ struct report_parameters {
   int trajectory_calibration_tasks = 10000;   // --trajectory-calibration-tasks
   std::vector<int> sweep_bits;                // empty: no sweep
   int sweep_cases = 5;
+  std::string size = "small";  // --size (harness/size_profile.hpp)
 };
 
 struct run_report {

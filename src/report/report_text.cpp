@@ -291,9 +291,9 @@ std::string run_line(const run_report& r) {
   const auto& p = r.params;
   return fmt::format(
       "scalar {} at {} bits (eps = 2^{} = {}), {} random cases per property, run seed {}, "
-      "properties matching '{}'",
+      "properties matching '{}', size profile {}",
       p.scalar, p.precision_bits, 1 - p.precision_bits, format_pow2(1.0 - p.precision_bits),
-      p.cases, p.seed, p.property_glob);
+      p.cases, p.seed, p.property_glob, p.size);
 }
 
 std::map<std::string, std::vector<const property_entry*>> by_family(const run_report& r) {
@@ -357,6 +357,7 @@ std::string report_command_line(const report_parameters& p) {
   std::string s = fmt::format("iclproof report --scalar {}", p.scalar);
   if (p.scalar == "mpfr") s += fmt::format(" --precision {}", p.requested_precision_bits);
   s += fmt::format(" --cases {} --seed {} --property '{}'", p.cases, p.seed, p.property_glob);
+  if (p.size != "small") s += " --size " + p.size;
   if (!p.proof_audit_path.empty()) s += " --proof-audit " + p.proof_audit_path;
   for (const auto& w : p.weights_paths) s += " --weights " + w;
   for (const auto& w : p.seed_sweep_paths) s += " --seed-sweep " + w;

@@ -1,5 +1,7 @@
 #include "tasks/rapidcheck_gen.hpp"
 
+#include "harness/size_profile.hpp"
+
 #include <cmath>
 
 namespace iclproof {
@@ -35,6 +37,8 @@ rc::Gen<task_spec> gen_task_spec(const task_ranges& r) {
     if (s.distribution == input_distribution::rank_deficient) s.rank = uniform_in_range(1, s.d);
     if (r.max_noise > 0.0) s.noise = *rc::gen::elementOf(std::vector<double>{0.0, r.max_noise});
     s.seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+    note_drawn_size(size_axis::dimension, s.d);
+    note_drawn_size(size_axis::examples, s.N);
     return s;
   });
 }

@@ -4,8 +4,9 @@
 # of one `check --json` run (only the "seconds" timings may differ). The selection includes a
 # property that fails late in the run (in the last shard) and is shrunk, so the merge combines
 # passing shards with a failing one. Then merge must refuse, with one "iclproof: error:" line and
-# exit code 2: a missing shard, a duplicated shard, a shard of another seed, a shard of the other
-# command, a damaged (truncated) file, an edited file, an unreadable file.
+# exit code 2: a missing shard, a duplicated shard, a shard of another seed or size profile
+# (--size), a shard of the other command, a damaged (truncated) file, an edited file, an
+# unreadable file.
 #   -DEXE=iclproof_verdict_fixture -DWORK=dir -DCASES=n -DSEED=s
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -89,6 +90,10 @@ refused("given twice" merge ${s1} ${s2} ${s2} ${s3} --out ${WORK}/refused)
 run(any check --property "vonoswald.*" --cases ${CASES} --seed 12345 --shard 2/3
     --json ${WORK}/other_seed.json)
 refused("different runs \\(parameters: seed" merge ${s1} ${WORK}/other_seed.json ${s3}
+        --out ${WORK}/refused)
+run(any check --property "vonoswald.*" --cases ${CASES} --seed ${SEED} --size paper --shard 2/3
+    --json ${WORK}/other_size.json)
+refused("different runs \\(parameters: size" merge ${s1} ${WORK}/other_size.json ${s3}
         --out ${WORK}/refused)
 refused("different runs \\(commands" merge ${s1} ${s2} ${WORK}/report_shard3/shard.json
         --out ${WORK}/refused)

@@ -1,0 +1,107 @@
+// Size profiles (issue 15, harness/size_profile.hpp): `--size paper` and `--size large` change
+// the sizes the properties draw, `small` does not, and every built-in property states what it
+// does with the profile (harness/size_statement.cpp, shown by `iclproof list`).
+#include "harness/size_profile.hpp"
+#include "harness/runner.hpp"
+#include "harness/size_statement.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace iclproof;
+
+namespace {
+// The largest small-profile ranges of any property that follows the profile: d <= 8
+// (references, gen_lsa_case), N <= 24 + 8 (gen_lsa_case draws N up to N_max + d), depth <= 12
+// (references.k_step_gd_equals_neumann_closed_form, the references' LFOM steps).
+constexpr int small_dimension_top = 8, small_examples_top = 32, small_depth_top = 12;
+
+// The properties whose sizes follow the profile on some axis ("follows" or "partly").
+bool follows(const std::string& name) {
+  const std::string s = size_statement_of(name);
+  return s.rfind("follows", 0) == 0 || s.rfind("partly", 0) == 0;
+}
+
+// Runs every property that follows the profile in double with `cases` cases under `profile`;
+// returns the maxima drawn over all of them and checks that each passed.
+drawn_size_maxima run_following(size_profile profile, int cases,
+                                std::vector<std::string>* grew = nullptr) {
+  drawn_size_maxima all;
+  for (const property& p : all_properties()) {
+    if (!follows(p.info.name)) continue;
+    run_config cfg;
+    cfg.scalar = scalar_kind::double_precision;
+    cfg.cases = cases;
+    cfg.seed = 20261123;
+    cfg.size = profile;
+    drawn_sizes() = {};
+    const property_result r = run_property(p, cfg);
+    INFO(p.info.name << " under --size " << size_profile_name(profile) << ": " << r.failure
+                     << "\nreproduce: " << r.reproduce);
+    CHECK(r.outcome == verdict::pass);
+    const drawn_size_maxima m = drawn_sizes();
+    if (grew && (m.dimension > small_dimension_top || m.examples > small_examples_top ||
+                 m.depth > small_depth_top))
+      grew->push_back(p.info.name);
+    all.dimension = std::max(all.dimension, m.dimension);
+    all.examples = std::max(all.examples, m.examples);
+    all.depth = std::max(all.depth, m.depth);
+  }
+  return all;
+}
+}  // namespace
+
+TEST_CASE("every built-in property states what it does with --size", "[harness][size]") {
+  for (const property& p : all_properties()) {
+    INFO(p.info.name);
+    const std::string s = size_statement_of(p.info.name);
+    CHECK((s.rfind("follows", 0) == 0 || s.rfind("fixed", 0) == 0 || s.rfind("partly", 0) == 0));
+  }
+  for (const auto& [name, statement] : stated_size_statements()) {
+    INFO("stated for a property that does not exist: " << name);
+    bool found = false;
+    for (const property& p : all_properties()) found = found || p.info.name == name;
+    CHECK(found);
+  }
+}
+
+TEST_CASE("size profiles parse by name and have the issue's caps", "[harness][size]") {
+  for (size_profile p : all_size_profiles) CHECK(parse_size_profile(size_profile_name(p)) == p);
+  CHECK_FALSE(parse_size_profile("huge"));
+  CHECK(size_profile_cap(size_profile::paper, size_axis::dimension) == 20);
+  CHECK(size_profile_cap(size_profile::paper, size_axis::examples) == 100);
+  CHECK(size_profile_cap(size_profile::paper, size_axis::depth) == 16);
+  CHECK(size_profile_cap(size_profile::large, size_axis::dimension) == 64);
+  CHECK(size_profile_cap(size_profile::large, size_axis::examples) == 512);
+  CHECK(size_profile_cap(size_profile::large, size_axis::depth) == 16);
+}
+
+// Coverage: with 8 cases per property (in double, so the large sizes cost milliseconds) the
+// properties that follow the profile reach sizes above every small range, stay within the caps,
+// and each of them draws above the small ranges on some axis; under small they stay within the
+// small ranges. Every run must pass: a tolerance that assumed small sizes fails here.
+TEST_CASE("--size paper and large draw larger cases, within the caps", "[harness][size]") {
+  const drawn_size_maxima small = run_following(size_profile::small, 8);
+  CHECK(small.dimension <= small_dimension_top);
+  CHECK(small.examples <= small_examples_top);
+  CHECK(small.depth <= small_depth_top);
+  for (size_profile profile : {size_profile::paper, size_profile::large}) {
+    std::vector<std::string> grew;
+    const drawn_size_maxima m = run_following(profile, 8, &grew);
+    const int cd = size_profile_cap(profile, size_axis::dimension),
+              cn = size_profile_cap(profile, size_axis::examples),
+              cl = size_profile_cap(profile, size_axis::depth);
+    INFO("--size " << size_profile_name(profile) << ": largest d " << m.dimension << ", N "
+                   << m.examples << ", depth " << m.depth);
+    CHECK(m.dimension > small_dimension_top);
+    CHECK(m.dimension <= cd);
+    CHECK(m.examples > small_examples_top);
+    CHECK(m.examples <= cn);
+    CHECK(m.depth > small_depth_top);
+    CHECK(m.depth <= cl);
+    std::size_t following = 0;
+    for (const property& p : all_properties()) following += follows(p.info.name);
+    CHECK(grew.size() == following);
+  }
+}
