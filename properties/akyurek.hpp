@@ -61,12 +61,15 @@ void gelu_product_within_bound(case_context& ctx, const product_fn<T>& product) 
   const T err = abs_of(T(product(form, x, y, s) - x * y));
   const T bound = raw::gelu_product_bound(form, x, y, s) + raw::gelu_product_rounding(x, y, s);
   // The bound is the Qed statement of each form (plus the rounding model in floating point;
-  // gelu_product_rounding is 0 on intervals, whose enclosures contain the exact value).
+  // gelu_product_rounding is 0 on intervals, whose enclosures contain the exact value). One
+  // check label per form: the sharpness gate judges each label by its worst comparison, so
+  // under one label the tighter form's comparisons hid a loosened bound of the other
+  // (mutation 77, the tanh constant x 10^6, survived so).
   if (form == gelu_form::tanh)
-    ctx.check_le_proved<T>("|gelu_product - x y|", err, bound,
+    ctx.check_le_proved<T>("|gelu_product - x y| (tanh form)", err, bound,
                            "proofs/AkyurekBounds.v:gelu_tanh_product_quartic");
   else
-    ctx.check_le_proved<T>("|gelu_product - x y|", err, bound,
+    ctx.check_le_proved<T>("|gelu_product - x y| (erf form)", err, bound,
                            "proofs/GeluErf.v:gelu_erf_product_bound");
 }
 
