@@ -125,13 +125,13 @@ function(iclproof_cxx_literal s out)
   set(${out} "R\"iclproof_family(${s})iclproof_family\"" PARENT_SCOPE)
 endfunction()
 
-# Writes <dir>/builtin_families.cpp (iclproof::builtin_families(), report/report_model.hpp) and
+# Writes <dir>/builtin_families.cpp (iclproof::builtin_families(), report/families.hpp) and
 # <dir>/trained_experiments.hpp (iclproof::trained_experiments, no dependencies: the LibTorch
 # trainer includes it too). Written only when the text changes, so nothing rebuilds needlessly.
 function(iclproof_write_family_sources dir)
   iclproof_family_ids(ids)
   set(fam "// GENERATED from families.cmake by cmake/iclproof_families.cmake; do not edit.\n")
-  string(APPEND fam "#include \"report/report_model.hpp\"\n\nnamespace iclproof {\n\n")
+  string(APPEND fam "#include \"report/families.hpp\"\n\nnamespace iclproof {\n\n")
   string(APPEND fam "const std::vector<family_info>& builtin_families() {\n")
   string(APPEND fam "  static const std::vector<family_info> f = {\n")
   set(exp "// GENERATED from families.cmake by cmake/iclproof_families.cmake; do not edit.\n")

@@ -7,6 +7,7 @@
 
 #include "zform_checks.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,22 @@ Mat<T> zform_y_shadow_step(const Mat<T>& Y_hat, const Mat<T>& absX_all,
   return out;
 }
 
+// The set-up both Lemma 1 checks share: the task (noted), lambda_max(X X^T / N) of its double
+// data (the scale of the random weights), the weights' generator and the task in T.
+template <class T>
+struct lemma1_setup {
+  double lmax;
+  data_rng rng;
+  zform_task<T> z;
+};
+template <class T>
+lemma1_setup<T> make_lemma1_setup(case_context& ctx, const task_spec& spec,
+                                  std::uint64_t weight_seed) {
+  ctx.note_value("task", spec);
+  return {lambda_max_double(make_task_double(spec).X), data_rng(weight_seed),
+          make_zform_task<T>(spec)};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Ahn et al. Lemma 1 (proofs/AhnLemma1.v:ahn_lemma1): L layers with heads A_lh (general,
 // non-symmetric), B = 0, labels with or without noise. Claim: the last row of Z_l is
@@ -38,15 +55,11 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
   const int heads = *rc::gen::inRange(1, 4);
   const double s = std::ldexp(1.0, -*rc::gen::inRange(0, 3));  // ||sum A^T H|| <= s
   const auto weight_seed = gen_weight_seed();
-  ctx.note_value("task", spec);
+  auto [lmax, rng, z] = make_lemma1_setup<T>(ctx, spec, weight_seed);
   ctx.note("layers, heads, step scale s, weight seed",
            std::to_string(L) + ", " + std::to_string(heads) + ", " + std::to_string(s) + ", " +
                std::to_string(weight_seed));
-  const auto td = make_task_double(spec);
-  const double lmax = lambda_max_double(td.X);
-  data_rng rng(weight_seed);
   const int d = spec.d, N = spec.N;
-  const auto z = make_zform_task<T>(spec);
   std::vector<linear_transformer_layer<T>> layers;
   std::vector<Mat<T>> precond;            // sum_h A_lh: w' = w - precond^T grad
   std::vector<std::vector<Mat<T>>> absA;  // |A_lh|
@@ -109,15 +122,11 @@ void lemma1_x_rows(case_context& ctx, const Model& model) {
   const double sA = std::ldexp(1.0, -*rc::gen::inRange(0, 3));
   const double sB = std::ldexp(1.0, -*rc::gen::inRange(0, 3));
   const auto weight_seed = gen_weight_seed();
-  ctx.note_value("task", spec);
+  auto [lmax, rng, z] = make_lemma1_setup<T>(ctx, spec, weight_seed);
   ctx.note("layers, scale of A, scale of B, weight seed",
            std::to_string(L) + ", " + std::to_string(sA) + ", " + std::to_string(sB) + ", " +
                std::to_string(weight_seed));
-  const auto td = make_task_double(spec);
-  const double lmax = lambda_max_double(td.X);
-  data_rng rng(weight_seed);
   const int d = spec.d, N = spec.N;
-  const auto z = make_zform_task<T>(spec);
   std::vector<linear_transformer_layer<T>> layers;
   std::vector<Mat<T>> As, Bs;
   for (int l = 0; l < L; ++l) {
