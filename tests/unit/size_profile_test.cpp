@@ -81,7 +81,7 @@ TEST_CASE("size profiles parse by name and have the issue's caps", "[harness][si
 // properties that follow the profile reach sizes above every small range, stay within the caps,
 // and each of them draws above the small ranges on some axis; under small they stay within the
 // small ranges. Every run must pass: a tolerance that assumed small sizes fails here.
-TEST_CASE("--size paper and large draw larger cases, within the caps", "[harness][size]") {
+TEST_CASE("size profiles paper and large draw larger cases, within the caps", "[harness][size]") {
   const drawn_size_maxima small = run_following(size_profile::small, 8);
   CHECK(small.dimension <= small_dimension_top);
   CHECK(small.examples <= small_examples_top);

@@ -67,5 +67,6 @@ ICLPROOF_TEST_ONLY_PAIR(vonoswald)
 ICLPROOF_TEST_ONLY_PAIR(ahn)
 ICLPROOF_TEST_ONLY_PAIR(memformer)
 ICLPROOF_TEST_ONLY_PAIR(akyurek)
+ICLPROOF_TEST_ONLY_PAIR(population_optima)
 
 }  // namespace
