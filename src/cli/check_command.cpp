@@ -398,6 +398,8 @@ int present_check_results(const check_options& opt, const std::vector<property_r
                                                : "0",
         format_margin(r), verdict_text, to_string(level));
     if (!cov.fully_proved()) fmt::print("    {}\n", cov.coverage_text());
+    // TRUST.md: a level is shown with the sizes at which it was reached.
+    if (opt.certified) fmt::print("    reached at: {}\n", drawn_size_text(r.drawn));
     for (const vacuous_check& v : loose_checks)
       fmt::print("    vacuous check '{}': margin {:+.1f} > +{:.1f} (worst of {} comparisons)\n",
                  v.label, v.margin_log10, v.limit_log10, v.checks);
@@ -443,6 +445,7 @@ int present_check_results(const check_options& opt, const std::vector<property_r
                                                                     : nlohmann::json(nullptr)},
         {"margin_log10",
          std::isfinite(r.margin_log10) ? nlohmann::json(r.margin_log10) : nlohmann::json(nullptr)},
+        {"drawn_sizes", drawn_sizes_to_json(r.drawn)},
         {"check_margins", check_margins_json(r)},
         {"vacuous_checks", vacuous_checks_json(loose_checks)},
         {"seconds", r.seconds},

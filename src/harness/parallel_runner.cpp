@@ -130,6 +130,7 @@ json block_to_json(const case_block& b) {
           {"gave_up", b.gave_up},
           {"event_description", b.event_description},
           {"precision_bits", b.precision_bits},
+          {"drawn_sizes", drawn_sizes_to_json(b.drawn)},
           {"seconds", b.seconds}};
 }
 case_block block_from_json(const json& j) {
@@ -144,6 +145,7 @@ case_block block_from_json(const json& j) {
   b.event_description = j.at("event_description").get<std::string>();
   b.precision_bits = j.at("precision_bits").get<int>();
   b.seconds = j.at("seconds").get<double>();
+  b.drawn = drawn_sizes_from_json(j.at("drawn_sizes"));
   if (b.begin < 0 || b.end < b.begin || b.passed < 0 || b.passed > b.end - b.begin)
     throw std::runtime_error(
         fmt::format("inconsistent case block [{}, {}) with {} passed", b.begin, b.end, b.passed));
@@ -156,6 +158,17 @@ shrunk_case shrunk_from_json(const json& j) {
   return {j.at("description").get<std::string>(), j.at("counterexample").get<std::string>()};
 }
 }  // namespace
+
+json drawn_sizes_to_json(const drawn_size_maxima& m) {
+  return {{"d", m.dimension}, {"N", m.examples}, {"depth", m.depth}};
+}
+
+drawn_size_maxima drawn_sizes_from_json(const json& j) {
+  drawn_size_maxima m{j.at("d").get<int>(), j.at("N").get<int>(), j.at("depth").get<int>()};
+  if (m.dimension < 0 || m.examples < 0 || m.depth < 0)
+    throw std::runtime_error("negative drawn size in a case block");
+  return m;
+}
 
 json part_to_json(const run_part& part) {
   json j = {{"applicable", part.applicable}};

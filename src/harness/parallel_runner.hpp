@@ -73,6 +73,10 @@ property_result result_of(const run_request& request, const run_part& part);
 
 // Exact round trip (doubles as hexadecimal floating-point text): shard files and workers.
 nlohmann::json part_to_json(const run_part& part);
+// {"d": .., "N": .., "depth": ..} (0: not drawn), as blocks, check.json and report.json carry it.
+nlohmann::json drawn_sizes_to_json(const drawn_size_maxima& m);
+// Throws (nlohmann's exceptions, a one-line message upstream) if a field is missing or negative.
+drawn_size_maxima drawn_sizes_from_json(const nlohmann::json& j);
 // Throws std::runtime_error with a one-line message on malformed input.
 run_part part_from_json(const nlohmann::json& j);
 

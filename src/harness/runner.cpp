@@ -139,6 +139,7 @@ case_block run_case_block(const property_info& info, const property_body& body,
   };
   const rc::detail::Property prop = make_property(body, ctx);
   const auto t0 = std::chrono::steady_clock::now();
+  drawn_sizes() = {};  // this block's draws only (the record is per process)
   for (int i = begin; i < end && b.event_case < 0; ++i) {
     for (int attempt = 0;; ++attempt) {
       if (attempt == max_attempts_per_case) {
@@ -168,6 +169,7 @@ case_block run_case_block(const property_info& info, const property_body& body,
   }
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   b.stats = ctx.stats();
+  b.drawn = drawn_sizes();
   return b;
 }
 
@@ -184,6 +186,7 @@ void append_block(case_block& acc, const case_block& next) {
   acc.stats = merged.stats();
   acc.passed += next.passed;
   acc.discards += next.discards;
+  acc.drawn = max_of(acc.drawn, next.drawn);
   acc.event_case = next.event_case;
   acc.gave_up = next.gave_up;
   acc.event_description = next.event_description;
@@ -251,6 +254,7 @@ property_result finish_run(const property_info& info, const run_config& cfg,
   r.proved_bounds.assign(st.proved_bounds.begin(), st.proved_bounds.end());
   r.hand_derived_bounds.assign(st.hand_derived_bounds.begin(), st.hand_derived_bounds.end());
   r.margin_log10 = log2_margin(r.worst_log2_err, r.worst_log2_bound) * std::log10(2.0);
+  r.drawn = merged.drawn;
   for (const auto& [label, m] : st.by_check)
     r.check_margins.push_back(
         {label, m.checks, m.worst_log2_err, m.worst_log2_bound,

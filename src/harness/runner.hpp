@@ -83,6 +83,9 @@ struct property_result {
   // Every check label with its worst comparison, in label order (the cases run, not shrinking):
   // what the sharpness gate judges check by check.
   std::vector<check_margin_result> check_margins;
+  // The largest d, N and depth drawn by the cases run (not shrinking): the sizes at which this
+  // verdict and its trust level were reached.
+  drawn_size_maxima drawn;
 };
 
 // The seed a property runs with, from the run seed and its name (adding a property elsewhere
@@ -105,6 +108,7 @@ struct case_block {
   bool gave_up = false;           // event_case could not be drawn (too many discards in a row)
   std::string event_description;  // RapidCheck's description of that case, before shrinking
   int precision_bits = 0;         // bits the scalar carried where the block ran (0: exact)
+  drawn_size_maxima drawn;        // the largest sizes the block's cases drew
   double seconds = 0;
 };
 // The minimal failing case found by shrinking the first failing case.

@@ -52,6 +52,23 @@ void note_drawn_size(size_axis a, int value) {
   slot = std::max(slot, value);
 }
 
+drawn_size_maxima max_of(const drawn_size_maxima& a, const drawn_size_maxima& b) {
+  return {std::max(a.dimension, b.dimension), std::max(a.examples, b.examples),
+          std::max(a.depth, b.depth)};
+}
+
+std::string drawn_size_text(const drawn_size_maxima& m) {
+  if (!m.any()) return "fixed sizes (none drawn through the size profile)";
+  std::string s;
+  const auto add = [&s](const char* axis, int v) {
+    if (v > 0) s += (s.empty() ? "" : ", ") + std::string(axis) + " <= " + std::to_string(v);
+  };
+  add("d", m.dimension);
+  add("N", m.examples);
+  add("depth", m.depth);
+  return s;
+}
+
 size_profile current_size_profile() { return profile_in_force(); }
 
 scoped_size_profile::scoped_size_profile(size_profile p) : previous_(profile_in_force()) {

@@ -64,11 +64,22 @@ class scoped_size_profile {
 // The largest size drawn on each axis since the last reset, in this process: what
 // tests/unit/size_profile_test.cpp counts to show that a profile changes the sizes drawn.
 // Recorded by draw_size, gen_task_spec and the generators that set a size after it.
+// The runner also keeps them per block of cases (harness/runner.hpp case_block::drawn), so every
+// result says at which sizes its verdict and trust level were reached (shared/TRUST.md: "the
+// report shows the strongest level reached and the sizes at which it was reached"). 0 on an
+// axis: no size of that axis was drawn through the profile (a fixed layout; `list` says why).
 struct drawn_size_maxima {
   int dimension = 0, examples = 0, depth = 0;
+  bool any() const { return dimension > 0 || examples > 0 || depth > 0; }
+  friend bool operator==(const drawn_size_maxima&, const drawn_size_maxima&) = default;
 };
 drawn_size_maxima& drawn_sizes();
 void note_drawn_size(size_axis a, int value);
+// The axis-wise maximum of two records (merging blocks of cases).
+drawn_size_maxima max_of(const drawn_size_maxima& a, const drawn_size_maxima& b);
+// "d <= 8, N <= 20, depth <= 3" over the axes drawn, or "fixed sizes (none drawn through the
+// size profile)" when none was.
+std::string drawn_size_text(const drawn_size_maxima& m);
 
 // Exact rationals keep the small ranges under every profile: their numerators and denominators
 // grow with every product and sum (about linearly in the depth times the data's bit length per

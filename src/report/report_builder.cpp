@@ -616,8 +616,8 @@ run_report generate_report(const report_options& opt, const report_progress& pro
       r.properties.push_back(make_entry(std::move(res), audit));
       if (same_mode) {
         property_entry& e = r.properties.back();
-        e.certified = certified_run{e.result.scalar, e.result.cases, e.result.outcome,
-                                    e.mode,          e.trust,        e.result.failure};
+        e.certified = certified_run{e.result.scalar, e.result.cases,   e.result.outcome, e.mode,
+                                    e.trust,         e.result.failure, e.result.drawn};
       }
       continue;
     }
@@ -631,8 +631,8 @@ run_report generate_report(const report_options& opt, const report_progress& pro
         throw std::logic_error("certified run without its main run: " + res.info.name);
       const property_trust t = assess_property_run(res, audit);
       if (res.outcome != verdict::pass) it->gate_pass = false;
-      it->certified =
-          certified_run{res.scalar, res.cases, res.outcome, t.mode, t.assessment, res.failure};
+      it->certified = certified_run{res.scalar,   res.cases,   res.outcome, t.mode,
+                                    t.assessment, res.failure, res.drawn};
       continue;
     }
     sweep_point s;

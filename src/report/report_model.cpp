@@ -1,6 +1,7 @@
 #include "report/report_model.hpp"
 
 #include "core/eigen_scalar.hpp"
+#include "harness/parallel_runner.hpp"
 
 #include <fmt/format.h>
 #include <gmp.h>
@@ -68,11 +69,13 @@ const audited_theorem* proof_audit::find(const std::string& file, const std::str
 }
 
 std::string property_entry::level_summary() const {
-  const std::string here(to_string(trust.level));
+  const std::string here =
+      std::string(to_string(trust.level)) + " at " + drawn_size_text(result.drawn);
   if (!certified || certified->scalar == result.scalar) return here;
   std::string s = here + " (" + result.scalar + "); certified in " + certified->scalar + ": ";
   if (certified->outcome != verdict::pass) return s + to_string(certified->outcome);
-  return s + std::string(to_string(certified->trust.level));
+  return s + std::string(to_string(certified->trust.level)) + " at " +
+         drawn_size_text(certified->drawn);
 }
 
 std::string property_entry::proof_summary() const {
@@ -269,7 +272,8 @@ json certified_json(const property_entry& e) {
           {"level", std::string(to_string(c.trust.level))},
           {"limited_by", c.trust.limited_by},
           {"mode", std::string(to_string(c.mode))},
-          {"failure", c.failure}};
+          {"failure", c.failure},
+          {"drawn_sizes", drawn_sizes_to_json(c.drawn)}};
 }
 std::string value_kind(double log2_value) {
   if (std::isnan(log2_value)) return "nan";
@@ -352,6 +356,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                 {"limited_by", e.trust.limited_by},
                 {"mode", std::string(to_string(e.mode))}}},
               {"certified", certified_json(e)},
+              {"drawn_sizes", drawn_sizes_to_json(res.drawn)},
               {"scalar", res.scalar},
               {"precision_bits", res.precision_bits},
               {"log2_eps", res.log2_eps},

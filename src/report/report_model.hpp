@@ -60,7 +60,8 @@ struct certified_run {
   verdict outcome = verdict::fail;
   check_mode mode = check_mode::floating_point;
   trust_assessment trust;
-  std::string failure;  // the certified run's failure message ("" if it passed)
+  std::string failure;      // the certified run's failure message ("" if it passed)
+  drawn_size_maxima drawn;  // the largest sizes its cases drew: where its level was reached
 };
 
 struct property_entry {
@@ -78,7 +79,8 @@ struct property_entry {
   // "checked" (every cited theorem), "no audit", "none cited", else the first failing status.
   std::string proof_summary() const;
   // The trust level shown beside the verdict: this run's level, and the level the certified run
-  // reached when it ran in another mode ("<level> (mpfr); certified in rational: <level>").
+  // reached when it ran in another mode ("<level> (mpfr); certified in rational: <level>"), each
+  // with the sizes at which it was reached (shared/TRUST.md; "... at d <= 8, N <= 20").
   std::string level_summary() const;
 };
 

@@ -27,6 +27,9 @@ property_body varied_body(int threshold) {
   return [threshold](case_context& ctx) {
     const int x = *rc::gen::inRange(0, 1000);
     const int y = *rc::gen::inRange(0, 1000);
+    // Sizes drawn from the case's own draws, so the drawn-size record differs between blocks.
+    note_drawn_size(size_axis::dimension, 1 + x % 17);
+    note_drawn_size(size_axis::depth, 1 + y % 5);
     ctx.note_value("x", x);
     ctx.note_value("y", y);
     ctx.check_le<double>("y", static_cast<double>(y), 1000.0);
@@ -53,6 +56,8 @@ std::string fingerprint(const property_result& r) {
       r.worst_log2_err, r.worst_log2_bound, r.max_log2_err_in_eps, r.margin_log10, r.failing_case,
       r.discards, r.identity_checks, r.enclosed_checks, r.max_log2_width_in_eps, r.failure,
       r.counterexample);
+  s +=
+      fmt::format("drawn d={} N={} depth={}\n", r.drawn.dimension, r.drawn.examples, r.drawn.depth);
   for (const auto& b : r.proved_bounds) s += "proved " + b + "\n";
   for (const auto& b : r.hand_derived_bounds) s += "hand " + b + "\n";
   for (const auto& c : r.check_margins)
@@ -167,6 +172,7 @@ TEST_CASE("harness: a part survives JSON exactly, infinities and NaN included", 
   p.block.stats.worst_log2_bound = std::nextafter(-170.0, 0.0);
   p.block.stats.max_err_in_eps = std::numeric_limits<double>::quiet_NaN();
   p.block.stats.hand_derived_bounds = {"a", "b"};
+  p.block.drawn = {17, 0, 3};
   p.shrunk = shrunk_case{"minimal", "x = 1\n"};
   const run_part q = part_from_json(nlohmann::json::parse(part_to_json(p).dump()));
   CHECK(q.block.begin == 3);
@@ -178,6 +184,7 @@ TEST_CASE("harness: a part survives JSON exactly, infinities and NaN included", 
   CHECK(q.block.stats.worst_log2_bound == std::nextafter(-170.0, 0.0));
   CHECK(std::isnan(q.block.stats.max_err_in_eps));
   CHECK(q.block.stats.hand_derived_bounds == p.block.stats.hand_derived_bounds);
+  CHECK(q.block.drawn == p.block.drawn);
   REQUIRE(q.shrunk);
   CHECK(q.shrunk->counterexample == "x = 1\n");
   CHECK_THROWS_AS(part_from_json(nlohmann::json::parse(R"({"applicable": true})")),
