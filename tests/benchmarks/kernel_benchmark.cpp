@@ -11,6 +11,7 @@
 //     workspace kernel into a temporary accumulator moved into place, entrywise updates as Eigen
 //     expressions) and the floor (the same number of multiply-adds as raw MPFR calls).
 //     Ratios: new / floor, old / floor, old / new.
+#include "core/kernels.hpp"
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
 #include "memformer/memformers.hpp"
