@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace iclproof::reference_checks {
 
@@ -24,19 +25,64 @@ T frobenius(const Mat<T>& A) {
   return sqrt(A.squaredNorm());
 }
 
+// The update term's factor sum_{i=1..N} f_i / lambda_min(A_(i-1)), A_i = lambda I + sum_{j<=i}
+// x_j x_j^T, f_i = min(kappa(A_N), (lambda_max(A_i) / lambda_min(A_N))^2): see
+// sherman_morrison_ridge_error_bound. The eigenvalues of the N + 1 matrices A_i are computed in
+// double (cheap at every size profile) and widened by 2^-40 d trace(A_i), far more than their
+// error (backward-stable symmetric eigensolver, Higham Thm 8.x / Golub-Van Loan 8.1.2: error
+// <= p(d) u ||A_i||_2 <= p(d) u trace(A_i), plus the conversion of X to double, relative 2^-53
+// per entry); lambda_min is never taken below lambda, lambda_max never above lambda + ||X||_F^2,
+// so each term is at most the old one, kappa(A_N) / lambda.
+template <class T>
+T sherman_morrison_update_sum(const Mat<T>& X, const T& lambda, const T& kappa_N) {
+  const Mat<double> Xd = to_double(X);
+  const double lam = static_cast<double>(lambda), kap = static_cast<double>(kappa_N);
+  const Eigen::Index d = X.rows(), N = X.cols();
+  Mat<double> S = Mat<double>::Zero(d, d);
+  double trace = 0;
+  std::vector<double> lo(static_cast<std::size_t>(N) + 1), hi(lo.size());
+  for (Eigen::Index j = 0; j <= N; ++j) {
+    if (j > 0) {
+      S += Xd.col(j - 1) * Xd.col(j - 1).transpose();
+      trace += Xd.col(j - 1).squaredNorm();
+    }
+    const Vec<double> ev =
+        symmetric_eigenvalues<double>(Mat<double>(S + lam * Mat<double>::Identity(d, d)));
+    const double slack = std::ldexp(static_cast<double>(d) * (lam + trace), -40);
+    lo[static_cast<std::size_t>(j)] = std::max(lam, ev(0) - slack);
+    hi[static_cast<std::size_t>(j)] = std::min(lam + trace, ev(d - 1) + slack);
+  }
+  const double lmin_N = lo.back();
+  double sum = 0;
+  for (std::size_t i = 1; i < lo.size(); ++i) {
+    const double ratio = hi[i] / lmin_N;
+    sum += std::min(kap, ratio * ratio) / lo[i - 1];
+  }
+  return T(sum);
+}
+
 // Bound on ||W_sm - W_ridge|| (max entry <= Frobenius) for W = Y X^T A^-1, A = lambda I + X X^T,
 // computed by Cholesky (ridge) and by N Sherman-Morrison updates from A_0^-1 = I / lambda.
 // Ridge: Cholesky, relative error <= kappa c / (1 - kappa c), c = 4 d (3d+1) u (Higham Thm 10.4).
 // Sherman-Morrison: update i is a backward-stable O(d^2) operation on A_(i-1)^-1 and x_i; its
-// rounding is gamma_{2d+3} relative to its OPERANDS, whose norm is up to ||A_0^-1||_2 = 1 / lambda
-// (the A_i^-1 only shrink), not to its result: the update A_(i-1)^-1 - u u^T / (1 + x^T u)
+// rounding delta_i is gamma_{2d+3} relative to its OPERANDS, whose norm is ||A_(i-1)^-1||_2 =
+// 1 / lambda_min(A_(i-1)), not to its result: the update A_(i-1)^-1 - u u^T / (1 + x^T u)
 // cancels (in 1-D, 1/lambda - x^2 / (lambda (lambda + x^2)) = 1 / (lambda + x^2)). Propagated
-// to A_N^-1 (first order; Yip, SIAM J. Sci. Stat. Comput. 7, 1986, factor kappa(A_N)) the N
-// updates add at most N gamma_{2d+3} kappa(A_N) / lambda to ||A_N^-1||, so
-// ||X||_F ||Y||_F N gamma_{2d+3} kappa(A_N) / lambda to W. Until a 20000-case sweep (seed
-// 20261123) failed a 1-D task with N = 1, lambda = 1/8 (tests/unit/references_test.cpp,
-// "Sherman-Morrison bound: the update's cancellation"), this term was N gamma_{2d+3} kappa(A_N)
-// relative to ||A_N^-1|| = 1 / lambda_min(A_N), smaller by lambda / lambda_min(A_N).
+// to A_N^-1 (first order): the later updates map a perturbation D of A_i^-1 to
+// A_N^-1 A_i D A_i A_N^-1 (the derivative of B -> (B^-1 + sum_{j>i} x_j x_j^T)^-1 at
+// B = A_i^-1), of 2-norm <= ||A_N^-1 A_i||_2^2 ||D||_2, and ||A_N^-1 A_i||_2^2 <=
+// f_i = min(kappa(A_N), (lambda_max(A_i) / lambda_min(A_N))^2) (the first: A_N^-1/2 A_i
+// A_N^-1/2 <= I, the factor of Yip, SIAM J. Sci. Stat. Comput. 7, 1986; the second:
+// ||A_N^-1|| ||A_i||). So ||A_N^-1 error|| <= gamma_{2d+3} sum_i f_i / lambda_min(A_(i-1))
+// (sherman_morrison_update_sum), and the error of W = (Y X^T) A_N^-1 is at most ||Y X^T||_F
+// times that. History: until a 20000-case sweep (seed 20261123) failed a 1-D task with N = 1,
+// lambda = 1/8 (tests/unit/references_test.cpp, "Sherman-Morrison bound: the update's
+// cancellation") the operand norm was ||A_N^-1||; from then until issue 15 it was 1 / lambda
+// for every update with f_i = kappa(A_N) and ||X||_F ||Y||_F for ||Y X^T||_F, N kappa(A_N)
+// ||X||_F ||Y||_F / lambda in all, which grows like N^2 on Gaussian data while the error grows
+// at most like N (the early updates' errors are damped by the later ones, f_i ~ (i / N)^2, and
+// 1 / lambda_min(A_(i-1)) ~ 1 / i): under --size paper (N up to 100) its margin reached 10^3.6
+// (tests/unit/references_test.cpp, "Sherman-Morrison bound: sharp at the paper's N").
 // The final product Y X^T A^-1 adds gamma_{N+d} relative in |.| norms, bounded by the Frobenius
 // norms used here. The sum, with a factor 2 for second-order terms, is the bound.
 template <class T>
@@ -49,7 +95,9 @@ T sherman_morrison_ridge_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& 
   const T Ainv_norm = T(1) / symmetric_eigenvalues(A)(0);
   const T scale = std::max(W_norm, T(XY * Ainv_norm));
   const double dd = static_cast<double>(d), n = static_cast<double>(N);
-  const T updates = XY * T(n) * higham_gamma<T>(2 * dd + 3) * kappa / lambda;
+  const T YXt = frobenius<T>(matmul_nt(Y, X));
+  const T updates =
+      YXt * higham_gamma<T>(2 * dd + 3) * sherman_morrison_update_sum<T>(X, lambda, kappa);
   return T(2) *
          (scale * (cholesky_solve_relative_bound<T>(dd, kappa) + T(2) * higham_gamma<T>(n + dd)) +
           updates);

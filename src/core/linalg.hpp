@@ -7,8 +7,9 @@
 
 namespace iclproof {
 
-// A B, as plain loops (for mpfr_real: an mpfr_t kernel with one preallocated product and
-// accumulator, ~1.1x the raw-MPFR floor; Eigen's generic product is ~2.7x). Cost m n k.
+// A B, as plain loops (for mpfr_real: every entry the correctly rounded dot product of
+// core/kernels.hpp's mpfr_dot_into, written in place, below the raw-MPFR mul+add floor at 257
+// bits, README "Benchmarks"; Eigen's generic product is ~2.7x the floor). Cost m n k.
 template <class T>
 Mat<T> matmul(const Mat<T>& A, const Mat<T>& B);
 // A^T B without forming A^T.

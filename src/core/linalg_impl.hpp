@@ -21,9 +21,13 @@ Mat<T> product_loops(const T* a, Eigen::Index m, Eigen::Index k, std::ptrdiff_t 
                      std::ptrdiff_t a_inner, const T* b, Eigen::Index n, std::ptrdiff_t b_inner,
                      std::ptrdiff_t b_col) {
   Mat<T> C(m, n);
-  if constexpr (std::is_same_v<T, mpfr_real> || std::is_same_v<T, interval_real>) {
-    std::conditional_t<std::is_same_v<T, mpfr_real>, mpfr_dot_workspace, mpfi_dot_workspace> ws(
-        scalar_traits<T>::bits());
+  if constexpr (std::is_same_v<T, mpfr_real>) {
+    // In place: each entry is the correctly rounded dot product, written into C(i, j).
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < m; ++i)
+        mpfr_dot_into(C(i, j).backend().data(), a + i * a_row, a_inner, b + j * b_col, b_inner, k);
+  } else if constexpr (std::is_same_v<T, interval_real>) {
+    mpfi_dot_workspace ws(scalar_traits<T>::bits());
     for (Eigen::Index j = 0; j < n; ++j)
       for (Eigen::Index i = 0; i < m; ++i) {
         T acc(0);

@@ -4,6 +4,8 @@
 #pragma once
 #include "lsa/lsa_layer.hpp"
 
+#include "core/kernels.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -57,9 +59,12 @@ Mat<T> lsa_layer_forward(const lsa_layer<T>& layer, const Mat<T>& E, Eigen::Inde
   const Eigen::Index n_keys = layer.mask == lsa_mask::context_keys ? n_context : E.cols();
   if (layer.heads.empty()) return E;
   Mat<T> update = lsa_head_update(layer.heads[0], E, n_keys);
-  for (std::size_t h = 1; h < layer.heads.size(); ++h)
-    update += lsa_head_update(layer.heads[h], E, n_keys);
-  return E + update;
+  for (std::size_t h = 1; h < layer.heads.size(); ++h) {
+    const Mat<T> next = lsa_head_update(layer.heads[h], E, n_keys);
+    add_in_place(update.data(), next.data(), update.size());
+  }
+  add_in_place(update.data(), E.data(), update.size());  // E + update, in place
+  return update;
 }
 
 template <class T>

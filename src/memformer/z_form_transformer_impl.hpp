@@ -4,6 +4,8 @@
 #pragma once
 #include "memformer/z_form_transformer.hpp"
 
+#include "core/kernels.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -66,8 +68,12 @@ Mat<T> masked_linear_attention(const Mat<T>& Z, const attention_head<T>& head) {
 template <class T>
 Mat<T> multi_head_attention(const Mat<T>& Z, const linear_transformer_layer<T>& layer) {
   check_layer_shapes(Z, layer);
-  Mat<T> sum = Mat<T>::Zero(Z.rows(), Z.cols());
-  for (const auto& h : layer.heads) sum += masked_linear_attention(Z, h);
+  if (layer.heads.empty()) return Mat<T>::Zero(Z.rows(), Z.cols());
+  Mat<T> sum = masked_linear_attention(Z, layer.heads[0]);
+  for (std::size_t h = 1; h < layer.heads.size(); ++h) {
+    const Mat<T> next = masked_linear_attention(Z, layer.heads[h]);
+    add_in_place(sum.data(), next.data(), sum.size());
+  }
   return sum;
 }
 
@@ -77,8 +83,10 @@ std::vector<Mat<T>> linear_transformer_forward(
   const T n = T(Z0.cols() - 1);
   std::vector<Mat<T>> Zs{Z0};
   for (const auto& layer : layers) {
-    const Mat<T> attn = multi_head_attention(Zs.back(), layer);
-    Zs.push_back(Zs.back() + attn / n);
+    Mat<T> next = multi_head_attention(Zs.back(), layer);
+    divide_in_place(next.data(), n, next.size());
+    add_in_place(next.data(), Zs.back().data(), next.size());  // Z + attn / n, in place
+    Zs.push_back(std::move(next));
   }
   return Zs;
 }
