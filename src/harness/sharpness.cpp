@@ -88,7 +88,32 @@ const std::vector<stated_check_limit>& stated_check_sharpness_limits() {
       "a rounding-model tolerance per layer or step that compounds with the depth (gamma_n "
       "times a shadow of every earlier layer) faster than the typical error; margins measured "
       "<= 10^4.2 over the checks made >= 10 times";
+  const std::string rounding_alone =
+      "the rounding term judged on its own against the error to a 2p + 512-bit enclosure of the "
+      "exact value (properties/akyurek.hpp): a first-order count of every rounding at the "
+      "largest intermediate, all in one direction, which random inputs do not align; margins "
+      "measured (seeds 20261122 and 7, double, long double, MPFR 256 and 512 bits) <= 10^2.05 "
+      "for the GeLU product and <= 10^3.11 for the LayerNorm division";
+  // Not judged (fewer than sharpness_min_check_comparisons comparisons at the CI budget), each
+  // with the reason, measured at seed 20261122 in double (check --json, check_margins):
+  //   vonoswald.gdpp_stack_equals_preconditioned_gd "layer 5: ..." (1 comparison, margins
+  //     10^8.6 and 10^9.1) and vonoswald.gd_stack_tokens_follow_k_gd_steps "layer 6/7 ..." (3-5
+  //     comparisons, margins <= 10^5.2): RapidCheck's inRange for the depth is size-scaled, so
+  //     L = 5 (GD++) and L >= 6 (GD) are drawn in a few of 100 cases. The GD++ tolerance is the
+  //     rigorous running-error shadow of properties/rounding_shadow.hpp, whose S_l shadow
+  //     Sh' = (I + |gamma| (Sh|X|)(Sh|X|)^T) Sh grows cubically per layer while S_l itself
+  //     contracts (gamma lambda_max(X X^T) <= 1/2): at layer 5 it is 10^9 loose by construction,
+  //     a worst case over sign patterns that random data never align. What these checks would
+  //     guard is carried elsewhere: the identity at every layer is checked exactly (tolerance 0)
+  //     by the rational CI run of both properties, and the same shadow_bound at layers 1-4 is
+  //     judged (layer 4: 11 comparisons, margins 10^3.1 <= 10^4).
   static const std::vector<stated_check_limit> t = {
+      {"akyurek.gelu_multiplication_within_proven_bound",
+       "rounding term alone: *",
+       {3.0, false, rounding_alone}},
+      {"akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
+       "rounding term alone: *",
+       {4.0, false, rounding_alone}},
       {"akyurek.theorem1_realised_chain_within_propagated_bound",
        "layer *: local error within one-layer bound",
        {4.0, false, local_layers}},
