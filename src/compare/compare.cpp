@@ -1,5 +1,6 @@
 #include "compare/compare.hpp"
 
+#include "compare/compare_forward.hpp"
 #include "compare/learned_models.hpp"
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
@@ -50,6 +51,14 @@ constexpr double ahn_dist = 0.10;
 // match the construction after the A.3 scale correction; the distance is reported, and the
 // untied stack is judged by what the paper does claim: predictions, sensitivities and loss
 // against GD++ with the fitted per-layer coefficients (all gated, same thresholds).
+//
+// Multi-layer LSA models (tied and untied) against K plain GD steps with the line-searched eta:
+// von Oswald et al. Sec. 3, "When optimizing such Transformers with K layers, we observe that
+// these models generally outperform K steps of plain gradient descent, see Figure 3", and for
+// the recurrent model "we find that the trained model surpasses plain gradient descent". The
+// loss ratio must therefore be <= 1 (gated since issue 17 item 5; measured 0.71 (gdpp) and 0.68
+// (stack) on the CI presets, 0.71 and 0.61 on the paper presets, src/trainer/README.md).
+constexpr double beats_plain_gd = 1.0;
 }  // namespace thresholds
 
 namespace {
@@ -339,16 +348,19 @@ T loss_ratio_standard_error(const std::vector<T>& model, const std::vector<T>& r
   return sqrt(s / (T(n) * T(n - 1))) / mean_v;
 }
 
-// Per-layer predictions of the trained model and its sensitivities d y_hat / d x_q. The masked
-// models are linear in x_q (queries are never keys or values, and the x-rows of the Z-form
-// models never change), so column k of the sensitivity is the prediction at x_q = e_k minus
-// the prediction at x_q = 0, exactly.
+// Per-layer predictions of the trained model and its sensitivities d y_hat / d x_q, by the
+// forward pass given (compare_forward.hpp; learned_predictions for every real comparison). The
+// masked models are linear in x_q (queries are never keys or values, and the x-rows of the
+// Z-form models never change), so column k of the sensitivity is the prediction at x_q = e_k
+// minus the prediction at x_q = 0, exactly. (For a forward pass that is not linear in x_q, e.g.
+// one without the mask, this is the finite difference the same formula gives.)
 struct trained_outputs {
   std::vector<std::vector<T>> pred;  // [layer][task]
   std::vector<Vec<T>> sensitivity;   // [task], final layer
 };
 trained_outputs evaluate_trained(const learned_parameters<T>& p,
-                                 const std::vector<fresh_task>& tasks) {
+                                 const std::vector<fresh_task>& tasks,
+                                 const compare_forward_pass& forward) {
   trained_outputs o;
   o.pred.assign(static_cast<std::size_t>(p.layers), std::vector<T>(tasks.size()));
   const int d = p.d;
@@ -356,7 +368,9 @@ trained_outputs evaluate_trained(const learned_parameters<T>& p,
   for (int k = 0; k < d; ++k) Xq(k, 2 + k) = T(1);
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     Xq.col(0) = tasks[t].xq.col(0);
-    const auto out = learned_predictions(p, tasks[t].X, tasks[t].Y, Xq);
+    const auto out = forward(p, tasks[t].X, tasks[t].Y, Xq);
+    if (out.size() != static_cast<std::size_t>(p.layers) || out.back().size() != Xq.cols())
+      throw std::logic_error("compare: the forward pass returned the wrong number of predictions");
     for (int l = 0; l < p.layers; ++l) o.pred[l][t] = out[l](0);
     Vec<T> s(d);
     for (int k = 0; k < d; ++k) s(k) = out.back()(2 + k) - out.back()(1);
@@ -415,10 +429,10 @@ T dist_to_scaled_identity(const Mat<T>& M) {
 
 void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
                           const std::vector<fresh_task>& tasks, const gd_step_fit& gd_fit,
-                          compare_result& r) {
+                          compare_result& r, const compare_forward_pass& forward) {
   const int d = p.d;
   const T eta = gd_fit.eta;
-  const trained_outputs tf = evaluate_trained(p, tasks);
+  const trained_outputs tf = evaluate_trained(p, tasks, forward);
   std::vector<T> gd(tasks.size());
   T cos_sum(0), cos_min(2);
   for (std::size_t t = 0; t < tasks.size(); ++t) {
@@ -485,7 +499,7 @@ void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
 
 void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
                       const std::vector<fresh_task>& tasks, const gd_step_fit& gd_fit,
-                      compare_result& r) {
+                      compare_result& r, const compare_forward_pass& forward) {
   const int d = p.d, L = p.layers, sets = p.tied ? 1 : L;
   nlohmann::json layer_rows = nlohmann::json::array();
   std::vector<T> eta_fit, gamma_fit;
@@ -527,7 +541,7 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
     eta_l.push_back(eta_fit[p.tied ? 0 : l]);
     gamma_l.push_back(gamma_fit[p.tied ? 0 : l]);
   }
-  const trained_outputs tf = evaluate_trained(p, tasks);
+  const trained_outputs tf = evaluate_trained(p, tasks, forward);
   std::vector<std::vector<T>> gdpp(static_cast<std::size_t>(L), std::vector<T>(tasks.size()));
   T cos_sum(0);
   for (std::size_t t = 0; t < tasks.size(); ++t) {
@@ -560,9 +574,16 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
              ">=", thresholds::cosine, true, "mean cos(d y_TF / d x_q, w_L of GD++)");
   add_metric(r, "loss.ratio_to_gdpp", loss_tf.back() / loss_gdpp.back(),
              "<=", thresholds::loss_ratio, true, "L(TF) / L(GD++ with the fitted coefficients)");
-  add_metric(r, "loss.ratio_to_gd", loss_tf.back() / loss_gd.back(), "<=", 1.0, false,
-             "L(TF) / L(K GD steps, line-searched eta); von Oswald: the trained model beats plain "
-             "GD (< 1)");
+  // Gated (issue 17 item 5): the GD++ reference above is fitted from the weights themselves,
+  // so a model wrong by a sign or a scale of its step, or with a collapsed layer, is GD++ with
+  // wrong fitted coefficients and passes the three metrics above; only a reference that does
+  // not come from the weights catches it. von Oswald et al. claim it (thresholds::
+  // beats_plain_gd); tests/unit/compare_gated_metrics_test.cpp shows each of those models
+  // failing here.
+  add_metric(r, "loss.ratio_to_gd", loss_tf.back() / loss_gd.back(),
+             "<=", thresholds::beats_plain_gd, true,
+             "L(TF) / L(K GD steps, line-searched eta) <= 1: von Oswald Sec. 3, trained K-layer "
+             "LSA models \"generally outperform K steps of plain gradient descent\" (Fig. 3)");
   r.tables["layers"] = layer_rows;
   r.tables["eta_gd_line_searched"] = to_d(eta_gd);
   r.tables["loss_per_layer"] =
@@ -574,9 +595,9 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
 
 void compare_zform(const weights_file& w, const learned_parameters<T>& p,
                    const std::vector<fresh_task>& tasks, const gd_step_fit& gd_fit,
-                   compare_result& r) {
+                   compare_result& r, const compare_forward_pass& forward) {
   const int d = p.d, L = p.layers;
-  const trained_outputs tf = evaluate_trained(p, tasks);
+  const trained_outputs tf = evaluate_trained(p, tasks, forward);
   const T eta_gd = gd_fit.eta;
   const auto gd = gd_predictions(tasks, eta_gd, L);
   std::vector<std::vector<T>> cg(static_cast<std::size_t>(L), std::vector<T>(tasks.size()));
@@ -668,6 +689,18 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
       }
       r.tables["lemma1_worst_relative_difference"] = to_d(worst_rel);
       r.tables["lemma1_worst_relative_difference_log2"] = log2_abs(worst_rel);
+      // Gated (issue 17 item 5): Lemma 1 is an identity of the MASKED model in exact arithmetic
+      // (proofs/AhnLemma1.v:ahn_lemma1), so this is the metric that sees a missing mask (the
+      // loss ratio need not: without the mask, three A* layers at N = 20 are still about as
+      // good as plain GD, tests/unit/compare_gated_metrics_test.cpp). Both sides are 256-bit
+      // computations in different orders, measured 2^-249 apart; threshold: the square root of
+      // the unit roundoff at the working precision, 2^-(bits/2), far above rounding and far
+      // below any difference of models.
+      add_metric(r, "forward.lemma1_worst_relative_difference", worst_rel,
+                 "<=", std::ldexp(1.0, -r.precision_bits / 2), true,
+                 "max over tasks of |y_TF - y_PGD| / (|y_PGD| + |y_q|), y_PGD preconditioned GD "
+                 "with the learned A_l (Ahn Lemma 1, an identity of the masked model); threshold "
+                 "2^-(bits/2), sqrt of the unit roundoff");
       r.notes.push_back(
           "lemma1_worst_relative_difference: trained Z-form forward vs preconditioned GD with the "
           "learned A_l (Ahn Lemma 1), max over tasks of |diff| / (|ref| + |y_q|); rounding level "
@@ -690,6 +723,15 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
 }  // namespace
 
 compare_result compare_weights(const weights_file& w, const compare_options& o) {
+  return compare_weights(
+      w, o, [](const learned_parameters<T>& p, const Mat<T>& X, const Mat<T>& Y, const Mat<T>& Xq) {
+        return learned_predictions(p, X, Y, Xq);
+      });
+}
+
+compare_result compare_weights(const weights_file& w, const compare_options& o,
+                               const compare_forward_pass& forward) {
+  if (!forward) throw std::invalid_argument("compare: no forward pass");
   if (o.tasks < 1 || o.tasks > 1000000)
     throw std::invalid_argument("compare: --tasks must be in [1, 1000000]");
   if (o.calibration_tasks < 1 || o.calibration_tasks > 10000000)
@@ -718,11 +760,11 @@ compare_result compare_weights(const weights_file& w, const compare_options& o) 
         to_d(gd_fit.relative_standard_error);
   r.notes.push_back("GD reference step eta* = " + full_digits(gd_fit.eta) + ": " + gd_fit.method);
   if (single)
-    compare_single_layer(w, p, tasks, gd_fit, r);
+    compare_single_layer(w, p, tasks, gd_fit, r, forward);
   else if (w.kind == learned_model_kind::lsa)
-    compare_lsa_gdpp(w, p, tasks, gd_fit, r);
+    compare_lsa_gdpp(w, p, tasks, gd_fit, r, forward);
   else
-    compare_zform(w, p, tasks, gd_fit, r);
+    compare_zform(w, p, tasks, gd_fit, r, forward);
   // A gated loss ratio nearer its threshold than two paired standard errors: the verdict is the
   // sample's rather than the model's, and the output says so (rerun with more --tasks).
   if (r.tables.contains("loss_ratio_standard_errors"))

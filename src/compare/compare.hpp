@@ -14,10 +14,14 @@
 //  vonoswald_gdpp/stack  per layer: learned (eta_l, gamma_l) read off the normalised products,
 //                        alignment with the GD++ construction with those values; predictions,
 //                        sensitivities and loss against GD++ (reference) with the fitted values;
-//                        loss against K GD steps with the line-searched eta.
+//                        loss against K GD steps with the line-searched eta (gated <= 1: the
+//                        only reference not fitted from the weights, von Oswald Sec. 3).
 //  ahn_linear_transformer  Dist(Sigma^1/2 A_l Sigma^1/2, I) per layer (Memformer paper App. D);
 //                        loss per layer against GD (line-searched eta) and CG; Lemma 1's
-//                        identity TF == preconditioned GD with the learned A_l (exact reading).
+//                        identity TF == preconditioned GD with the learned A_l (exact reading,
+//                        gated: it is what sees a forward pass without the mask).
+// The forward pass is the verifier's masked learned_predictions; compare/compare_forward.hpp
+// takes it as a parameter (for the tests that show a missing mask failing).
 //  memformer_cgd/lfom    learned coefficients next to CG's per-task mean coefficients; loss per
 //                        layer against GD and CG.
 // The GD reference step: exact (closed form in the data's moments) for one step on uniform,

@@ -14,15 +14,28 @@
 //    Z_0 = [[X, Xq], [Y, 0]], M = diag(I_N, 0), Attn_{P,Q}(Z) = P Z M Z^T Q Z,
 //    P = [[0, 0], [0, 1]], Q = -[[A, 0], [0, 0]] (A = I for memformer_cgd), evaluated with the
 //    full (d+1) x (d+1) matrices literally, as the papers write them.
+//
+// The mask (M above, the context-only keys of lsa) is part of the model, not of the weights.
+// learned_predictions can drop it (learned_attention_mask::none: every token, the query
+// included, is a key and a value, so the query attends to itself and, from layer 2 on, to its
+// own prediction in its label slot). That is a WRONG model, kept for the tests that show
+// compare's gated metrics failing on it (tests/unit/compare_gated_metrics_test.cpp, issue 17
+// item 5); compare itself always evaluates the masked models of the papers.
 #pragma once
 
 #include "compare/weights_file.hpp"
 #include "core/linalg.hpp"
 #include "lsa/lsa_layer.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace iclproof {
+
+enum class learned_attention_mask {
+  context_only,  // the papers' models: keys/values are the N context tokens
+  none,          // wrong on purpose (tests): every token, the query included, is a key/value
+};
 
 template <class T>
 struct learned_parameters {
@@ -49,13 +62,26 @@ learned_parameters<T> to_scalar(const weights_file& w) {
 }
 
 // Predictions for the query columns Xq (d x Q) after each layer: result[l](q).
-// X is d x N, Y is 1 x N.
+// X is d x N, Y is 1 x N. Every query column is independent of the others: masked, queries are
+// never keys or values; unmasked, each query column is evaluated alone with the context (a
+// prompt of N + 1 tokens), so that queries do not attend to each other.
 template <class T>
-std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const Mat<T>& X,
-                                           const Mat<T>& Y, const Mat<T>& Xq) {
+std::vector<RowVec<T>> learned_predictions(
+    const learned_parameters<T>& p, const Mat<T>& X, const Mat<T>& Y, const Mat<T>& Xq,
+    learned_attention_mask mask = learned_attention_mask::context_only) {
   const Eigen::Index d = p.d, N = p.N, Q = Xq.cols(), D = d + 1;
   if (X.rows() != d || X.cols() != N || Y.rows() != 1 || Y.cols() != N || Xq.rows() != d)
     throw std::invalid_argument("learned_predictions: task dimensions differ from the model's");
+  const bool masked = mask == learned_attention_mask::context_only;
+  if (!masked && Q != 1) {
+    std::vector<RowVec<T>> out(static_cast<std::size_t>(p.layers), RowVec<T>(Q));
+    for (Eigen::Index q = 0; q < Q; ++q) {
+      const auto one = learned_predictions(p, X, Y, Mat<T>(Xq.col(q)), mask);
+      for (int l = 0; l < p.layers; ++l)
+        out[static_cast<std::size_t>(l)](q) = one[static_cast<std::size_t>(l)](0);
+    }
+    return out;
+  }
   Mat<T> Z(D, N + Q);  // E for lsa, Z for the Z-form models: the same layout
   Z.topLeftCorner(d, N) = X;
   Z.topRightCorner(d, Q) = Xq;
@@ -69,7 +95,7 @@ std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const
     // which forms sum_i v_i k_i^T once instead of the N x (N+Q) score matrix.
     for (int l = 0; l < p.layers; ++l) {
       const lsa_layer<T> layer{{{p.at(l, "W_K"), p.at(l, "W_Q"), p.at(l, "W_V"), p.at(l, "P")}},
-                               lsa_mask::context_keys};
+                               masked ? lsa_mask::context_keys : lsa_mask::all_keys};
       Z = lsa_layer_forward<T>(layer, Z, N);
       read_out();
     }
@@ -80,7 +106,7 @@ std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const
   Mat<T> Pm = Mat<T>::Zero(D, D);
   Pm(d, d) = T(1);
   Mat<T> M = Mat<T>::Zero(N + Q, N + Q);
-  for (Eigen::Index i = 0; i < N; ++i) M(i, i) = T(1);
+  for (Eigen::Index i = 0; i < (masked ? N : N + Q); ++i) M(i, i) = T(1);
   auto attention = [&](const Mat<T>& A) {
     Mat<T> Qm = Mat<T>::Zero(D, D);
     Qm.topLeftCorner(d, d) = -A;
@@ -115,5 +141,13 @@ std::vector<RowVec<T>> learned_predictions(const learned_parameters<T>& p, const
   }
   return out;
 }
+
+// The forward pass `compare` evaluates a model with (compare/compare.hpp, compare_weights):
+// parameters and prompt (X, Y, query columns Xq) -> predictions after each layer, with the
+// contract of learned_predictions (query columns independent). compare passes
+// learned_predictions (masked); a test passes a wrong one.
+template <class T>
+using learned_forward_pass = std::function<std::vector<RowVec<T>>(
+    const learned_parameters<T>&, const Mat<T>&, const Mat<T>&, const Mat<T>&)>;
 
 }  // namespace iclproof
