@@ -1,13 +1,16 @@
 # check_families.cmake -- the lists derived from families.cmake agree with the tree (ctest
 # families.lists_agree), or, with -DWRITE=ON, rewrites the two derived files kept in the tree.
-# Run as: cmake -DSOURCE=<iclproof tree> [-DEXE=<iclproof>] [-DDROP_FAMILY=<id>] [-DWRITE=ON]
-#               -P check_families.cmake
+# Run as: cmake -DSOURCE=<iclproof tree> [-DEXE=<iclproof>] [-DFIXTURE=<iclproof_verdict_fixture>]
+#               [-DDROP_FAMILY=<id>] [-DWRITE=ON] -P check_families.cmake
 # Fails (listing every disagreement) when
 #   - proofs/_CoqProject or proofs/real_analysis_files.txt is not the text the registrations give;
 #   - a proofs/*.v belongs to no family, or a registered theory file does not exist;
 #   - (with EXE) a property prefix of `iclproof list` is not a registered family, or a registered
 #     family has no property;
-#   - a registered family has no properties/<id>.cpp;
+#   - (with FIXTURE) a registered family has not both test-only properties <id>.test_only_holds
+#     and <id>.test_only_fails_on_purpose in `FIXTURE list` (the verdict tests run them:
+#     tests/verdict/deliberately_failing_properties.cpp derives them from the registrations);
+#   - a registered family has no properties/<id>.cpp or no tests/unit/<id>_test.cpp;
 #   - a trained experiment has no src/trainer/configs/<name>.json, or a config is not registered.
 # DROP_FAMILY=<id> drops one registration first: the ctest
 # families.lists_agree_fails_without_a_registration shows the check failing on it.
@@ -69,11 +72,14 @@ foreach(v IN LISTS registered_proofs)
   endif()
 endforeach()
 
-# Every family has its properties file; every experiment its config.
+# Every family has its properties file and its unit tests; every experiment its config.
 set(registered_experiments "")
 foreach(id IN LISTS ids)
   if(NOT EXISTS ${SOURCE}/properties/${id}.cpp)
     disagree("family ${id} has no properties/${id}.cpp")
+  endif()
+  if(NOT EXISTS ${SOURCE}/tests/unit/${id}_test.cpp)
+    disagree("family ${id} has no tests/unit/${id}_test.cpp (its unit and mutation tests)")
   endif()
   iclproof_family_get(${id} EXPERIMENTS experiments)
   foreach(e IN LISTS experiments)
@@ -92,16 +98,26 @@ foreach(c IN LISTS configs)
   endif()
 endforeach()
 
-# The property prefixes of the built executable against the registered families.
-if(EXE)
-  execute_process(COMMAND ${EXE} list OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
+# <out> = the property names `<exe> list` prints (one a line, first on the line).
+function(listed_properties exe out)
+  execute_process(COMMAND ${exe} list OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "check_families.cmake: `${EXE} list` exited ${rc}")
+    message(FATAL_ERROR "check_families.cmake: `${exe} list` exited ${rc}")
   endif()
   string(REGEX MATCHALL "(^|\n)[a-z][a-z0-9_]*\\.[a-z0-9_]+" names "${listing}")
-  set(prefixes "")
+  set(stripped "")
   foreach(n IN LISTS names)
     string(STRIP "${n}" n)
+    list(APPEND stripped ${n})
+  endforeach()
+  set(${out} ${stripped} PARENT_SCOPE)
+endfunction()
+
+# The property prefixes of the built executable against the registered families.
+if(EXE)
+  listed_properties(${EXE} names)
+  set(prefixes "")
+  foreach(n IN LISTS names)
     string(REGEX REPLACE "\\..*" "" prefix "${n}")
     list(APPEND prefixes ${prefix})
   endforeach()
@@ -119,6 +135,20 @@ if(EXE)
     if(NOT id IN_LIST prefixes)
       disagree("family ${id} is registered but iclproof lists no property ${id}.*")
     endif()
+  endforeach()
+endif()
+
+# Every registered family's deliberately failing property (and its passing twin) in the verdict
+# fixture, which tests/verdict runs family by family.
+if(FIXTURE)
+  listed_properties(${FIXTURE} fixture_names)
+  foreach(id IN LISTS ids)
+    foreach(p IN ITEMS test_only_holds test_only_fails_on_purpose)
+      if(NOT "${id}.${p}" IN_LIST fixture_names)
+        disagree("family ${id} has no test-only property ${id}.${p} in `${FIXTURE} list` "
+                 "(tests/verdict/deliberately_failing_properties.cpp)")
+      endif()
+    endforeach()
   endforeach()
 endif()
 

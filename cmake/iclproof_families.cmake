@@ -125,9 +125,10 @@ function(iclproof_cxx_literal s out)
   set(${out} "R\"iclproof_family(${s})iclproof_family\"" PARENT_SCOPE)
 endfunction()
 
-# Writes <dir>/builtin_families.cpp (iclproof::builtin_families(), report/families.hpp) and
+# Writes <dir>/builtin_families.cpp (iclproof::builtin_families(), report/families.hpp),
 # <dir>/trained_experiments.hpp (iclproof::trained_experiments, no dependencies: the LibTorch
-# trainer includes it too). Written only when the text changes, so nothing rebuilds needlessly.
+# trainer includes it too) and <dir>/trained_experiments.txt (their names, one a line, in
+# registration order: scripts/run-main.sh trains them). Written only when the text changes, so nothing rebuilds needlessly.
 function(iclproof_write_family_sources dir)
   iclproof_family_ids(ids)
   set(fam "// GENERATED from families.cmake by cmake/iclproof_families.cmake; do not edit.\n")
@@ -140,6 +141,7 @@ function(iclproof_write_family_sources dir)
   string(APPEND exp "namespace iclproof {\n\nstruct trained_experiment {\n")
   string(APPEND exp "  std::string_view name, family, model_kind;\n};\n\n")
   set(rows "")
+  set(names "")
   set(n 0)
   foreach(id IN LISTS ids)
     iclproof_family_get(${id} TITLE title)
@@ -155,6 +157,7 @@ function(iclproof_write_family_sources dir)
       list(GET parts 0 name)
       list(GET parts 1 model)
       string(APPEND rows "    trained_experiment{\"${name}\", \"${id}\", \"${model}\"},\n")
+      string(APPEND names "${name}\n")
       math(EXPR n "${n} + 1")
     endforeach()
   endforeach()
@@ -163,4 +166,5 @@ function(iclproof_write_family_sources dir)
   string(APPEND exp "${rows}}};\n\n}  // namespace iclproof\n")
   file(CONFIGURE OUTPUT "${dir}/builtin_families.cpp" CONTENT "${fam}" @ONLY)
   file(CONFIGURE OUTPUT "${dir}/trained_experiments.hpp" CONTENT "${exp}" @ONLY)
+  file(CONFIGURE OUTPUT "${dir}/trained_experiments.txt" CONTENT "${names}" @ONLY)
 endfunction()

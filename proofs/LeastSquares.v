@@ -375,27 +375,6 @@ rewrite expr_div_n (mulrAC (lambda ^+ 2)) -(mulrA (lambda ^+ 2)) ler_pmul2l ?exp
 by rewrite ler_pdivl_mulr ?exprn_gt0 // mulrC.
 Qed.
 
-(* A valid mu always exists: mu = 1 / ||(X X^T)^- X||_F^2 (mathcomp's generalised inverse
-   pinvmx; mu = 0 only for X = 0).  With the Moore-Penrose inverse, ||H^+ X||_F^2 is the sum of
-   1 / sigma_i^2 over the nonzero singular values (not proved here), so this mu is within a factor
-   rank(X) of sigma_min^2. *)
-Theorem sv_lower_bound_pinvmx : sv_lower_bound (fnorm2 (pinvmx H *m X))^-1.
-Proof.
-move=> v vX; set M := pinvmx H *m X.
-have e : fnorm2 v = fdot (v *m M) (v *m X).
-  have vH : (v <= H)%MS by rewrite (eqmx_gram X).
-  rewrite /M (mulmxA v) /fnorm2 -{1}(mulmxKpV vH) /gram.
-  by rewrite (mulmxA (v *m pinvmx (X *m X^T))) (fdotMr (v *m pinvmx (X *m X^T) *m X)) trmxK.
-have cs : fnorm2 v * fnorm2 v <= fnorm2 v * (fnorm2 M * fnorm2 (v *m X)).
-  apply: le_trans (_ : fdot (v *m M) (v *m X) ^+ 2 <= _); first by rewrite -e expr2.
-  apply: le_trans (fdot_sqr_le _ _) _; rewrite mulrA ler_wpmul2r ?fnorm2_ge0 //.
-  exact: fnorm2_mulmx_le.
-have [v0|vpos] := eqVneq (fnorm2 v) 0; first by rewrite v0 mulr0 fnorm2_ge0.
-have [M0|Mpos] := eqVneq (fnorm2 M) 0; first by rewrite M0 invr0 mul0r fnorm2_ge0.
-rewrite ler_pdivr_mull ?lt0r ?Mpos ?fnorm2_ge0 //.
-by rewrite -(ler_pmul2l (_ : 0 < fnorm2 v)) ?lt0r ?vpos ?fnorm2_ge0.
-Qed.
-
 (* A generalised inverse G of H = X X^T (H G H = H) kills nothing of X: G X = 0 forces X = 0. *)
 Lemma ginv_mulmx_eq0 (G : 'M[R]_d) : H *m G *m H = H -> G *m X = 0 -> X = 0.
 Proof.
@@ -425,6 +404,14 @@ have [M0|Mpos] := eqVneq (fnorm2 M) 0; first by rewrite M0 invr0 mul0r fnorm2_ge
 rewrite ler_pdivr_mull ?lt0r ?Mpos ?fnorm2_ge0 //.
 by rewrite -(ler_pmul2l (_ : 0 < fnorm2 v)) ?lt0r ?vpos ?fnorm2_ge0.
 Qed.
+
+(* A valid mu always exists: mu = 1 / ||(X X^T)^- X||_F^2 (mathcomp's generalised inverse
+   pinvmx; mu = 0 only for X = 0).  With the Moore-Penrose inverse, ||H^+ X||_F^2 is the sum of
+   1 / sigma_i^2 over the nonzero singular values (not proved here), so this mu is within a factor
+   rank(X) of sigma_min^2.  The corollary of sv_lower_bound_ginv for G = pinvmx H, a generalised
+   inverse of H by mulmxKpV (H <= H). *)
+Theorem sv_lower_bound_pinvmx : sv_lower_bound (fnorm2 (pinvmx H *m X))^-1.
+Proof. exact: sv_lower_bound_ginv (mulmxKpV (submx_refl H)). Qed.
 
 (* The bound of ridge_min_norm_pinvmx_bound, squared (no square root, so it holds over any real
    field and an exact rational check evaluates it) and for ANY generalised inverse G of X X^T:

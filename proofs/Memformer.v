@@ -388,26 +388,30 @@ move/addrI/oppr_inj/(mulfI (invr_neq0 N_neq0))/(mulIf attn_neq0)/eqP.
 by rewrite eq_sym (negbTE gamma_ij).
 Qed.
 
+(* lfom_memformer_scalar with every A_j = I: the LFOM Memformer with Gamma_j^l = lambda_j^l * ones
+   runs the LFOM with coefficients lambda (momentum and Nesterov below are two such). *)
+Corollary lfom_memformer_identity (lambda : nat -> nat -> R) L :
+  lfom_memformer (fun j l => const_mx (lambda j l)) (fun=> 1%:M) L
+    = ahn_state (lfom_w lambda grad 0 L).
+Proof.
+rewrite (lfom_memformer_scalar lambda (fun=> 1)).
+by congr ahn_state; apply: eq_lfom_w => j l; rewrite mulr1.
+Qed.
+
 (* Momentum GD as a Memformer: Gamma_j^l = eta beta^(l-j) * ones, A_j = I, from
    Z_0 = [[X, Xq], [y, 0]] (w_0 = 0): Z_L is the state of the heavy-ball iterate w_L on
    R(w) = 1/(2N) ||X^T w - y^T||^2. *)
 Theorem memformer_momentum (eta beta : R) L :
   lfom_memformer (fun j l => const_mx (momentum_coeff eta beta j l)) (fun=> 1%:M) L
     = ahn_state (heavy_ball eta beta grad 0 L).1.
-Proof.
-rewrite (lfom_memformer_scalar (momentum_coeff eta beta) (fun=> 1)) momentum_as_lfom.
-by congr ahn_state; apply: eq_lfom_w => j l; rewrite mulr1.
-Qed.
+Proof. by rewrite lfom_memformer_identity momentum_as_lfom. Qed.
 
 (* Nesterov as a Memformer: Gamma_j^l = eta beta^(l-j+1) * ones (j < l), eta (1 + beta) * ones
    (j = l), A_j = I: Z_L is the state of Nesterov's look-ahead point v_L (v_0 = w_0 = 0). *)
 Theorem memformer_nesterov (eta beta : R) L :
   lfom_memformer (fun j l => const_mx (nesterov_coeff eta beta j l)) (fun=> 1%:M) L
     = ahn_state (nesterov eta beta grad 0 L).1.
-Proof.
-rewrite (lfom_memformer_scalar (nesterov_coeff eta beta) (fun=> 1)) nesterov_as_lfom.
-by congr ahn_state; apply: eq_lfom_w => j l; rewrite mulr1.
-Qed.
+Proof. by rewrite lfom_memformer_identity nesterov_as_lfom. Qed.
 
 End Memformers.
 

@@ -7,6 +7,23 @@ using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::akyurek_checks;
 
+namespace {
+
+// The construction under test in the realised-layer and realised-chain properties: the decoder
+// layer weights of src/raw (the mutation tests feed the same checks a broken builder).
+template <class T>
+raw::decoder_layer_weights<T> built_layer(const raw::raw_layout& lay, const raw::layer_spec<T>& l,
+                                          const raw::raw_knobs<T>& kn) {
+  return raw::build_layer(lay, l, kn);
+}
+
+constexpr const char* realised_layer_reason =
+    "a realised decoder layer (softmax exp, GeLU, LayerNorm square root): an approximation";
+constexpr const char* realised_chain_reason =
+    "a realised decoder-layer chain (softmax exp, GeLU, LayerNorm square root): an approximation";
+
+}  // namespace
+
 ICLPROOF_PROPERTY(
     gelu_product_bound, "akyurek.gelu_multiplication_within_proven_bound",
     "s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)) is x y within the proven fourth-order "
@@ -53,8 +70,7 @@ ICLPROOF_PROPERTY(
     "sqrt(2/L) N lambda([x, N, -N - sum x, 0]) equals x / sqrt(1 + S/N + (S^2+|x|^2)/(2N^2) "
     "+ eps L/(2N^2)) and N / sqrt(...) in the second entry: N, not the paper's 2N.",
     exact_identity(identity("proofs/LayerNorm.v:layernorm_bypass_closed_form"))) {
-  layernorm_division_closed_form<T>(
-      ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, true);
+  layernorm_division_closed_form<T>(ctx, &plain_layer_norm<T>, true);
 }
 ICLPROOF_NOT_APPLICABLE(ln_bypass, rational,
                         "LayerNorm takes a square root; the squared form is "
@@ -65,8 +81,7 @@ ICLPROOF_PROPERTY(
     "sqrt(2/L) M N lambda([N c, y/M, -N c - S/M, 0]) equals (y/|c|) / sqrt(1 + S/(NcM) + "
     "(S^2+|y|^2)/(2N^2c^2M^2) + eps L/(2N^2c^2)) to rounding (Lemma 8, exact form).",
     exact_identity(identity("proofs/LayerNorm.v:layernorm_division_closed_form"))) {
-  layernorm_division_closed_form<T>(
-      ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); }, false);
+  layernorm_division_closed_form<T>(ctx, &plain_layer_norm<T>, false);
 }
 ICLPROOF_NOT_APPLICABLE(ln_division, rational,
                         "LayerNorm takes a square root; the squared form is "
@@ -79,8 +94,7 @@ ICLPROOF_PROPERTY(
     approximation(identity("proofs/LayerNorm.v:layernorm_division_closed_form"),
                   bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
                   composition("proofs/LayerNorm.v:layernorm_division_relative_error"))) {
-  layernorm_division_first_order<T>(
-      ctx, [](const Vec<T>& v, const T& e) { return plain_layer_norm<T>(v, e); });
+  layernorm_division_first_order<T>(ctx, &plain_layer_norm<T>);
 }
 ICLPROOF_NOT_APPLICABLE(ln_division_order, rational,
                         "a first-order approximation whose remainder bound takes square roots");
@@ -113,13 +127,9 @@ ICLPROOF_PROPERTY(
                  "per-component bounds into the one-layer bound raw_layer_bound "
                  "(src/raw/layer_bounds.hpp: how the pads, the attention average and the GeLU "
                  "errors add up through the layer) are not proved")) {
-  raw_layer_within_bound<T>(
-      ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
-              const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
+  raw_layer_within_bound<T>(ctx, &built_layer<T>);
 }
-ICLPROOF_NOT_APPLICABLE(
-    raw_layer, rational,
-    "a realised decoder layer (softmax exp, GeLU, LayerNorm square root): an approximation");
+ICLPROOF_NOT_APPLICABLE(raw_layer, rational, realised_layer_reason);
 
 ICLPROOF_PROPERTY(
     div_layer, "akyurek.div_layer_realises_exact_div_within_bound",
@@ -136,13 +146,9 @@ ICLPROOF_PROPERTY(
                  "division input alone), the erf GeLU bypass bound, and the assembly of the "
                  "one-layer bound div_layer_bound "
                  "(src/raw/layer_bounds.hpp) are not proved")) {
-  div_layer_within_bound<T>(
-      ctx, [](const raw::raw_layout& lay, const raw::layer_spec<T>& l,
-              const raw::raw_knobs<T>& kn) { return raw::build_layer(lay, l, kn); });
+  div_layer_within_bound<T>(ctx, &built_layer<T>);
 }
-ICLPROOF_NOT_APPLICABLE(
-    div_layer, rational,
-    "a realised decoder layer (softmax exp, GeLU, LayerNorm square root): an approximation");
+ICLPROOF_NOT_APPLICABLE(div_layer, rational, realised_layer_reason);
 
 ICLPROOF_PROPERTY(
     thm1_exact, "akyurek.theorem1_exact_chain_is_one_sgd_pass",
@@ -196,6 +202,22 @@ namespace {
 // bounds (~eps^(1/2) each) through the products of the chain; in 53/64-bit arithmetic it stays
 // finite only for the smallest chains.
 inline int chain_size_max(int bits) { return bits >= 128 ? 3 : 1; }
+
+// A Theorem 1 / Theorem 2 chain (make_chain, from the drawn case) run through real decoder
+// layers (Rows: the chain's row layout), at the sizes the precision's bound still bounds.
+template <class T, class Rows, class MakeChain>
+void realised_chain_property(case_context& ctx, const MakeChain& make_chain) {
+  const int m = chain_size_max(scalar_traits<T>::bits());
+  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
+  note_chain(ctx, cc);
+  const gelu_form form = gen_form();
+  ctx.note("form", raw::to_string(form));
+  const auto L = make_chain(cc);
+  const Rows R{cc.d};
+  realised_chain_within_bounds<T>(ctx, L, R.D(),
+                                  raw::chain_input<T>(R.D(), chain_X<T>(cc), chain_y<T>(cc)), form,
+                                  &built_layer<T>);
+}
 }  // namespace
 
 ICLPROOF_PROPERTY(
@@ -214,24 +236,13 @@ ICLPROOF_PROPERTY(
                  "raw_layer_bound) and the per-layer Lipschitz bounds layer_lipschitz "
                  "(src/raw/layer_bounds.hpp) that instantiate chain_error_propagation's "
                  "hypotheses are not proved")) {
-  const int m = chain_size_max(scalar_traits<T>::bits());
-  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
-  note_chain(ctx, cc);
-  const gelu_form form = gen_form();
-  ctx.note("form", raw::to_string(form));
-  Vec<T> w0(cc.d);
-  for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];
-  const auto L = raw::theorem1_chain<T>(cc.d, cc.n, w0, T(cc.alpha), T(cc.lambda));
-  const raw::sgd_rows R{cc.d};
-  realised_chain_within_bounds<T>(
-      ctx, L, R.D(), raw::chain_input<T>(R.D(), chain_X<T>(cc), chain_y<T>(cc)), form,
-      [](const raw::raw_layout& lay, const raw::layer_spec<T>& l, const raw::raw_knobs<T>& kn) {
-        return raw::build_layer(lay, l, kn);
-      });
+  realised_chain_property<T, raw::sgd_rows>(ctx, [](const chain_case& cc) {
+    Vec<T> w0(cc.d);
+    for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];
+    return raw::theorem1_chain<T>(cc.d, cc.n, w0, T(cc.alpha), T(cc.lambda));
+  });
 }
-ICLPROOF_NOT_APPLICABLE(
-    thm1_realised, rational,
-    "a realised decoder-layer chain (softmax exp, GeLU, LayerNorm square root): an approximation");
+ICLPROOF_NOT_APPLICABLE(thm1_realised, rational, realised_chain_reason);
 
 ICLPROOF_PROPERTY(
     thm2_realised, "akyurek.theorem2_realised_chain_within_propagated_bound",
@@ -253,18 +264,8 @@ ICLPROOF_PROPERTY(
                  "raw_layer_bound and div_layer_bound) and the "
                  "per-layer Lipschitz bounds layer_lipschitz (src/raw/layer_bounds.hpp) that "
                  "instantiate chain_error_propagation's hypotheses are not proved")) {
-  const int m = chain_size_max(scalar_traits<T>::bits());
-  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
-  note_chain(ctx, cc);
-  const gelu_form form = gen_form();
-  ctx.note("form", raw::to_string(form));
-  const auto L = raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda));
-  const raw::sm_rows R{cc.d};
-  realised_chain_within_bounds<T>(
-      ctx, L, R.D(), raw::chain_input<T>(R.D(), chain_X<T>(cc), chain_y<T>(cc)), form,
-      [](const raw::raw_layout& lay, const raw::layer_spec<T>& l, const raw::raw_knobs<T>& kn) {
-        return raw::build_layer(lay, l, kn);
-      });
+  realised_chain_property<T, raw::sm_rows>(
+      ctx, [](const chain_case& cc) { return raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda)); });
 }
 
 // ------------------------------------------------------------------ interval mode (MPFI)
@@ -292,6 +293,4 @@ ICLPROOF_NOT_APPLICABLE(thm1_realised, interval,
 ICLPROOF_NOT_APPLICABLE(thm2_realised, interval,
                         "interval body not registered yet: an ambiguous interval comparison in "
                         "the chain's construction, not yet made explicit");
-ICLPROOF_NOT_APPLICABLE(
-    thm2_realised, rational,
-    "a realised decoder-layer chain (softmax exp, GeLU, LayerNorm square root): an approximation");
+ICLPROOF_NOT_APPLICABLE(thm2_realised, rational, realised_chain_reason);

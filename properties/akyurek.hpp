@@ -240,6 +240,37 @@ inline division_case gen_division_case(bool bypass) {
   return dc;
 }
 
+// A division case in T, noted on the context (its every input), with the LayerNorm input of
+// Lemma 8: v = (N c, y_1 / M, ..., y_k / M, -N c - S / M, 0, ...), whose entries sum to 0, and
+// the sums S = sum y, y2 = sum y^2, y1 = sum |y|.
+template <class T>
+struct division_input {
+  T c, N, M, ln_eps;
+  Vec<T> v;
+  T S{0}, y2{0}, y1{0};
+};
+
+template <class T>
+division_input<T> make_division_input(case_context& ctx, const division_case& dc) {
+  division_input<T> in{T(dc.c), T(dc.N), T(dc.M), T(dc.ln_eps), Vec<T>::Zero(dc.L)};
+  ctx.note("c", full_digits(in.c));
+  ctx.note("N", full_digits(in.N));
+  ctx.note("M", full_digits(in.M));
+  ctx.note("L", std::to_string(dc.L));
+  ctx.note("ln_eps", full_digits(in.ln_eps));
+  in.v(0) = in.N * in.c;
+  for (int q = 0; q < dc.k; ++q) {
+    const T y = dc.y[size_t(q)];
+    in.v(1 + q) = y / in.M;
+    in.S += y;
+    in.y2 += y * y;
+    in.y1 += abs_of(y);
+    ctx.note("y", full_digits(y));
+  }
+  in.v(1 + dc.k) = -in.N * in.c - in.S / in.M;
+  return in;
+}
+
 // Lemma 8 (and Lemma 6 = the case c = 1, M = 1, y = x): the exact closed form
 //   sqrt(2/L) M N lambda(v)_y = (y/|c|) / sqrt(1 + S/(NcM) + (S^2+|y|^2)/(2N^2c^2M^2) + eps
 //   L/(2N^2c^2))
@@ -252,25 +283,9 @@ inline division_case gen_division_case(bool bypass) {
 template <class T>
 void layernorm_division_closed_form(case_context& ctx, const layernorm_fn<T>& ln, bool bypass) {
   const division_case dc = gen_division_case(bypass);
-  const T c = dc.c, N = dc.N, M = dc.M, ln_eps = dc.ln_eps;
-  ctx.note("c", full_digits(c));
-  ctx.note("N", full_digits(N));
-  ctx.note("M", full_digits(M));
-  ctx.note("L", std::to_string(dc.L));
-  ctx.note("ln_eps", full_digits(ln_eps));
-  Vec<T> v = Vec<T>::Zero(dc.L);
-  T S(0), y2(0), y1(0);
-  v(0) = N * c;
-  for (int q = 0; q < dc.k; ++q) {
-    const T y = dc.y[size_t(q)];
-    v(1 + q) = y / M;
-    S += y;
-    y2 += y * y;
-    y1 += abs_of(y);
-    ctx.note("y", full_digits(y));
-  }
-  v(1 + dc.k) = -N * c - S / M;
-  const Vec<T> u = ln(v, ln_eps);
+  const division_input<T> in = make_division_input<T>(ctx, dc);
+  const T &c = in.c, &N = in.N, &M = in.M, &ln_eps = in.ln_eps, &S = in.S, &y2 = in.y2, &y1 = in.y1;
+  const Vec<T> u = ln(in.v, ln_eps);
   const T scale = sqrt_of(T(T(2) / T(dc.L))) * M * N;
   const T den = raw::layernorm_division_denominator(S, y2, c, N, M, T(dc.L), ln_eps);
   const T g = raw::gamma_bound<T>(2.0 * dc.L + 16);
@@ -312,23 +327,9 @@ void layernorm_division_closed_form_squared(case_context& ctx,
                                             const layernorm_squared_fn<T>& ln_squared,
                                             bool bypass) {
   const division_case dc = gen_division_case(bypass);
-  const T c = dc.c, N = dc.N, M = dc.M, ln_eps = dc.ln_eps;
-  ctx.note("c", full_digits(c));
-  ctx.note("N", full_digits(N));
-  ctx.note("M", full_digits(M));
-  ctx.note("L", std::to_string(dc.L));
-  ctx.note("ln_eps", full_digits(ln_eps));
-  Vec<T> v = Vec<T>::Zero(dc.L);
-  T S(0), y2(0);
-  v(0) = N * c;
-  for (int q = 0; q < dc.k; ++q) {
-    const T y = dc.y[size_t(q)];
-    v(1 + q) = y / M;
-    S += y;
-    y2 += y * y;
-    ctx.note("y", full_digits(y));
-  }
-  v(1 + dc.k) = -N * c - S / M;
+  const division_input<T> in = make_division_input<T>(ctx, dc);
+  const T &c = in.c, &N = in.N, &M = in.M, &ln_eps = in.ln_eps, &S = in.S, &y2 = in.y2;
+  const Vec<T>& v = in.v;
   const Vec<T> u2 = ln_squared(v, ln_eps);
   const T scale2 = T(2) / T(dc.L) * M * M * N * N;
   const T den2 = raw::layernorm_division_denominator_squared(S, y2, c, N, M, T(dc.L), ln_eps);
@@ -374,25 +375,11 @@ template <class T>
 void layernorm_division_first_order(case_context& ctx, const layernorm_fn<T>& ln) {
   // Half the cases are Lemma 6's bypass (c = 1, M = 1): relative error -S/(2N), first order.
   const bool bypass = *rc::gen::arbitrary<bool>();
-  division_case dc = gen_division_case(bypass);
+  const division_case dc = gen_division_case(bypass);
   ctx.note("bypass (Lemma 6)", bypass ? "yes" : "no");
-  const T c = dc.c, N = dc.N, M = dc.M, ln_eps = dc.ln_eps;
-  ctx.note("c", full_digits(c));
-  ctx.note("N", full_digits(N));
-  ctx.note("M", full_digits(M));
-  ctx.note("L", std::to_string(dc.L));
-  Vec<T> v = Vec<T>::Zero(dc.L);
-  T S(0), y2(0), y1(0);
-  v(0) = N * c;
-  for (int q = 0; q < dc.k; ++q) {
-    const T y = dc.y[size_t(q)];
-    v(1 + q) = y / M;
-    S += y;
-    y2 += y * y;
-    y1 += abs_of(y);
-  }
-  v(1 + dc.k) = -N * c - S / M;
-  const Vec<T> u = ln(v, ln_eps);
+  const division_input<T> in = make_division_input<T>(ctx, dc);
+  const T &c = in.c, &N = in.N, &M = in.M, &ln_eps = in.ln_eps, &S = in.S, &y2 = in.y2, &y1 = in.y1;
+  const Vec<T> u = ln(in.v, ln_eps);
   const T scale = sqrt_of(T(T(2) / T(dc.L))) * M * N;
   const T rem = raw::layernorm_division_first_order_remainder(S, y2, c, N, M, T(dc.L), ln_eps);
   const T g = raw::gamma_bound<T>(2.0 * dc.L + 16);

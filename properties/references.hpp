@@ -61,6 +61,18 @@ T sherman_morrison_update_sum(const Mat<T>& X, const T& lambda, const T& kappa_N
   return T(sum);
 }
 
+// The task of the ridge-family cross-checks: d up to the dimension cap (8 under --size small),
+// two outputs, N up to the examples cap (20), label noise up to max_noise.
+template <class T>
+task_spec gen_ridge_family_task(double max_noise) {
+  task_ranges r;
+  r.d_max = sized_max<T>(size_axis::dimension, 8);
+  r.o_max = 2;
+  r.N_max = sized_max<T>(size_axis::examples, 20);
+  r.max_noise = max_noise;
+  return *gen_task_spec(r);
+}
+
 // Bound on ||W_sm - W_ridge|| (max entry <= Frobenius) for W = Y X^T A^-1, A = lambda I + X X^T,
 // computed by Cholesky (ridge) and by N Sherman-Morrison updates from A_0^-1 = I / lambda.
 // Ridge: Cholesky, relative error <= kappa c / (1 - kappa c), c = 4 d (3d+1) u (Higham Thm 10.4).
@@ -107,12 +119,7 @@ T sherman_morrison_ridge_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& 
 // within sherman_morrison_ridge_error_bound.
 template <class T, class SM>
 void sherman_morrison_equals_ridge(case_context& ctx, const SM& sherman_morrison) {
-  task_ranges r;
-  r.d_max = sized_max<T>(size_axis::dimension, 8);
-  r.o_max = 2;
-  r.N_max = sized_max<T>(size_axis::examples, 20);
-  r.max_noise = 0.1;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_ridge_family_task<T>(0.1);
   const int lambda_exp = *rc::gen::inRange(-3, 4);  // lambda = 2^k, exact in every precision
   const T lambda = std::ldexp(1.0, lambda_exp);
   ctx.note_value("task", spec);
@@ -158,12 +165,7 @@ T contractive_step(const Mat<T>& X, int shift) {
 // The bound is twice the sum (second-order terms), in Frobenius norm >= the max-entry error.
 template <class T, class GD>
 void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
-  task_ranges r;
-  r.d_max = sized_max<T>(size_axis::dimension, 8);
-  r.o_max = 2;
-  r.N_max = sized_max<T>(size_axis::examples, 20);
-  r.max_noise = 0.1;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_ridge_family_task<T>(0.1);
   const int K = draw_size<T>(size_axis::depth, 1, 12);
   const int shift = *rc::gen::inRange(0, 3);
   ctx.note_value("task", spec);
@@ -228,12 +230,7 @@ T ridge_solve_error_bound(const Mat<T>& X, const Mat<T>& Y, const T& lambda, con
 // Higham Thm 10.4, 3.13, 7.2; dividing by sigma^2 = 2^k is exact); twice the sum.
 template <class T, class Bayes>
 void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
-  task_ranges r;
-  r.d_max = sized_max<T>(size_axis::dimension, 8);
-  r.o_max = 2;
-  r.N_max = sized_max<T>(size_axis::examples, 20);
-  r.max_noise = 0.5;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_ridge_family_task<T>(0.5);
   const int sigma_exp = *rc::gen::inRange(-4, 2), tau_exp = *rc::gen::inRange(-2, 4);
   const T sigma2 = T(std::ldexp(1.0, sigma_exp)), tau2 = T(std::ldexp(1.0, tau_exp));
   const T lambda = sigma2 / tau2;  // a power of two: exact
@@ -384,12 +381,7 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
 // For double and long double the 2p run is MPFR at twice their significand bits.
 template <class T, class Ridge>
 void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge) {
-  task_ranges r;
-  r.d_max = sized_max<T>(size_axis::dimension, 8);
-  r.o_max = 2;
-  r.N_max = sized_max<T>(size_axis::examples, 20);
-  r.max_noise = 0.1;
-  const task_spec spec = *gen_task_spec(r);
+  const task_spec spec = gen_ridge_family_task<T>(0.1);
   const T lambda = T(std::ldexp(1.0, *rc::gen::inRange(-6, 3)));
   ctx.note_value("task", spec);
   ctx.note("lambda", full_digits(lambda));

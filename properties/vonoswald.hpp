@@ -302,6 +302,24 @@ void unmasked_layer_exact_when_readout_consistent(case_context& ctx, const const
                     Mat<T>(out.bottomRows(o)), ref_y, bound);
 }
 
+// The case of the GD-stack checks: an LSA case (d <= 6, N <= 16 under --size small), K in
+// 1..8 layers (the depth cap), and the tokens [X, Xq; Y, 0] the stack runs on.
+template <class T>
+struct gd_stack_case {
+  lsa_case<T> c;
+  int K;
+  Mat<T> E;
+};
+
+template <class T>
+gd_stack_case<T> gen_gd_stack_case(case_context& ctx) {
+  auto c = gen_lsa_case<T>(ctx, 6, 16);
+  const int K = draw_size<T>(size_axis::depth, 1, 8);
+  ctx.note("layers K", std::to_string(K));
+  Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(c.spec.o, c.spec.queries)));
+  return {std::move(c), K, std::move(E)};
+}
+
 // ---------------------------------------------------------------------------------------------
 // K-layer GD stack (proofs/VonOswald.v:lsa_stack_gd_steps): K masked Prop. 1 layers with W0 = 0
 // from [[X, Xq], [Y, 0]] hold [[X, Xq], [Y - W_k X, -W_k Xq]] after layer k, W_k = k GD steps
@@ -314,11 +332,8 @@ void unmasked_layer_exact_when_readout_consistent(case_context& ctx, const const
 // the top).
 template <class T>
 void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) {
-  auto c = gen_lsa_case<T>(ctx, 6, 16);
-  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
-  const int K = draw_size<T>(size_axis::depth, 1, 8);
-  ctx.note("layers K", std::to_string(K));
-  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
+  const auto [c, K, E] = gen_gd_stack_case<T>(ctx);
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N;
   // The stack takes one eta per layer: eta_k = eta m_k, m_k in {1, 3/4, 1/2}, the first two
   // layers different, so a stack that ignores the per-layer values fails. |eta_k| <= |eta|, so
   // the constant-eta shadows below bound the stack's as well (they grow with |eta|).
@@ -377,11 +392,8 @@ void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) 
 // K n_layer + N + 2 d + 5. The stack's shadow is S_K's query columns (above).
 template <class T>
 void gd_stack_prediction_is_neumann_form(case_context& ctx, const constructions<T>& make) {
-  auto c = gen_lsa_case<T>(ctx, 6, 16);
+  const auto [c, K, E] = gen_gd_stack_case<T>(ctx);
   const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N, Q = c.spec.queries;
-  const int K = draw_size<T>(size_axis::depth, 1, 8);
-  ctx.note("layers K", std::to_string(K));
-  const Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(o, Q)));
   const auto Es = lsa_stack_forward<T>(make.gd_stack(d, o, N, std::vector<T>(K, c.eta)), E, N);
   const Mat<T> prediction = lsa_query_prediction<T>(Es.back(), d, N);
   const Mat<T> ref = matmul(gd_neumann_closed_form<T>(c.X, c.Y, c.eta, K), c.Xq);

@@ -88,7 +88,7 @@ else
 fi
 # check_citations.sh (the fast check without Coq) rejects a dangling citation too.
 cit="$work/citations"; rm -rf "$cit"; mkdir -p "$cit/proofs" "$cit/properties"
-cp "$here/fixtures/rejects_dangling_citation/Fixture.v" "$cit/proofs/"
+cp "$here/fixtures/accepts_closed/Fixture.v" "$cit/proofs/"  # rejects_dangling_citation/base
 printf -- '-Q . ICLProof\nFixture.v\n' > "$cit/proofs/_CoqProject"
 cp "$here/fixtures/rejects_dangling_citation/properties/fixture.cpp" "$cit/properties/"
 n=$((n + 1))

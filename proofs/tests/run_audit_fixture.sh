@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # run_audit_fixture.sh SRC COQC FIXTURE_DIR WORKDIR [audit.sh options...]
 # Sets up a theory directory from FIXTURE_DIR in WORKDIR/src and runs SRC/audit.sh on it (which
-# builds it from clean).  FIXTURE_DIR holds .v files and optionally: _CoqProject (default:
+# builds it from clean).  FIXTURE_DIR holds .v files and optionally: base (the name of a sibling
+# fixture whose .v files are copied first, for a fixture whose trick is not in the theory: the
+# clean theory is then written once, in accepts_closed), _CoqProject (default:
 # `-Q . ICLProof` and every .v file), real_analysis_files.txt (default: empty, every constant
 # must be closed), properties/ (files searched for citations; default: none) and prepare.sh
 # (run in the source directory with COQC set, e.g. to leave a stale .vo there).  The allow-list
@@ -14,12 +16,21 @@ src="$1" coqc="$2" fixture="$3" work="$4"; shift 4
 setup_failed() { echo "run_audit_fixture: SET-UP FAILED: $*"; exit 0; }
 [ -d "$fixture" ] || setup_failed "$fixture is not a directory"
 rm -rf "$work" && mkdir -p "$work/src" || setup_failed "cannot create $work"
-cp "$fixture"/*.v "$work/src/" && cp "$src/allowed_axioms.txt" "$work/src/" \
-  || setup_failed "cannot copy the fixture"
+if [ -f "$fixture/base" ]; then
+  base="$(dirname "$fixture")/$(cat "$fixture/base")"
+  [ -d "$base" ] || setup_failed "$fixture/base names no fixture ($base)"
+  cp "$base"/*.v "$work/src/" || setup_failed "cannot copy the base fixture $base"
+fi
+shopt -s nullglob
+own=("$fixture"/*.v)
+shopt -u nullglob
+if [ ${#own[@]} -gt 0 ]; then cp "${own[@]}" "$work/src/" || setup_failed "cannot copy the fixture"; fi
+cp "$src/allowed_axioms.txt" "$work/src/" || setup_failed "cannot copy allowed_axioms.txt"
+ls "$work/src"/*.v > /dev/null 2>&1 || setup_failed "$fixture has no .v file (nor a base with one)"
 if [ -f "$fixture/_CoqProject" ]; then
   cp "$fixture/_CoqProject" "$work/src/"
 else
-  { echo '-Q . ICLProof'; (cd "$fixture" && ls -1 *.v); } > "$work/src/_CoqProject"
+  { echo '-Q . ICLProof'; (cd "$work/src" && ls -1 *.v); } > "$work/src/_CoqProject"
 fi
 if [ -f "$fixture/real_analysis_files.txt" ]; then cp "$fixture/real_analysis_files.txt" "$work/src/"
 else : > "$work/src/real_analysis_files.txt"; fi

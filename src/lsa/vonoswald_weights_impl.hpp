@@ -29,6 +29,23 @@ Mat<T> x_selector(Eigen::Index d, Eigen::Index o) {
   S.topLeftCorner(d, d) = Mat<T>::Identity(d, d);
   return S;
 }
+// The head both constructions share (Prop. 1 and GD++, Appendix A.10): keys and queries select
+// x, the value block maps a token (x, y) to W0 x - y (the residual of the model W0); the caller
+// sets the projection P and, for GD++, the x-update block.
+template <class T>
+lsa_head<T> gd_residual_head(Eigen::Index d, Eigen::Index o, Eigen::Index N, const Mat<T>& W0,
+                             const char* what) {
+  require_sizes(d, o, N, what);
+  require_w0(W0, d, o, what);
+  const Eigen::Index D = d + o;
+  lsa_head<T> h;
+  h.W_K = x_selector<T>(d, o);
+  h.W_Q = h.W_K;
+  h.W_V = Mat<T>::Zero(D, D);
+  h.W_V.bottomLeftCorner(o, d) = W0;
+  h.W_V.bottomRightCorner(o, o) = -Mat<T>::Identity(o, o);
+  return h;
+}
 }  // namespace
 
 template <class T>
@@ -60,16 +77,8 @@ Mat<T> lsa_query_prediction(const Mat<T>& E, Eigen::Index d, Eigen::Index n_cont
 template <class T>
 lsa_layer<T> prop1_weights(Eigen::Index d, Eigen::Index o, Eigen::Index N, const T& eta,
                            const Mat<T>& W0) {
-  require_sizes(d, o, N, "prop1_weights");
-  require_w0(W0, d, o, "prop1_weights");
-  const Eigen::Index D = d + o;
-  lsa_head<T> h;
-  h.W_K = x_selector<T>(d, o);
-  h.W_Q = h.W_K;
-  h.W_V = Mat<T>::Zero(D, D);
-  h.W_V.bottomLeftCorner(o, d) = W0;
-  h.W_V.bottomRightCorner(o, o) = -Mat<T>::Identity(o, o);
-  h.P = Mat<T>::Identity(D, D) * T(eta / T(N));
+  lsa_head<T> h = gd_residual_head<T>(d, o, N, W0, "prop1_weights");
+  h.P = Mat<T>::Identity(d + o, d + o) * T(eta / T(N));
   return lsa_layer<T>{{h}, lsa_mask::context_keys};
 }
 
@@ -84,17 +93,9 @@ lsa_stack<T> gd_stack_weights(Eigen::Index d, Eigen::Index o, Eigen::Index N,
 template <class T>
 lsa_layer<T> gdpp_weights(Eigen::Index d, Eigen::Index o, Eigen::Index N, const T& gamma,
                           const T& eta, const Mat<T>& W0) {
-  require_sizes(d, o, N, "gdpp_weights");
-  require_w0(W0, d, o, "gdpp_weights");
-  const Eigen::Index D = d + o;
-  lsa_head<T> h;
-  h.W_K = x_selector<T>(d, o);
-  h.W_Q = h.W_K;
-  h.W_V = Mat<T>::Zero(D, D);
+  lsa_head<T> h = gd_residual_head<T>(d, o, N, W0, "gdpp_weights");
   h.W_V.topLeftCorner(d, d) = Mat<T>::Identity(d, d) * T(-gamma);
-  h.W_V.bottomLeftCorner(o, d) = W0;
-  h.W_V.bottomRightCorner(o, o) = -Mat<T>::Identity(o, o);
-  h.P = Mat<T>::Zero(D, D);
+  h.P = Mat<T>::Zero(d + o, d + o);
   h.P.topLeftCorner(d, d) = Mat<T>::Identity(d, d);
   h.P.bottomRightCorner(o, o) = Mat<T>::Identity(o, o) * T(eta / T(N));
   return lsa_layer<T>{{h}, lsa_mask::context_keys};

@@ -44,45 +44,34 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
-// A finding and a plot source registered the way families do (unique ids: test-only).
-const finding_registrar contradicted_finding{{
-    .id = "references.report_test_contradicted",
-    .family = "references",
-    .title = "test finding whose measurement supports the paper",
-    .source = "tests/unit/report_test.cpp",
-    .paper_claim = "paper",
-    .corrected_claim = "corrected",
-    .paper_value = "1",
-    .corrected_value = "2",
-    .evidence = {sm_property},
-    .measure =
-        [] { return finding_measurement{"x", "paper: 1", "corrected: 1", "never", false, ""}; },
-}};
-const finding_registrar confirmed_finding{{
-    .id = "references.report_test_confirmed",
-    .family = "references",
-    .title = "test finding confirmed by a passing property",
-    .source = "tests/unit/report_test.cpp",
-    .paper_claim = "paper",
-    .corrected_claim = "corrected",
-    .paper_value = "1",
-    .corrected_value = "2",
-    .evidence = {sm_property, "tests/unit/report_test.cpp: a unit test"},
-    .measure =
-        [] { return finding_measurement{"x", "paper: 1", "corrected: 2", "always", true, ""}; },
-}};
-const finding_registrar unmeasured_finding{{
-    .id = "references.report_test_unmeasured",
-    .family = "references",
-    .title = "test finding with evidence but no measurement",
-    .source = "tests/unit/report_test.cpp",
-    .paper_claim = "paper",
-    .corrected_claim = "corrected",
-    .paper_value = "1",
-    .corrected_value = "2",
-    .evidence = {sm_property},
-    .measure = {},
-}};
+// A finding and a plot source registered the way families do (unique ids: test-only). The
+// test findings differ in their title, evidence and measurement only.
+finding test_finding(std::string id, std::string title, std::vector<std::string> evidence,
+                     std::function<finding_measurement()> measure) {
+  return {
+      .id = std::move(id),
+      .family = "references",
+      .title = std::move(title),
+      .source = "tests/unit/report_test.cpp",
+      .paper_claim = "paper",
+      .corrected_claim = "corrected",
+      .paper_value = "1",
+      .corrected_value = "2",
+      .evidence = std::move(evidence),
+      .measure = std::move(measure),
+  };
+}
+const finding_registrar contradicted_finding{test_finding(
+    "references.report_test_contradicted", "test finding whose measurement supports the paper",
+    {sm_property},
+    [] { return finding_measurement{"x", "paper: 1", "corrected: 1", "never", false, ""}; })};
+const finding_registrar confirmed_finding{test_finding(
+    "references.report_test_confirmed", "test finding confirmed by a passing property",
+    {sm_property, "tests/unit/report_test.cpp: a unit test"},
+    [] { return finding_measurement{"x", "paper: 1", "corrected: 2", "always", true, ""}; })};
+const finding_registrar unmeasured_finding{
+    test_finding("references.report_test_unmeasured",
+                 "test finding with evidence but no measurement", {sm_property}, {})};
 const plot_source_registrar test_plot{{
     .id = "references.report_test_knob",
     .family = "references",

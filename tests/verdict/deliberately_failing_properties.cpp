@@ -2,7 +2,8 @@
 //
 // Linked only into iclproof_verdict_fixture (tests/verdict/CMakeLists.txt), a copy of the
 // iclproof command line built from the same src/cli/main.cpp; the shipped `iclproof` never
-// contains them. In every family F there are two:
+// contains them. In every family F that families.cmake registers (builtin_families(), generated
+// from it, so a new family gets its pair with no edit here) there are two:
 //   F.test_only_holds            one check 0 <= eps: PASS
 //   F.test_only_fails_on_purpose one check 1 <= 0: FAIL on its first case
 // so `--property "F.test_only_*"` runs one passing and one failing property of family F, and the
@@ -10,8 +11,10 @@
 // One test-only finding, references.test_only_failed_evidence, cites the failing property as its
 // evidence while its measurement supports the correction: the report must call it "not
 // reproduced" (verdict_fails.cmake; mutation 28-report-failures-as-passes survived every test
-// before it).
+// before it). families.lists_agree requires the pair of every registered family in this
+// binary's `list` (cmake/check_families.cmake, FIXTURE).
 #include "harness/property.hpp"
+#include "report/families.hpp"
 #include "report/findings.hpp"
 
 namespace {
@@ -32,18 +35,25 @@ iclproof::claim_coverage test_only_coverage() {
       .missing("a test-only property: no theorem backs it");
 }
 
-#define ICLPROOF_TEST_ONLY_PAIR(FAMILY)                                                        \
-  const iclproof::property_registrar FAMILY##_holds{                                           \
-      {#FAMILY ".test_only_holds", "Test-only: 0 <= eps, always true.", test_only_coverage()}, \
-      {{iclproof::scalar_kind::double_precision, &holds<double>},                              \
-       {iclproof::scalar_kind::long_double_precision, &holds<long double>},                    \
-       {iclproof::scalar_kind::mpfr, &holds<iclproof::mpfr_real>}}};                           \
-  const iclproof::property_registrar FAMILY##_fails{                                           \
-      {#FAMILY ".test_only_fails_on_purpose", "Test-only: 1 <= 0, always false.",              \
-       test_only_coverage()},                                                                  \
-      {{iclproof::scalar_kind::double_precision, &fails<double>},                              \
-       {iclproof::scalar_kind::long_double_precision, &fails<long double>},                    \
-       {iclproof::scalar_kind::mpfr, &fails<iclproof::mpfr_real>}}};
+// The pair of every family of families.cmake, registered at static initialisation like
+// property_registrar (builtin_families() is a function-local static, ready whenever it is called).
+const struct test_only_pairs {
+  test_only_pairs() {
+    using iclproof::scalar_kind;
+    for (const iclproof::family_info& f : iclproof::builtin_families()) {
+      iclproof::property_registrar{
+          {f.id + ".test_only_holds", "Test-only: 0 <= eps, always true.", test_only_coverage()},
+          {{scalar_kind::double_precision, &holds<double>},
+           {scalar_kind::long_double_precision, &holds<long double>},
+           {scalar_kind::mpfr, &holds<iclproof::mpfr_real>}}};
+      iclproof::property_registrar{{f.id + ".test_only_fails_on_purpose",
+                                    "Test-only: 1 <= 0, always false.", test_only_coverage()},
+                                   {{scalar_kind::double_precision, &fails<double>},
+                                    {scalar_kind::long_double_precision, &fails<long double>},
+                                    {scalar_kind::mpfr, &fails<iclproof::mpfr_real>}}};
+    }
+  }
+} test_only_pairs_of_every_family;
 
 const iclproof::finding_registrar failed_evidence_finding{{
     .id = "references.test_only_failed_evidence",
@@ -61,12 +71,5 @@ const iclproof::finding_registrar failed_evidence_finding{{
                                                "always",    true,       "test-only"};
         },
 }};
-
-ICLPROOF_TEST_ONLY_PAIR(references)
-ICLPROOF_TEST_ONLY_PAIR(vonoswald)
-ICLPROOF_TEST_ONLY_PAIR(ahn)
-ICLPROOF_TEST_ONLY_PAIR(memformer)
-ICLPROOF_TEST_ONLY_PAIR(akyurek)
-ICLPROOF_TEST_ONLY_PAIR(population_optima)
 
 }  // namespace
