@@ -92,8 +92,8 @@ string(REPLACE "." "\\." failing_re "${failing}")
 if(NOT md MATCHES "\\*\\*1 of 2 properties FAILED\\.")
   message(FATAL_ERROR "report.md headline does not say '1 of 2 properties FAILED.'")
 endif()
-# ... the verdict, then its trust level (the last cell).
-if(NOT md MATCHES "\n\\| `${failing_re}` \\|[^\n]*\\| \\*\\*FAIL\\*\\* \\| [a-z +-]+ \\|\n")
+# ... the verdict, then its trust level with the sizes it was reached at (the last cell).
+if(NOT md MATCHES "\n\\| `${failing_re}` \\|[^\n]*\\| \\*\\*FAIL\\*\\* \\| [a-z +-]+ at [^|\n]+ \\|\n")
   message(FATAL_ERROR "report.md summary row of ${failing} does not say FAIL")
 endif()
 
@@ -103,7 +103,7 @@ if(NOT html MATCHES "<div class=\"banner fail\">1 of 2 properties FAILED\\.")
 endif()
 # The summary table's row: name links to #prop-<name>, then the verdict and its trust level.
 if(NOT html MATCHES
-   "<tr><td class=\"name\"><a href=\"#prop-${failing_re}\">[^\n]*<td class=\"v-fail\">FAIL</td><td>[a-z +-]+</td></tr>\n")
+   "<tr><td class=\"name\"><a href=\"#prop-${failing_re}\">[^\n]*<td class=\"v-fail\">FAIL</td><td>[a-z +-]+ at [^<\n]+</td></tr>\n")
   message(FATAL_ERROR "report.html summary row of ${failing} does not say FAIL")
 endif()
 message(STATUS "${FAMILY}: check, check --ci and report all say FAIL and exit 1")
