@@ -2,7 +2,6 @@
 // the memformers_<scalar>.cpp files, one translation unit per group of scalar types, so each
 // scalar's instantiations compile once and in parallel.
 #pragma once
-#include "core/kernels.hpp"
 #include "memformer/memformers.hpp"
 #include "references/first_order_methods.hpp"
 
@@ -19,17 +18,10 @@ std::vector<Mat<T>> cgd_memformer_forward(const Mat<T>& Z0, const cgd_memformer<
   std::vector<Mat<T>> Zs{Z0};
   Mat<T> R = Mat<T>::Zero(Z0.rows(), Z0.cols());  // R_{-1} = 0
   for (std::size_t l = 0; l < L; ++l) {
-    Mat<T> attn = multi_head_attention(Zs.back(), m.layers[l]);
-    if (l == 0) {
-      R = std::move(attn);
-    } else {  // R = attn + gamma_l R, in place
-      scale_in_place(R.data(), m.gamma[l], R.size());
-      add_in_place(R.data(), attn.data(), R.size());
-    }
+    const Mat<T> attn = multi_head_attention(Zs.back(), m.layers[l]);
+    R = l == 0 ? attn : Mat<T>(attn + m.gamma[l] * R);
     const T step = m.alpha[l] / n;
-    Mat<T> next = Zs.back();
-    scaled_add(next.data(), step, R.data(), next.size());  // Z + step R, in place
-    Zs.push_back(std::move(next));
+    Zs.push_back(Zs.back() + step * R);
   }
   return Zs;
 }
@@ -51,11 +43,9 @@ std::vector<Mat<T>> lfom_memformer_forward(const Mat<T>& Z0, const lfom_memforme
       const Mat<T>& G = m.gamma[l][j];
       if (G.rows() != Z0.rows() || G.cols() != Z0.cols())
         throw std::invalid_argument("LFOM Memformer: Gamma must have the shape of Z");
-      hadamard_add(update.data(), G.data(), registers[j].data(), update.size());
+      update += G.cwiseProduct(registers[j]);
     }
-    divide_in_place(update.data(), n, update.size());
-    add_in_place(update.data(), Zs.back().data(), update.size());  // Z + update / n, in place
-    Zs.push_back(std::move(update));
+    Zs.push_back(Zs.back() + update / n);
   }
   return Zs;
 }
