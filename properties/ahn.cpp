@@ -19,6 +19,7 @@ ICLPROOF_PROPERTY(
       ctx, [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
 ICLPROOF_PROPERTY_BODY(ahn_lemma1, ::iclproof::rational_real);
+ICLPROOF_SIZES(ahn_lemma1, zform_sizes);
 
 ICLPROOF_PROPERTY(
     ahn_x_rows, "ahn.x_rows_follow_the_sheet_formula_when_b_is_nonzero",
@@ -29,3 +30,6 @@ ICLPROOF_PROPERTY(
                    [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
 ICLPROOF_PROPERTY_BODY(ahn_x_rows, ::iclproof::rational_real);
+ICLPROOF_SIZES(ahn_x_rows,
+               "partly: d, N follow the profile (gen_zform_spec); the layers stay 1..3 because with "
+               "B != 0 the rounding depth triples per layer (3^L) and the shadows grow as their cubes");

@@ -7,6 +7,22 @@ using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::akyurek_checks;
 
+// What the properties below do under --size paper and --size large (harness/size_statement.hpp).
+[[maybe_unused]] static constexpr const char* raw_fixed_sizes =
+    "fixed: a RAW layer on a fixed small token layout (hidden size D <= 13, T <= 6 tokens) "
+    "chosen to cover every op pattern; the hand-derived layer bounds (raw/layer_bounds.hpp) "
+    "are first-order models not re-derived for larger layouts";
+[[maybe_unused]] static constexpr const char* scalar_lemma_sizes =
+    "fixed: a lemma about one activation or one LayerNorm on scalar inputs; it has no d, N or "
+    "depth to scale (its knobs are drawn over their whole ranges under every profile)";
+[[maybe_unused]] static constexpr const char* exact_chain_sizes =
+    "follows: d up to the dimension cap, n examples (8 or 10 layers each) up to the depth cap "
+    "(theorem1_exact_chain / theorem2_exact_chain, akyurek.hpp)";
+[[maybe_unused]] static constexpr const char* realised_chain_sizes =
+    "fixed: the chain length is set by the precision (chain_size_max: d, n <= 3 at >= 128 "
+    "bits) because the propagated first-order bound grows geometrically with the number of "
+    "layers and stops bounding anything beyond it";
+
 namespace {
 
 // The construction under test in the realised-layer and realised-chain properties: the decoder
@@ -36,6 +52,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_NOT_APPLICABLE(gelu_product_bound, rational,
                         "an approximation through the erf / tanh GeLU: no exact rational form");
+ICLPROOF_SIZES(gelu_product_bound, scalar_lemma_sizes);
 
 ICLPROOF_PROPERTY(
     gelu_product_order, "akyurek.gelu_multiplication_error_is_second_order_in_downscale",
@@ -51,6 +68,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_NOT_APPLICABLE(gelu_product_order, rational,
                         "measures a log-log slope of an approximation error");
+ICLPROOF_SIZES(gelu_product_order, scalar_lemma_sizes);
 
 ICLPROOF_PROPERTY(
     gelu_bypass, "akyurek.gelu_bypass_error_is_exponentially_small",
@@ -64,6 +82,7 @@ ICLPROOF_PROPERTY(
   gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
 }
 ICLPROOF_NOT_APPLICABLE(gelu_bypass, rational, "uses erf / tanh: no exact rational form");
+ICLPROOF_SIZES(gelu_bypass, scalar_lemma_sizes);
 
 ICLPROOF_PROPERTY(
     ln_bypass, "akyurek.layernorm_bypass_closed_form_returns_n_not_2n",
@@ -75,6 +94,7 @@ ICLPROOF_PROPERTY(
 ICLPROOF_NOT_APPLICABLE(ln_bypass, rational,
                         "LayerNorm takes a square root; the squared form is "
                         "akyurek.layernorm_bypass_closed_form_squared_is_exact");
+ICLPROOF_SIZES(ln_bypass, scalar_lemma_sizes);
 
 ICLPROOF_PROPERTY(
     ln_division, "akyurek.layernorm_division_closed_form",
@@ -86,6 +106,7 @@ ICLPROOF_PROPERTY(
 ICLPROOF_NOT_APPLICABLE(ln_division, rational,
                         "LayerNorm takes a square root; the squared form is "
                         "akyurek.layernorm_division_closed_form_squared_is_exact");
+ICLPROOF_SIZES(ln_division, scalar_lemma_sizes);
 
 ICLPROOF_PROPERTY(
     ln_division_order, "akyurek.layernorm_division_relative_error_is_minus_s_over_2ncm",
@@ -98,6 +119,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_NOT_APPLICABLE(ln_division_order, rational,
                         "a first-order approximation whose remainder bound takes square roots");
+ICLPROOF_SIZES(ln_division_order, scalar_lemma_sizes);
 
 ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_exact_and_bounded",
                   "With logit gap Natt the causal softmax output is the K(i)-average plus exactly "
@@ -108,6 +130,9 @@ ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_e
   });
 }
 ICLPROOF_NOT_APPLICABLE(hard_attention, rational, "softmax uses exp: no exact rational form");
+ICLPROOF_SIZES(hard_attention,
+               "fixed: one attention head on T <= 7 tokens with a fixed pattern encoding; its rounding "
+               "tolerance is a first-order count not re-derived for longer sequences");
 
 ICLPROOF_PROPERTY(
     raw_layer, "akyurek.raw_layer_realises_exact_raw_within_bound",
@@ -130,6 +155,7 @@ ICLPROOF_PROPERTY(
   raw_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(raw_layer, rational, realised_layer_reason);
+ICLPROOF_SIZES(raw_layer, raw_fixed_sizes);
 
 ICLPROOF_PROPERTY(
     div_layer, "akyurek.div_layer_realises_exact_div_within_bound",
@@ -149,6 +175,7 @@ ICLPROOF_PROPERTY(
   div_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(div_layer, rational, realised_layer_reason);
+ICLPROOF_SIZES(div_layer, raw_fixed_sizes);
 
 ICLPROOF_PROPERTY(
     thm1_exact, "akyurek.theorem1_exact_chain_is_one_sgd_pass",
@@ -159,6 +186,7 @@ ICLPROOF_PROPERTY(
                                   const T& l) { return raw::theorem1_chain<T>(d, n, w0, a, l); });
 }
 ICLPROOF_PROPERTY_BODY(thm1_exact, ::iclproof::rational_real);
+ICLPROOF_SIZES(thm1_exact, exact_chain_sizes);
 
 ICLPROOF_PROPERTY(
     thm2_exact, "akyurek.theorem2_exact_chain_is_ridge",
@@ -169,6 +197,7 @@ ICLPROOF_PROPERTY(
       ctx, [](raw::Index d, raw::Index n, const T& l) { return raw::theorem2_chain<T>(d, n, l); });
 }
 ICLPROOF_PROPERTY_BODY(thm2_exact, ::iclproof::rational_real);
+ICLPROOF_SIZES(thm2_exact, exact_chain_sizes);
 
 // The LayerNorm closed forms squared (no square root): exact properties, rational mode only.
 ICLPROOF_EXACT_PROPERTY(
@@ -183,6 +212,7 @@ ICLPROOF_EXACT_PROPERTY(
   layernorm_division_closed_form_squared<T>(
       ctx, [](const Vec<T>& v, const T& e) { return raw::layer_norm_squared<T>(v, e); }, true);
 }
+ICLPROOF_SIZES(ln_bypass_squared, scalar_lemma_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
     ln_division_squared, "akyurek.layernorm_division_closed_form_squared_is_exact",
@@ -196,6 +226,7 @@ ICLPROOF_EXACT_PROPERTY(
   layernorm_division_closed_form_squared<T>(
       ctx, [](const Vec<T>& v, const T& e) { return raw::layer_norm_squared<T>(v, e); }, false);
 }
+ICLPROOF_SIZES(ln_division_squared, scalar_lemma_sizes);
 
 namespace {
 // Chain sizes the precision can honestly certify: the propagated bound compounds the per-layer
@@ -243,6 +274,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_NOT_APPLICABLE(thm1_realised, rational, realised_chain_reason);
+ICLPROOF_SIZES(thm1_realised, realised_chain_sizes);
 
 ICLPROOF_PROPERTY(
     thm2_realised, "akyurek.theorem2_realised_chain_within_propagated_bound",
@@ -267,6 +299,7 @@ ICLPROOF_PROPERTY(
   realised_chain_property<T, raw::sm_rows>(
       ctx, [](const chain_case& cc) { return raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda)); });
 }
+ICLPROOF_SIZES(thm2_realised, realised_chain_sizes);
 
 // ------------------------------------------------------------------ interval mode (MPFI)
 // The same bodies on enclosures: identities must contain 0, bounds are compared at their lower

@@ -18,6 +18,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(cgd_cg, ::iclproof::rational_real);
+ICLPROOF_SIZES(cgd_cg, cg_sizes);
 
 ICLPROOF_PROPERTY(
     cgd_min_norm, "memformer.cgd_after_rank_layers_equals_min_norm_prediction",
@@ -33,6 +34,7 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(cgd_min_norm, ::iclproof::rational_real);
+ICLPROOF_SIZES(cgd_min_norm, cg_sizes);
 
 ICLPROOF_PROPERTY(
     lfom_scalar, "memformer.lfom_scalar_gamma_equals_lfom",
@@ -45,6 +47,7 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(lfom_scalar, ::iclproof::rational_real);
+ICLPROOF_SIZES(lfom_scalar, zform_sizes);
 
 ICLPROOF_PROPERTY(
     momentum, "memformer.momentum_gd_is_an_lfom_memformer",
@@ -56,6 +59,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(momentum, ::iclproof::rational_real);
+ICLPROOF_SIZES(momentum, lfom_sizes);
 
 ICLPROOF_PROPERTY(
     nesterov, "memformer.nesterov_is_an_lfom_memformer",
@@ -68,6 +72,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(nesterov, ::iclproof::rational_real);
+ICLPROOF_SIZES(nesterov, lfom_sizes);
 
 ICLPROOF_PROPERTY(
     diagonal_a, "memformer.diagonal_a_reaches_only_scalings_lambda_times_a_transpose",
@@ -84,6 +89,7 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(diagonal_a, ::iclproof::rational_real);
+ICLPROOF_SIZES(diagonal_a, zform_sizes);
 
 ICLPROOF_PROPERTY(
     token_gamma, "memformer.nonconstant_gamma_row_breaks_the_linear_model_reading",
@@ -101,3 +107,6 @@ ICLPROOF_PROPERTY(
                                                });
 }
 ICLPROOF_PROPERTY_BODY(token_gamma, ::iclproof::rational_real);
+ICLPROOF_SIZES(token_gamma,
+               "fixed: a lower-bound claim (the deviation exceeds a rounding floor) shown on one layer "
+               "with d <= 5, N <= 16; larger sizes do not strengthen an existence claim");

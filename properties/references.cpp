@@ -7,6 +7,10 @@ using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::reference_checks;
 
+// What the properties below do under --size paper and --size large (harness/size_statement.hpp).
+[[maybe_unused]] static constexpr const char* ridge_family_sizes =
+    "follows: d up to the dimension cap, N up to the examples cap (references.hpp)";
+
 ICLPROOF_PROPERTY(
     sm_equals_ridge, "references.iterated_sherman_morrison_equals_ridge",
     "N Sherman-Morrison rank-one updates from A0^-1 = I/lambda give the ridge solution "
@@ -17,6 +21,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(sm_equals_ridge, ::iclproof::rational_real);
+ICLPROOF_SIZES(sm_equals_ridge, ridge_family_sizes);
 
 ICLPROOF_PROPERTY(
     gd_neumann, "references.k_step_gd_equals_neumann_closed_form",
@@ -27,6 +32,8 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::rational_real);
+ICLPROOF_SIZES(gd_neumann,
+               "follows: d, N up to the profile's caps and K steps up to the depth cap (references.hpp)");
 
 ICLPROOF_PROPERTY(
     bayes_ridge, "references.bayes_posterior_mean_equals_ridge",
@@ -38,6 +45,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(bayes_ridge, ::iclproof::rational_real);
+ICLPROOF_SIZES(bayes_ridge, ridge_family_sizes);
 
 ICLPROOF_PROPERTY(
     ridge_min_norm, "references.ridge_tends_to_min_norm_least_squares",
@@ -55,6 +63,7 @@ ICLPROOF_PROPERTY(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }
 ICLPROOF_PROPERTY_BODY(ridge_min_norm, ::iclproof::rational_real);
+ICLPROOF_SIZES(ridge_min_norm, ridge_family_sizes);
 
 ICLPROOF_PROPERTY(
     ridge_2p, "references.ridge_at_p_agrees_with_ridge_at_2p",
@@ -69,3 +78,4 @@ ICLPROOF_PROPERTY(
 ICLPROOF_NOT_APPLICABLE(ridge_2p, rational,
                         "compares two floating-point precisions; exact ridge is checked by the "
                         "other references.* properties");
+ICLPROOF_SIZES(ridge_2p, ridge_family_sizes);

@@ -18,6 +18,7 @@ ICLPROOF_PROPERTY(
       ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
 }
 ICLPROOF_PROPERTY_BODY(cg_rank, ::iclproof::rational_real);
+ICLPROOF_SIZES(cg_rank, cg_sizes);
 
 ICLPROOF_PROPERTY(momentum_lfom, "references.momentum_equals_lfom_with_momentum_coefficients",
                   "Heavy-ball momentum equals the LFOM with lambda(l, j) = eta beta^(l-j).",
@@ -26,6 +27,7 @@ ICLPROOF_PROPERTY(momentum_lfom, "references.momentum_equals_lfom_with_momentum_
                                   int L) { return momentum_gd(q, eta, beta, L); });
 }
 ICLPROOF_PROPERTY_BODY(momentum_lfom, ::iclproof::rational_real);
+ICLPROOF_SIZES(momentum_lfom, lfom_sizes);
 
 ICLPROOF_PROPERTY(
     nesterov_lfom, "references.nesterov_equals_lfom_with_nesterov_coefficients",
@@ -36,3 +38,4 @@ ICLPROOF_PROPERTY(
                                   int L) { return nesterov_lookahead(q, eta, beta, L); });
 }
 ICLPROOF_PROPERTY_BODY(nesterov_lfom, ::iclproof::rational_real);
+ICLPROOF_SIZES(nesterov_lfom, lfom_sizes);

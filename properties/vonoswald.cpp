@@ -9,6 +9,14 @@ using namespace iclproof;
 using namespace iclproof::cite;
 using namespace iclproof::vonoswald_checks;
 
+// What the properties below do under --size paper and --size large (harness/size_statement.hpp).
+[[maybe_unused]] static constexpr const char* lsa_stack_sizes =
+    "follows: d up to the dimension cap, N up to the examples cap, layers up to the "
+    "depth cap (vonoswald.hpp)";
+[[maybe_unused]] static constexpr const char* lsa_sizes =
+    "follows: d up to the dimension cap, N up to the examples cap, one layer "
+    "(gen_lsa_case, vonoswald.hpp)";
+
 ICLPROOF_PROPERTY(
     prop1_tokens, "vonoswald.prop1_layer_moves_every_token_by_one_gd_step",
     "The masked Prop. 1 head (W_K = W_Q = [[I,0],[0,0]], W_V = [[0,0],[W0,-I]], P = (eta/N) I) "
@@ -19,6 +27,7 @@ ICLPROOF_PROPERTY(
   prop1_every_token_is_gd_updated<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_tokens, ::iclproof::rational_real);
+ICLPROOF_SIZES(prop1_tokens, lsa_sizes);
 
 ICLPROOF_PROPERTY(
     prop1_dyadic, "vonoswald.prop1_layer_is_exact_on_dyadic_data",
@@ -31,6 +40,10 @@ ICLPROOF_PROPERTY(
   prop1_exact_on_dyadic_data<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_dyadic, ::iclproof::rational_real);
+ICLPROOF_SIZES(prop1_dyadic,
+               "fixed: d <= 6, N <= 16 small integers keep every intermediate a dyadic rational of "
+               "~30 bits, computed exactly even in double; larger sums would need more bits than double "
+               "has and the bit-for-bit claim would no longer hold");
 
 ICLPROOF_PROPERTY(
     prop1_readout, "vonoswald.prop1_readout_predicts_w0_plus_delta_w",
@@ -40,6 +53,7 @@ ICLPROOF_PROPERTY(
   prop1_readout_predicts_updated_model<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_readout, ::iclproof::rational_real);
+ICLPROOF_SIZES(prop1_readout, lsa_sizes);
 
 ICLPROOF_PROPERTY(
     unmasked_dev, "vonoswald.unmasked_layer_deviates_by_the_query_term",
@@ -50,6 +64,7 @@ ICLPROOF_PROPERTY(
   unmasked_layer_deviation<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(unmasked_dev, ::iclproof::rational_real);
+ICLPROOF_SIZES(unmasked_dev, lsa_sizes);
 
 ICLPROOF_PROPERTY(
     unmasked_exact, "vonoswald.unmasked_layer_is_exact_when_w0_xq_equals_yq0",
@@ -59,6 +74,7 @@ ICLPROOF_PROPERTY(
   unmasked_layer_exact_when_readout_consistent<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(unmasked_exact, ::iclproof::rational_real);
+ICLPROOF_SIZES(unmasked_exact, lsa_sizes);
 
 ICLPROOF_PROPERTY(
     gd_stack, "vonoswald.gd_stack_tokens_follow_k_gd_steps",
@@ -68,6 +84,7 @@ ICLPROOF_PROPERTY(
   gd_stack_follows_gd_steps<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gd_stack, ::iclproof::rational_real);
+ICLPROOF_SIZES(gd_stack, lsa_stack_sizes);
 
 ICLPROOF_PROPERTY(
     gd_neumann, "vonoswald.gd_stack_prediction_equals_neumann_closed_form",
@@ -76,6 +93,7 @@ ICLPROOF_PROPERTY(
   gd_stack_prediction_is_neumann_form<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::rational_real);
+ICLPROOF_SIZES(gd_neumann, lsa_stack_sizes);
 
 ICLPROOF_PROPERTY(
     gdpp_layer, "vonoswald.gdpp_layer_transforms_inputs_and_steps_targets",
@@ -85,6 +103,7 @@ ICLPROOF_PROPERTY(
   gdpp_layer_identity<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gdpp_layer, ::iclproof::rational_real);
+ICLPROOF_SIZES(gdpp_layer, lsa_sizes);
 
 ICLPROOF_PROPERTY(
     gdpp_stack, "vonoswald.gdpp_stack_equals_preconditioned_gd",
@@ -94,3 +113,7 @@ ICLPROOF_PROPERTY(
   gdpp_stack_is_preconditioned_gd<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gdpp_stack, ::iclproof::rational_real);
+ICLPROOF_SIZES(gdpp_stack,
+               "partly: d, N follow the profile (gen_lsa_case); the layers stay 1..5 because the shadow "
+               "of S_l is cubic in the previous layer's (its exponent triples per layer: at L = 15 the "
+               "tolerance overflows double to NaN)");

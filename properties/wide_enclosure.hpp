@@ -162,6 +162,25 @@ inline enclosure exp(const enclosure& a) {
   mpfi_exp(r.data(), a.data());
   return r;
 }
+// The integer ratio p / q at a's precision: the constant of raw::ratio_like, so that the bound
+// formulas of raw/approximation_bounds.hpp evaluate on enclosures.
+inline enclosure ratio_like(const enclosure& a, long p, long q = 1) {
+  return enclosure::ratio(p, q, a.bits());
+}
+// a < b for every pair of points (the domain checks of the bound formulas: false when the
+// enclosures overlap, so a hypothesis is accepted only when it certainly holds).
+inline bool operator<(const enclosure& a, const enclosure& b) {
+  mpfr_t a_hi, b_lo;
+  mpfr_init2(a_hi, a.bits());
+  mpfr_init2(b_lo, b.bits());
+  mpfi_get_right(a_hi, a.data());
+  mpfi_get_left(b_lo, b.data());
+  const bool less = mpfr_less_p(a_hi, b_lo) != 0;
+  mpfr_clear(a_hi);
+  mpfr_clear(b_lo);
+  return less;
+}
+
 // erfc is decreasing: erfc([lo, hi]) = [erfc(hi) rounded down, erfc(lo) rounded up] (MPFR's
 // erfc is correctly rounded in each direction).
 inline enclosure erfc(const enclosure& a) {

@@ -36,6 +36,17 @@
 
 namespace iclproof::memformer_checks {
 
+// What the Z-form, CG and LFOM properties (ahn.cpp, memformer.cpp, references_first_order.cpp)
+// do under --size paper and --size large (harness/size_statement.hpp, ICLPROOF_SIZES).
+inline constexpr const char* zform_sizes =
+    "follows: d, N (gen_zform_spec) and layers up to the profile's caps";
+inline constexpr const char* lfom_sizes =
+    "follows: d, N (gen_zform_spec) and the layers / steps L up to the profile's caps "
+    "(gen_lfom_method_case)";
+inline constexpr const char* cg_sizes =
+    "follows: d up to the DEPTH cap (the claim runs rank(H) <= d layers / CG steps), N in "
+    "[2d + 2, 3d + 12] or N < d - 1 (gen_cg_case, zform_checks.hpp)";
+
 using rounding_shadow::compare_within;
 using rounding_shadow::lambda_max_double;
 using rounding_shadow::shadow_bound;

@@ -18,3 +18,7 @@ ICLPROOF_PROPERTY(diagpgd_step, "diagpgd.lsa_layer_is_diagonal_preconditioned_gd
   diagpgd::check_layer_is_preconditioned_gd_step<T>(ctx,
                                                     &diagpgd::diagonal_preconditioned_weights<T>);
 }
+ICLPROOF_SIZES(diagpgd_step,
+               "fixed: d <= 3, N a power of two <= 4, small-integer data and eta in {1, 1/2} keep "
+               "every intermediate a short dyadic rational, so the check is an exact equality "
+               "in every scalar; larger sums would round and the equality would no longer hold");

@@ -16,6 +16,7 @@
 
 #include "core/eigen_scalar.hpp"
 #include "core/scalar.hpp"
+#include "harness/size_statement.hpp"
 #include "trust/claim_coverage.hpp"
 
 #include <rapidcheck.h>

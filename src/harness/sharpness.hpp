@@ -29,7 +29,14 @@ struct sharpness_limit {
   double log10_factor = default_sharpness_log10;
   bool exempt = false;
   std::string reason;
+  // For the checks of a layer or step l (labels "layer l: ..." or "step l: ..."): the limit
+  // grows by this many decades per layer after the first, log10_factor + per_depth (l - 1).
+  // sharpness_limit_of_check returns the limit at the label's depth (per_depth then 0).
+  double log10_per_depth = 0;
 };
+
+// The depth l of a check labelled "layer l: ..." or "step l: ..." (1 for any other label).
+int depth_of_check_label(const std::string& label);
 
 // The stated limit of a property (the default 10^4 unless the table in sharpness.cpp says
 // otherwise).

@@ -18,6 +18,17 @@
 
 namespace iclproof::raw {
 
+// The integer ratio p / q in the type of `like`: T(p) / T(q) for the scalars. The bound
+// formulas below build their constants with it, so that they can also be evaluated on
+// properties/wide_enclosure.hpp's enclosures (which carry their own precision and overload
+// ratio_like, abs_of, sqrt_of and <): a property that compares an error with a bound attained
+// to within the rounding of the bound's own evaluation in T evaluates the bound rigorously there
+// and rounds it up into T once.
+template <class T>
+T ratio_like(const T&, long p, long q = 1) {
+  return T(p) / T(q);
+}
+
 // eps^k = 2^(k (1 - p)) in T (k may be fractional): the knobs balance error terms in eps.
 template <class T>
 T eps_power(double k) {
@@ -63,9 +74,9 @@ template <class T>
 T gelu_erf_product_bound(const T& x, const T& y, const T& s) {
   const T z = x + y;
   const T s2 = s * s;
-  const T q = abs_of(T(z * z * z * z - x * x * x * x - y * y * y * y)) / (T(12) * s2);
-  const T r =
-      (z * z * z * z * z * z + x * x * x * x * x * x + y * y * y * y * y * y) / (T(80) * s2 * s2);
+  const T q = abs_of(T(z * z * z * z - x * x * x * x - y * y * y * y)) / (ratio_like(s, 12) * s2);
+  const T r = (z * z * z * z * z * z + x * x * x * x * x * x + y * y * y * y * y * y) /
+              (ratio_like(s, 80) * s2 * s2);
   return q + r;
 }
 
@@ -183,18 +194,21 @@ T layernorm_division_denominator(const T& S, const T& y2, const T& c, const T& N
 template <class T>
 T inv_sqrt_second_order_remainder(const T& delta) {
   const T ad = abs_of(delta);
-  if (!(ad < T(1))) throw std::domain_error("LayerNorm division: |delta| >= 1, N M too small");
-  const T one_minus = T(1) - ad;
-  return T(3) / T(8) * delta * delta / (one_minus * one_minus * sqrt_of(one_minus));
+  const T one = ratio_like(delta, 1);
+  if (!(ad < one)) throw std::domain_error("LayerNorm division: |delta| >= 1, N M too small");
+  const T one_minus = one - ad;
+  return ratio_like(delta, 3) / ratio_like(delta, 8) * delta * delta /
+         (one_minus * one_minus * sqrt_of(one_minus));
 }
 
 template <class T>
 T layernorm_division_first_order_remainder(const T& S, const T& y2, const T& c, const T& N,
                                            const T& M, const T& L, const T& ln_eps) {
   const T Nc = N * c;
-  const T q = (S * S + y2) / (T(2) * Nc * Nc * M * M) + ln_eps * L / (T(2) * Nc * Nc);
+  const T two = ratio_like(S, 2);
+  const T q = (S * S + y2) / (two * Nc * Nc * M * M) + ln_eps * L / (two * Nc * Nc);
   const T delta = S / (Nc * M) + q;
-  return q / T(2) + inv_sqrt_second_order_remainder(delta);
+  return q / two + inv_sqrt_second_order_remainder(delta);
 }
 
 // ------------------------------------------------------------- hard attention (C.4.1)

@@ -1,6 +1,7 @@
 // Size profiles (issue 15, harness/size_profile.hpp): `--size paper` and `--size large` change
 // the sizes the properties draw, `small` does not, and every built-in property states what it
-// does with the profile (harness/size_statement.cpp, shown by `iclproof list`).
+// does with the profile (ICLPROOF_SIZES next to its definition, harness/size_statement.hpp,
+// shown by `iclproof list`).
 #include "harness/size_profile.hpp"
 #include "harness/runner.hpp"
 #include "harness/size_statement.hpp"
@@ -65,6 +66,8 @@ TEST_CASE("every built-in property states what it does with --size", "[harness][
     for (const property& p : all_properties()) found = found || p.info.name == name;
     CHECK(found);
   }
+  for (const std::string& name : size_statements_stated_twice())
+    FAIL_CHECK("two ICLPROOF_SIZES statements for " << name);
 }
 
 TEST_CASE("size profiles parse by name and have the issue's caps", "[harness][size]") {
