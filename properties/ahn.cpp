@@ -30,6 +30,7 @@ ICLPROOF_PROPERTY(
                    [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
 ICLPROOF_PROPERTY_BODY(ahn_x_rows, ::iclproof::rational_real);
-ICLPROOF_SIZES(ahn_x_rows,
-               "partly: d, N follow the profile (gen_zform_spec); the layers stay 1..3 because with "
-               "B != 0 the rounding depth triples per layer (3^L) and the shadows grow as their cubes");
+ICLPROOF_SIZES(
+    ahn_x_rows,
+    "partly: d, N follow the profile (gen_zform_spec); the layers stay 1..3 because with "
+    "B != 0 the rounding depth triples per layer (3^L) and the shadows grow as their cubes");

@@ -130,9 +130,10 @@ ICLPROOF_PROPERTY(hard_attention, "akyurek.softmax_hard_attention_deviation_is_e
   });
 }
 ICLPROOF_NOT_APPLICABLE(hard_attention, rational, "softmax uses exp: no exact rational form");
-ICLPROOF_SIZES(hard_attention,
-               "fixed: one attention head on T <= 7 tokens with a fixed pattern encoding; its rounding "
-               "tolerance is a first-order count not re-derived for longer sequences");
+ICLPROOF_SIZES(
+    hard_attention,
+    "fixed: one attention head on T <= 7 tokens with a fixed pattern encoding; its rounding "
+    "tolerance is a first-order count not re-derived for longer sequences");
 
 ICLPROOF_PROPERTY(
     raw_layer, "akyurek.raw_layer_realises_exact_raw_within_bound",

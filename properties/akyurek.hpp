@@ -113,12 +113,11 @@ void gelu_product_within_bound(case_context& ctx, const product_fn<T>& product) 
     // enclosures of x, y, s and rounded up into T once. The tanh bound, C (x^4 + y^4) / s^2
     // with C = 1 against the true leading coefficient ~0.59, exceeds the error by a factor >= 1.6
     // at the leading order, far above its relative rounding gamma_6 in T.
-    const T approx =
-        form == gelu_form::erf
-            ? wide_enclosure::upper_in<T>(raw::gelu_erf_product_bound(
-                  wide_enclosure::exactly(x, bits), wide_enclosure::exactly(y, bits),
-                  wide_enclosure::exactly(s, bits)))
-            : raw::gelu_product_bound(form, x, y, s);
+    const T approx = form == gelu_form::erf
+                         ? wide_enclosure::upper_in<T>(raw::gelu_erf_product_bound(
+                               wide_enclosure::exactly(x, bits), wide_enclosure::exactly(y, bits),
+                               wide_enclosure::exactly(s, bits)))
+                         : raw::gelu_product_bound(form, x, y, s);
     const T approx_err = wide_enclosure::upper_in<T>(
         abs(exact - wide_enclosure::exactly(x, bits) * wide_enclosure::exactly(y, bits)));
     const T rounding_err =

@@ -107,6 +107,7 @@ ICLPROOF_PROPERTY(
                                                });
 }
 ICLPROOF_PROPERTY_BODY(token_gamma, ::iclproof::rational_real);
-ICLPROOF_SIZES(token_gamma,
-               "fixed: a lower-bound claim (the deviation exceeds a rounding floor) shown on one layer "
-               "with d <= 5, N <= 16; larger sizes do not strengthen an existence claim");
+ICLPROOF_SIZES(
+    token_gamma,
+    "fixed: a lower-bound claim (the deviation exceeds a rounding floor) shown on one layer "
+    "with d <= 5, N <= 16; larger sizes do not strengthen an existence claim");

@@ -32,8 +32,9 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::rational_real);
-ICLPROOF_SIZES(gd_neumann,
-               "follows: d, N up to the profile's caps and K steps up to the depth cap (references.hpp)");
+ICLPROOF_SIZES(
+    gd_neumann,
+    "follows: d, N up to the profile's caps and K steps up to the depth cap (references.hpp)");
 
 ICLPROOF_PROPERTY(
     bayes_ridge, "references.bayes_posterior_mean_equals_ridge",

@@ -40,10 +40,11 @@ ICLPROOF_PROPERTY(
   prop1_exact_on_dyadic_data<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_dyadic, ::iclproof::rational_real);
-ICLPROOF_SIZES(prop1_dyadic,
-               "fixed: d <= 6, N <= 16 small integers keep every intermediate a dyadic rational of "
-               "~30 bits, computed exactly even in double; larger sums would need more bits than double "
-               "has and the bit-for-bit claim would no longer hold");
+ICLPROOF_SIZES(
+    prop1_dyadic,
+    "fixed: d <= 6, N <= 16 small integers keep every intermediate a dyadic rational of "
+    "~30 bits, computed exactly even in double; larger sums would need more bits than double "
+    "has and the bit-for-bit claim would no longer hold");
 
 ICLPROOF_PROPERTY(
     prop1_readout, "vonoswald.prop1_readout_predicts_w0_plus_delta_w",
@@ -113,7 +114,8 @@ ICLPROOF_PROPERTY(
   gdpp_stack_is_preconditioned_gd<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gdpp_stack, ::iclproof::rational_real);
-ICLPROOF_SIZES(gdpp_stack,
-               "partly: d, N follow the profile (gen_lsa_case); the layers stay 1..5 because the shadow "
-               "of S_l is cubic in the previous layer's (its exponent triples per layer: at L = 15 the "
-               "tolerance overflows double to NaN)");
+ICLPROOF_SIZES(
+    gdpp_stack,
+    "partly: d, N follow the profile (gen_lsa_case); the layers stay 1..5 because the shadow "
+    "of S_l is cubic in the previous layer's (its exponent triples per layer: at L = 15 the "
+    "tolerance overflows double to NaN)");

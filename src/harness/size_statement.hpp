@@ -39,8 +39,10 @@ struct size_statement_registrar {
 #define ICLPROOF_PROPERTY_PART 0
 #endif
 #if ICLPROOF_PROPERTY_PART == 0 || ICLPROOF_PROPERTY_PART == 1
-#define ICLPROOF_SIZES(ID, STATEMENT) \
-  static const ::iclproof::size_statement_registrar ID##_size_statement { ID##_info.name, STATEMENT }
+#define ICLPROOF_SIZES(ID, STATEMENT)                                     \
+  static const ::iclproof::size_statement_registrar ID##_size_statement { \
+    ID##_info.name, STATEMENT                                             \
+  }
 #else
 #define ICLPROOF_SIZES(ID, STATEMENT) static_assert(true)
 #endif
