@@ -40,6 +40,9 @@ mpfr_prec_t wide_enclosure_bits() {
 class enclosure {
  public:
   explicit enclosure(mpfr_prec_t bits) { mpfi_init2(v_, bits); }
+  // A constant written T(12) in a formula templated on the scalar would otherwise construct a
+  // 12-bit NaN enclosure here; constants come from ratio_like (raw/approximation_bounds.hpp).
+  explicit enclosure(int) = delete;
   enclosure(const enclosure& o) {
     mpfi_init2(v_, mpfi_get_prec(o.v_));
     mpfi_set(v_, o.v_);
