@@ -12,13 +12,15 @@
 # families.lists_agree also fails when a property prefix of `iclproof list` is not a family here,
 # a family here has no property or no properties/<id>.cpp, a proofs/*.v belongs to no family, or
 # an experiment has no src/trainer/configs/<name>.json.
-# Adding a family: src/<folder>, properties/<id>.cpp (+ .hpp), proofs/<Theory>.v,
-# tests/unit/<id>_test.cpp, and one iclproof_family() call below.
+# Adding a family: src/<folder> (its SOURCES; src/CMakeLists.txt adds every registered folder),
+# properties/<id>.cpp (+ .hpp), proofs/<Theory>.v, tests/unit/<id>_test.cpp, and one
+# iclproof_family() call below.
 
 iclproof_family(references
   TITLE "Closed-form references"
   REFERENCE "GD, preconditioned GD, GD++, conjugate gradient, momentum, Nesterov, LFOM, ridge, OLS / min-norm least squares, Sherman-Morrison, Bayes posterior mean, cross-checked against each other."
   SECTION "section 6"
+  SOURCES references
   # MatrixFacts.v: the matrix lemmas every theory shares.
   PROOFS MatrixFacts.v ShermanMorrison.v GradientDescent.v LeastSquares.v ConjugateGradient.v)
 
@@ -26,6 +28,7 @@ iclproof_family(vonoswald
   TITLE "von Oswald et al. 2023: one LSA layer = one GD step"
   REFERENCE "J. von Oswald, E. Niklasson, E. Randazzo, J. Sacramento, A. Mordvintsev, A. Zhmoginov, M. Vladymyrov. Transformers Learn In-Context by Gradient Descent. ICML 2023. Proposition 1 and GD++ (Appendix A.10)."
   SECTION "sections 1 and 2"
+  SOURCES lsa
   PROOFS VonOswald.v
   EXPERIMENTS vonoswald_single_lsa=lsa vonoswald_gdpp=lsa vonoswald_stack=lsa)
 
@@ -33,6 +36,7 @@ iclproof_family(ahn
   TITLE "Ahn et al.: linear transformers run preconditioned GD"
   REFERENCE "K. Ahn, X. Cheng, H. Daneshmand, S. Sra. Transformers learn to implement preconditioned gradient descent for in-context learning. NeurIPS 2023. Lemma 1, as restated in the Memformer paper (eqs 2-12)."
   SECTION "section 3"
+  SOURCES memformer
   # AttentionForms.v: von Oswald's masked LSA head and Ahn's Z-form attention are one layer.
   PROOFS AhnLemma1.v AttentionForms.v
   EXPERIMENTS ahn_linear_transformer=ahn_linear)
@@ -41,6 +45,7 @@ iclproof_family(memformer
   TITLE "Memformers: CG and linear first-order methods"
   REFERENCE "Memory-augmented Transformers can implement Linear First-Order Optimization Methods (anonymous submission). CGD Memformer (eqs 17-18), LFOM Memformer (eqs 19-20)."
   SECTION "section 4"
+  SOURCES memformer
   PROOFS Memformer.v
   EXPERIMENTS memformer_cgd=memformer_cgd memformer_lfom=memformer_lfom)
 
@@ -48,6 +53,7 @@ iclproof_family(akyurek
   TITLE "Akyurek et al. 2023: RAW operator, GD and Sherman-Morrison chains"
   REFERENCE "E. Akyurek, D. Schuurmans, J. Andreas, T. Ma, D. Zhou. What learning algorithm is in-context learning? Investigations with linear models. ICLR 2023. Primitives mov, aff, mul, div (Appendix C), Theorems 1 and 2 (Appendices A, B)."
   SECTION "section 5"
+  SOURCES raw
   PROOFS AkyurekAlgebra.v AkyurekChains.v
   REAL_ANALYSIS_PROOFS AkyurekBounds.v AkyurekLayerBounds.v LayerNorm.v GeluErf.v
   CI_RUNS mpfr256 mpfr512 double53 long-double64 rational interval256)
@@ -56,5 +62,6 @@ iclproof_family(population_optima
   TITLE "Population optima: the exact best step size and preconditioner of one GD step"
   REFERENCE "Closed forms in the moments of the data for eta* and A* of one step from W0 = 0 (src/references/population_optima.hpp, issue 17), against an exact cubature of the expected loss; the optima that `iclproof compare` measures trained models against."
   SECTION "not a construction of the sheet (the references of section 6 on random data)"
+  SOURCES references
   PROOFS PopulationOptima.v
   CI_RUNS mpfr256 double53)

@@ -72,6 +72,30 @@ foreach(v IN LISTS registered_proofs)
   endif()
 endforeach()
 
+# Every family's SOURCES folder exists; every src/ folder with a CMakeLists.txt is a family's
+# SOURCES or an infrastructure folder that src/CMakeLists.txt adds by name.
+iclproof_family_source_dirs(family_dirs)
+foreach(dir IN LISTS family_dirs)
+  if(NOT EXISTS ${SOURCE}/src/${dir}/CMakeLists.txt)
+    disagree("a family's SOURCES folder src/${dir} has no CMakeLists.txt")
+  endif()
+endforeach()
+file(READ ${SOURCE}/src/CMakeLists.txt src_lists)
+string(REGEX MATCHALL "add_subdirectory\\(([a-z0-9_]+)\\)" named "${src_lists}")
+set(infrastructure_dirs "")
+foreach(n IN LISTS named)
+  string(REGEX REPLACE "add_subdirectory\\(([a-z0-9_]+)\\)" "\\1" n "${n}")
+  list(APPEND infrastructure_dirs ${n})
+endforeach()
+file(GLOB src_lists_files RELATIVE ${SOURCE}/src ${SOURCE}/src/*/CMakeLists.txt)
+foreach(f IN LISTS src_lists_files)
+  get_filename_component(dir ${f} DIRECTORY)
+  if(NOT dir IN_LIST family_dirs AND NOT dir IN_LIST infrastructure_dirs)
+    disagree("src/${dir} has a CMakeLists.txt but is neither a family's SOURCES (families.cmake) "
+             "nor added by src/CMakeLists.txt")
+  endif()
+endforeach()
+
 # Every family has its properties file and its unit tests; every experiment its config.
 set(registered_experiments "")
 foreach(id IN LISTS ids)

@@ -12,7 +12,8 @@
 // A property draws a size through sized_max / draw_size below, naming the axis and its small
 // range; under paper and large the top of that range becomes the profile's cap (never lower than
 // the small top). What each property does with the profile, or why it cannot follow it, is
-// stated per property in size_statement.cpp and shown by `iclproof list`.
+// stated per property beside its definition (ICLPROOF_SIZES, size_statement.hpp) and shown by
+// `iclproof list`.
 //
 // The profile in force is process-wide state, like the MPFR precision: the runner sets it from
 // run_config::size before every block of cases and every shrink (harness/runner.cpp), in
