@@ -75,7 +75,7 @@ if [ "${ICLPROOF_MUTATION_IN_PLACE:-0}" = 1 ]; then
     echo "mutation-score: uncommitted changes in $root; commit them first" >&2
     exit 2
   fi
-  revert() { [ -n "$current" ] && patch -s -R -p1 -d "$src" <"$current"; current=""; }
+  revert() { [ -n "$current" ] && patch -s --no-backup-if-mismatch -R -p1 -d "$src" <"$current"; current=""; }
   trap revert EXIT
   trap 'revert; exit 130' INT TERM
 else
@@ -128,7 +128,7 @@ for p in "${patches[@]}"; do
     continue
   fi
   current=$p
-  patch -s -p1 -d "$src" <"$p"
+  patch -s --no-backup-if-mismatch -p1 -d "$src" <"$p"
   killers=""
   if ! build_targets; then
     result="build error"
@@ -149,7 +149,7 @@ for p in "${patches[@]}"; do
         ;;
     esac
   fi
-  patch -s -R -p1 -d "$src" <"$p"
+  patch -s --no-backup-if-mismatch -R -p1 -d "$src" <"$p"
   current=""
   secs=$(($(date +%s) - start))
   echo "| $name | $rationale | $result | $killers | $secs |" >>"$results"
