@@ -16,6 +16,7 @@
 #include "compare/learned_models.hpp"
 #include "compare/weights_file.hpp"
 #include "core/linalg.hpp"
+#include "optimal_gdpp.hpp"
 #include "references/population_optima.hpp"
 
 #include <catch2/catch.hpp>
@@ -176,36 +177,38 @@ TEST_CASE("compare.gated.single_layer: each gated metric fails on the model it e
 
 namespace {
 
-weights_file gdpp(int d, int N, int layers, bool tied, double eta, double gamma) {
+// GD++ as LSA weights: layer l has W_K = W_Q = [[I,0],[0,0]], W_V = [[-gamma_l I,0],[0,-eta_l/N]],
+// P = I (tied: the first pair for every layer).
+weights_file gdpp(int d, int N, int layers, bool tied, const std::vector<double>& eta,
+                  const std::vector<double>& gamma) {
   weights_file w = base_file(tied ? "vonoswald_gdpp" : "vonoswald_stack", learned_model_kind::lsa,
                              d, N, layers, tied, "uniform");
   const int D = d + 1;
-  Mat<double> WK = Mat<double>::Zero(D, D), WV = Mat<double>::Zero(D, D);
-  WK.topLeftCorner(d, d) = Mat<double>::Identity(d, d);
-  WV.topLeftCorner(d, d) = -gamma * Mat<double>::Identity(d, d);
-  WV(d, d) = -eta / N;
-  const std::map<std::string, Mat<double>> set = {
-      {"W_K", WK}, {"W_Q", WK}, {"W_V", WV}, {"P", Mat<double>::Identity(D, D)}};
-  for (int l = 0; l < (tied ? 1 : layers); ++l) w.parameter_sets.push_back(set);
+  for (int l = 0; l < (tied ? 1 : layers); ++l) {
+    Mat<double> WK = Mat<double>::Zero(D, D), WV = Mat<double>::Zero(D, D);
+    WK.topLeftCorner(d, d) = Mat<double>::Identity(d, d);
+    WV.topLeftCorner(d, d) = -gamma[l] * Mat<double>::Identity(d, d);
+    WV(d, d) = -eta[l] / N;
+    w.parameter_sets.push_back(
+        {{"W_K", WK}, {"W_Q", WK}, {"W_V", WV}, {"P", Mat<double>::Identity(D, D)}});
+  }
   return w;
 }
 
 }  // namespace
 
-// d = 4, N = 8, x ~ U(-1, 1): GD++ with (eta, gamma) = (3.6, 0.06) in both layers has loss
-// 0.141 (mean square over 800 tasks) against 0.280 for two plain GD steps with eta = 1.95 (about
-// the best plain step); found by a grid over eta in [1, 4.2], gamma in [0, 0.1] (a throw-away
-// pure-Python simulation of the LSA forward, not part of the suite). So the right weights pass
-// the gated loss.ratio_to_gd <= 1 with margin (~0.5), and GD++ with a negative step, a 0.3 x
-// scale, a collapsed layer or no mask is worse than plain GD.
-constexpr double gdpp_eta = 3.6, gdpp_gamma = 0.06;
-
+// d = 4, N = 8, x ~ U(-1, 1): two tied GD++ layers at the optimum (about (3.6, 0.06); loss
+// ~0.07 in half mean square against ~0.14 for two plain GD steps at the best step), so the right
+// weights pass the gated loss.ratio_to_gd <= 1 with margin (~0.5), and GD++ with a negative step,
+// a 0.3 x scale, a collapsed layer or no mask is worse than plain GD.
 TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to catch") {
   const int d = 4, N = 8;
   compare_options o;
   o.tasks = 200;
   o.calibration_tasks = 2000;
-  const weights_file good = gdpp(d, N, 2, true, gdpp_eta, gdpp_gamma);
+  const gdpp_tuning_result opt = optimal_gdpp(d, N, 2, true);
+  INFO("optimal tied GD++ (eta, gamma) = (" << opt.eta[0] << ", " << opt.gamma[0] << ")");
+  const weights_file good = gdpp(d, N, 2, true, opt.eta, opt.gamma);
   const compare_result ok = compare_weights(good, o);
   require_all_gated_pass(ok);
   CHECK(find_metric(ok, "loss.ratio_to_gd").value < 0.7);
@@ -228,13 +231,15 @@ TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to
     require_fails(r, "sensitivities.mean_cosine_to_gdpp");
     require_fails(r, "loss.ratio_to_gd");
   }
-  SECTION("sign-flipped step: only the plain-GD reference catches it") {
-    // The GD++ reference is fitted from the weights, so it is GD++ with eta = -3.6: the same
-    // function, and the GD++ metrics pass. Two steps uphill are far worse than plain GD.
+  SECTION("sign-flipped step: the references not read off the weights catch it") {
+    // The weight-read GD++ reference is GD++ with eta = -3.6: the same function, and its metrics
+    // pass. Two steps uphill are far worse than plain GD and far from tuned GD++.
     weights_file w = good;
     w.parameter_sets[0]["W_V"](d, d) = -w.parameter_sets[0]["W_V"](d, d);
     const compare_result r = compare_weights(w, o);
     require_fails(r, "loss.ratio_to_gd");
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    require_fails(r, "loss.ratio_to_gdpp_tuned");
     CHECK(find_metric(r, "predictions.relative_difference_to_gdpp").passed);
     CHECK(find_metric(r, "weights.worst_alignment_distance").passed);
   }
@@ -243,16 +248,20 @@ TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to
     w.parameter_sets[0]["P"] *= 0.3;
     const compare_result r = compare_weights(w, o);
     require_fails(r, "loss.ratio_to_gd");
-    CHECK(find_metric(r, "predictions.relative_difference_to_gdpp").passed);  // fitted: same
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    CHECK(find_metric(r, "predictions.relative_difference_to_gdpp").passed);  // read off: same
   }
-  SECTION("wrong scale that still beats plain GD is not caught (a limit, stated)") {
-    // P x 1.3 is GD++ with (4.68, 0.078): loss 0.148 against 0.280 for plain GD (simulation
-    // above). The GD++ metrics fit (eta, gamma) from the weights and loss.ratio_to_gd only asks
-    // for beating GD (the paper's claim), so this model passes; a reference with TUNED GD++
-    // coefficients would be needed to catch it (not built).
+  SECTION("wrong scale that still beats plain GD: only tuned GD++ catches it") {
+    // P x 1.3 is GD++ with 1.3 x the optimal (eta, gamma), still better than plain GD, so
+    // loss.ratio_to_gd passes and the weight-read GD++ metrics pass (same function); its
+    // predictions differ from GD++ with tuned coefficients by more than 5%. (This model passed
+    // every gated metric before tuned GD++ was built.)
     weights_file w = good;
     w.parameter_sets[0]["P"] *= 1.3;
-    require_all_gated_pass(compare_weights(w, o));
+    const compare_result r = compare_weights(w, o);
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    CHECK(find_metric(r, "loss.ratio_to_gd").passed);
+    CHECK(find_metric(r, "predictions.relative_difference_to_gdpp").passed);
   }
   SECTION("missing mask: the query attends to itself and to its layer-1 prediction") {
     const compare_result r = compare_unmasked(good, o);
@@ -264,48 +273,71 @@ TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to
 }
 
 // The untied stack (vonoswald_stack): the same GD++ coefficients in each of two untied layers
-// is the right model. Its weight alignment is reported only (THRESHOLDS), so the gated metrics
-// are predictions, sensitivities and loss against GD++ with the per-layer fitted coefficients,
-// and loss against plain GD.
+// is the right model. Its weight alignment and the metrics against GD++ read off the weights are
+// reported only (THRESHOLDS: von Oswald Sec. 3 matches untied stacks with TUNED per-layer GD++),
+// so the gated metrics are predictions, sensitivities and loss against tuned GD++, and loss
+// against plain GD.
 TEST_CASE("compare.gated.stack: each gated metric fails on the model it exists to catch") {
   const int d = 4, N = 8;
   compare_options o;
   o.tasks = 200;
   o.calibration_tasks = 2000;
-  const weights_file good = gdpp(d, N, 2, false, gdpp_eta, gdpp_gamma);
+  const gdpp_tuning_result opt = optimal_gdpp(d, N, 2, false);
+  INFO("optimal untied GD++ eta = (" << opt.eta[0] << ", " << opt.eta[1]
+                                     << "), gamma_1 = " << opt.gamma[0]);
+  const weights_file good = gdpp(d, N, 2, false, opt.eta, opt.gamma);
   const compare_result ok = compare_weights(good, o);
   require_all_gated_pass(ok);
-  CHECK_FALSE(find_metric(ok, "weights.worst_alignment_distance").gated);
+  for (const char* reported :
+       {"weights.worst_alignment_distance", "predictions.relative_difference_to_gdpp",
+        "sensitivities.mean_cosine_to_gdpp", "loss.ratio_to_gdpp"}) {
+    INFO(reported);
+    CHECK_FALSE(find_metric(ok, reported).gated);
+  }
 
   SECTION("wrong preconditioner in layer 1") {
     weights_file w = good;
     w.parameter_sets[0]["W_Q"].topLeftCorner(d, d) = wrong_preconditioner_block(d);
     const compare_result r = compare_weights(w, o);
-    require_fails(r, "predictions.relative_difference_to_gdpp");
-    require_fails(r, "sensitivities.mean_cosine_to_gdpp");
-    require_fails(r, "loss.ratio_to_gdpp");
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    require_fails(r, "sensitivities.mean_cosine_to_gdpp_tuned");
+    require_fails(r, "loss.ratio_to_gdpp_tuned");
   }
   SECTION("collapsed layer 1 (W_V = 0): GD++ with eta_1 = gamma_1 = 0, worse than plain GD") {
     weights_file w = good;
     w.parameter_sets[0]["W_V"].setZero();
     const compare_result r = compare_weights(w, o);
     require_fails(r, "loss.ratio_to_gd");
+    require_fails(r, "loss.ratio_to_gdpp_tuned");
   }
   SECTION("sign-flipped step in layer 2") {
     weights_file w = good;
     w.parameter_sets[1]["W_V"](d, d) = -w.parameter_sets[1]["W_V"](d, d);
     const compare_result r = compare_weights(w, o);
     require_fails(r, "loss.ratio_to_gd");
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
   }
-  SECTION("wrong scale: P x 0.3 in both layers") {
+  SECTION("wrong scale that still beats plain GD: P x 0.3 in both layers") {
+    // The untied optimum takes a large second step after a strong curvature correction (about
+    // eta = (1.5, 11), gamma_1 = 0.17): scaled by 0.3 it is still about as good as two plain GD
+    // steps (loss ratio measured 0.98), so only tuned GD++ catches it.
     weights_file w = good;
     for (auto& set : w.parameter_sets) set["P"] *= 0.3;
-    require_fails(compare_weights(w, o), "loss.ratio_to_gd");
+    const compare_result r = compare_weights(w, o);
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    require_fails(r, "loss.ratio_to_gdpp_tuned");
+  }
+  SECTION("wrong scale: P x 1.3 in both layers") {
+    weights_file w = good;
+    for (auto& set : w.parameter_sets) set["P"] *= 1.3;
+    const compare_result r = compare_weights(w, o);
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    require_fails(r, "loss.ratio_to_gd");
   }
   SECTION("missing mask") {
     const compare_result r = compare_unmasked(good, o);
-    require_fails(r, "predictions.relative_difference_to_gdpp");
-    require_fails(r, "loss.ratio_to_gdpp");
+    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    require_fails(r, "loss.ratio_to_gdpp_tuned");
     require_fails(r, "loss.ratio_to_gd");
   }
 }
