@@ -13,9 +13,11 @@
 //                        d y_hat / d x_q against one GD step with eta*; loss ratio.
 //  vonoswald_gdpp/stack  per layer: learned (eta_l, gamma_l) read off the normalised products,
 //                        alignment with the GD++ construction with those values; predictions,
-//                        sensitivities and loss against GD++ (reference) with the fitted values;
-//                        loss against K GD steps with the line-searched eta (gated <= 1: the
-//                        only reference not fitted from the weights, von Oswald Sec. 3).
+//                        sensitivities and loss against GD++ with the values read off (gated for
+//                        the tied model only) and against GD++ with (eta_l, gamma_l) TUNED on a
+//                        sample of its own (compare/gdpp_tuning.hpp; gated for both: von Oswald
+//                        Sec. 3 matches untied stacks with tuned per-layer coefficients); loss
+//                        against K GD steps with the line-searched eta (gated <= 1).
 //  ahn_linear_transformer  Dist(Sigma^1/2 A_l Sigma^1/2, I) per layer (Memformer paper App. D);
 //                        loss per layer against GD (line-searched eta) and CG; Lemma 1's
 //                        identity TF == preconditioned GD with the learned A_l (exact reading,

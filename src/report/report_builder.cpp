@@ -381,7 +381,9 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
           "(seed {}, MPFR {} bits): the trained model against the same number of steps of the "
           "reference algorithms, where present: gd (line-searched step), cg (conjugate gradient "
           "with "
-          "per-task coefficients), gdpp_fitted (GD++ with the coefficients read off the weights).",
+          "per-task coefficients), gdpp_fitted (GD++ with the coefficients read off the weights), "
+          "gdpp_tuned (GD++ with per-layer coefficients tuned on a sample of its own, the gated "
+          "reference of von Oswald Sec. 3).",
           c.tasks, c.seed, c.precision_bits);
       fig.lines = std::move(loss);
       fig.integer_x = true;
