@@ -71,12 +71,13 @@ struct gdpp_residuals : Eigen::DenseFunctor<double> {
 }  // namespace
 
 gdpp_tuning_result tune_gdpp(const std::vector<gdpp_tuning_task>& tasks, int layers, bool tied,
-                             const std::vector<std::pair<double, double>>& starts) {
+                             const std::vector<std::pair<double, double>>& starts,
+                             const std::vector<gdpp_tuning_task>& holdout) {
   if (tasks.empty()) throw std::invalid_argument("tune_gdpp: no tasks");
   if (starts.empty()) throw std::invalid_argument("tune_gdpp: no starting point");
   if (layers < 1) throw std::invalid_argument("tune_gdpp: layers must be >= 1");
   gdpp_tuning_result best;
-  best.loss = std::numeric_limits<double>::infinity();
+  double best_selection = std::numeric_limits<double>::infinity();
   best.tasks = static_cast<int>(tasks.size());
   best.starts = static_cast<int>(starts.size());
   const int P = parameter_count(layers, tied);
@@ -93,8 +94,15 @@ gdpp_tuning_result tune_gdpp(const std::vector<gdpp_tuning_task>& tasks, int lay
     const double loss = gdpp_sample_loss(tasks, eta, gamma);
     best.evaluations += static_cast<int>(lm.nfev()) + 1;
     best.start_losses.push_back(loss);
-    if (loss < best.loss) {  // a NaN loss is never kept
+    double selection = loss;
+    if (!holdout.empty()) {
+      selection = gdpp_sample_loss(holdout, eta, gamma);
+      best.holdout_losses.push_back(selection);
+    }
+    if (selection < best_selection) {  // a NaN loss is never kept
+      best_selection = selection;
       best.loss = loss;
+      best.holdout_loss = holdout.empty() ? 0.0 : selection;
       best.eta = eta;
       best.gamma = gamma;
     }

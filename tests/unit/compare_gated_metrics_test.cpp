@@ -317,22 +317,21 @@ TEST_CASE("compare.gated.stack: each gated metric fails on the model it exists t
     require_fails(r, "loss.ratio_to_gd");
     require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
   }
-  SECTION("wrong scale that still beats plain GD: P x 0.3 in both layers") {
-    // The untied optimum takes a large second step after a strong curvature correction (about
-    // eta = (1.5, 11), gamma_1 = 0.17): scaled by 0.3 it is still about as good as two plain GD
-    // steps (loss ratio measured 0.98), so only tuned GD++ catches it.
+  SECTION("wrong scale: P x 0.3 in both layers") {
     weights_file w = good;
     for (auto& set : w.parameter_sets) set["P"] *= 0.3;
     const compare_result r = compare_weights(w, o);
     require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
     require_fails(r, "loss.ratio_to_gdpp_tuned");
   }
-  SECTION("wrong scale: P x 1.3 in both layers") {
+  SECTION("wrong scale that still beats plain GD: P x 1.3 in both layers") {
+    // GD++ with 1.3 x the optimal coefficients still beats two plain GD steps (loss ratio
+    // measured 0.63), so only tuned GD++ catches it.
     weights_file w = good;
     for (auto& set : w.parameter_sets) set["P"] *= 1.3;
     const compare_result r = compare_weights(w, o);
     require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
-    require_fails(r, "loss.ratio_to_gd");
+    CHECK(find_metric(r, "loss.ratio_to_gd").passed);
   }
   SECTION("missing mask") {
     const compare_result r = compare_unmasked(good, o);
