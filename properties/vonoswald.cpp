@@ -88,13 +88,13 @@ ICLPROOF_PROPERTY_BODY(gd_stack, ::iclproof::rational_real);
 ICLPROOF_SIZES(gd_stack, lsa_stack_sizes);
 
 ICLPROOF_PROPERTY(
-    gd_neumann, "vonoswald.gd_stack_prediction_equals_neumann_closed_form",
+    gd_stack_neumann, "vonoswald.gd_stack_prediction_equals_neumann_closed_form",
     "The K-layer stack predicts W^(K) x_q with W^(K) = eta (Y X^T/N) sum_{k<K} (I - eta H)^k.",
     exact_identity(identity("proofs/VonOswald.v:lsa_stack_neumann"))) {
   gd_stack_prediction_is_neumann_form<T>(ctx, real_constructions<T>());
 }
-ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::rational_real);
-ICLPROOF_SIZES(gd_neumann, lsa_stack_sizes);
+ICLPROOF_PROPERTY_BODY(gd_stack_neumann, ::iclproof::rational_real);
+ICLPROOF_SIZES(gd_stack_neumann, lsa_stack_sizes);
 
 ICLPROOF_PROPERTY(
     gdpp_layer, "vonoswald.gdpp_layer_transforms_inputs_and_steps_targets",

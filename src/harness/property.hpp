@@ -365,6 +365,20 @@ struct property_not_applicable_registrar {
 #if ICLPROOF_PROPERTY_PART < 0 || ICLPROOF_PROPERTY_PART > 4
 #error "ICLPROOF_PROPERTY_PART must be 0 (all), 1, 2, 3 or 4"
 #endif
+// Which part the macros below were defined for (this header is included once per translation
+// unit, so in a unity unit of several parts the first inclusion decides; the generated part
+// files check this marker).
+#if ICLPROOF_PROPERTY_PART == 0
+#define ICLPROOF_PROPERTY_MACROS_OF_PART_0
+#elif ICLPROOF_PROPERTY_PART == 1
+#define ICLPROOF_PROPERTY_MACROS_OF_PART_1
+#elif ICLPROOF_PROPERTY_PART == 2
+#define ICLPROOF_PROPERTY_MACROS_OF_PART_2
+#elif ICLPROOF_PROPERTY_PART == 3
+#define ICLPROOF_PROPERTY_MACROS_OF_PART_3
+#else
+#define ICLPROOF_PROPERTY_MACROS_OF_PART_4
+#endif
 
 // Defines and registers a property whose body is a template on the scalar T with a
 // `case_context& ctx` in scope, instantiated for double, long double and mpfr_real. Other

@@ -17,7 +17,7 @@ using namespace iclproof::memformer_checks;
 namespace {
 using T = mutation_scalar;
 
-const mutation_runner mutants{11};
+const mutation_runner ahn_mutants{11};
 
 // Z-form layers with every Q transposed: the transformer then preconditions with A, not A^T.
 std::vector<linear_transformer_layer<T>> transpose_q(
@@ -52,12 +52,12 @@ TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked quer
     lemma1_preconditioned_gd<T>(
         ctx, [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });
   };
-  mutants.expect_killed(good, [](case_context& ctx) {
+  ahn_mutants.expect_killed(good, [](case_context& ctx) {
     lemma1_preconditioned_gd<T>(ctx, [](const Mat<T>& Z0, const layers_t& l) {
       return zform_model<T>(Z0, transpose_q(l));
     });
   });
-  mutants.expect_killed(good, [](case_context& ctx) {
+  ahn_mutants.expect_killed(good, [](case_context& ctx) {
     lemma1_preconditioned_gd<T>(
         ctx, [](const Mat<T>& Z0, const layers_t& l) { return unmasked_forward(Z0, l); });
   });
@@ -65,7 +65,7 @@ TEST_CASE("ahn.lemma1 property fails on A instead of A^T and on an unmasked quer
 
 TEST_CASE("ahn.x_rows property fails when B enters transposed", "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  mutants.expect_killed(
+  ahn_mutants.expect_killed(
       [](case_context& ctx) {
         lemma1_x_rows<T>(ctx,
                          [](const Mat<T>& Z0, const layers_t& l) { return zform_model<T>(Z0, l); });

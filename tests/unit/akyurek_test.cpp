@@ -13,11 +13,11 @@
 using namespace iclproof;
 
 namespace {
-const mutation_runner mutants{11};
+const mutation_runner akyurek_mutants{11};
 
 template <class F>
 verdict run_mutant(F body, int cases = 30) {
-  return mutants.run(body, cases).outcome;
+  return akyurek_mutants.run(body, cases).outcome;
 }
 }  // namespace
 

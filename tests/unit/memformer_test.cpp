@@ -23,7 +23,7 @@ using namespace iclproof::memformer_checks;
 namespace {
 using T = mutation_scalar;
 
-const mutation_runner mutants{11};
+const mutation_runner memformer_mutants{11};
 
 const T tiny = T(std::ldexp(1.0, -40));  // a perturbation far below double's resolution of it
 
@@ -94,7 +94,7 @@ TEST_CASE("LFOM Memformer rejects malformed Gamma weights with one clear error",
 TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit first step",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         cgd_reproduces_cg<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
@@ -107,7 +107,7 @@ TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit f
           return cg_memformer_model<T>(Z0, a, g);
         });
       });
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         cgd_after_rank_layers_equals_min_norm<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const std::vector<T>& g) {
@@ -126,7 +126,7 @@ TEST_CASE("memformer.cgd properties fail on a perturbed step and on A.2's unit f
 TEST_CASE("memformer.lfom_scalar property fails when older registers are dropped",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         lfom_scalar_gamma_equals_lfom<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<T>& a, const Mat<T>& lambda) {
@@ -145,7 +145,7 @@ TEST_CASE("memformer.lfom_scalar property fails when older registers are dropped
 TEST_CASE("memformer.momentum and nesterov properties fail on wrong coefficients",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         momentum_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
           return momentum_memformer_model<T>(Z0, e, b, L);
@@ -156,7 +156,7 @@ TEST_CASE("memformer.momentum and nesterov properties fail on wrong coefficients
           return momentum_memformer_model<T>(Z0, e, T(b * (T(1) + tiny)), L);
         });
       });
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         nesterov_is_lfom_memformer<T>(ctx, [](const Mat<T>& Z0, const T& e, const T& b, int L) {
           return nesterov_memformer_model<T>(Z0, e, b, L);
@@ -172,7 +172,7 @@ TEST_CASE("memformer.momentum and nesterov properties fail on wrong coefficients
 
 TEST_CASE("memformer.diagonal_a property fails on A instead of A^T", "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         diagonal_a_scalings_are_lambda_a_transpose<T>(
             ctx, [](const Mat<T>& Z0, const std::vector<Mat<T>>& A, const Mat<T>& lambda) {
@@ -191,7 +191,7 @@ TEST_CASE("memformer.diagonal_a property fails on A instead of A^T", "[memformer
 TEST_CASE("memformer.nonconstant_gamma_row property fails when the row is made constant",
           "[memformer][mutation]") {
   scoped_mpfr_precision p(256);
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         nonconstant_gamma_row_breaks_linear_model<T>(
             ctx, [](const Mat<T>& Z0, const T& a, const Mat<T>& row) {
@@ -210,7 +210,7 @@ TEST_CASE("memformer.nonconstant_gamma_row property fails when the row is made c
 TEST_CASE("references first-order cross-checks fail on broken references",
           "[memformer][references][mutation]") {
   scoped_mpfr_precision p(256);
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         cg_after_rank_steps_equals_min_norm<T>(
             ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
@@ -220,7 +220,7 @@ TEST_CASE("references first-order cross-checks fail on broken references",
           return conjugate_gradient(q, L - 1);  // one step short of rank(H)
         });
       });
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         momentum_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
                                         int L) { return momentum_gd(q, e, b, L); });
@@ -231,7 +231,7 @@ TEST_CASE("references first-order cross-checks fail on broken references",
                                   return momentum_gd(q, T(e * (T(1) + tiny)), b, L);
                                 });
       });
-  mutants.expect_killed(
+  memformer_mutants.expect_killed(
       [](case_context& ctx) {
         nesterov_equals_lfom<T>(ctx, [](const quadratic_problem<T>& q, const T& e, const T& b,
                                         int L) { return nesterov_lookahead(q, e, b, L); });
@@ -306,7 +306,7 @@ TEST_CASE("erratum: Prop. 2 / eq 21 — Hadamard rows over tokens give no arbitr
   CHECK(n.deviation_constant_row <= n.rounding_constant_row);
   // (ii) Per-token Gamma rows: the paper's reading ("a linear model with diagonal Lambda") as a
   //      property fails; RapidCheck shrinks it to a small counterexample.
-  const auto bad = mutants.run(
+  const auto bad = memformer_mutants.run(
       [](case_context& ctx) {
         nonconstant_gamma_row_breaks_linear_model<T>(
             ctx,

@@ -20,7 +20,7 @@ using namespace iclproof::population_optima_checks;
 using Q = boost::multiprecision::cpp_rational;
 
 namespace {
-const mutation_runner mutants{17};
+const mutation_runner population_optima_mutants{17};
 }
 
 // By hand (population_optima.hpp): U(-1,1), d = N = 10: s2 = 1/3, m4 = 1/5,
@@ -203,7 +203,7 @@ TEST_CASE("population_optima: the exact-integral check catches a wrong fourth mo
       return q;
     });
   };
-  mutants.expect_killed(good, bad, 10);
+  population_optima_mutants.expect_killed(good, bad, 10);
 }
 
 TEST_CASE("population_optima: the exact-integral check catches a wrong Wishart moment",
@@ -237,7 +237,7 @@ TEST_CASE("population_optima: the exact-integral check catches a wrong Wishart m
                    matmul(Sw, S).trace());
         });
   };
-  mutants.expect_killed(good, bad, 10);
+  population_optima_mutants.expect_killed(good, bad, 10);
 }
 
 TEST_CASE("population_optima: the exact check catches an off-by-one minimiser",
@@ -255,5 +255,5 @@ TEST_CASE("population_optima: the exact check catches an off-by-one minimiser",
       return q;
     });
   };
-  mutants.expect_killed(good, bad, 30);
+  population_optima_mutants.expect_killed(good, bad, 30);
 }

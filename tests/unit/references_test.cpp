@@ -14,7 +14,7 @@
 using namespace iclproof;
 
 namespace {
-const mutation_runner mutants{7};
+const mutation_runner references_mutants{7};
 }  // namespace
 
 #ifndef ICLPROOF_MUTATION_RATIONAL
@@ -32,7 +32,7 @@ TEST_CASE("precision is reported as the bits values carry", "[core]") {
 TEST_CASE("iterated Sherman-Morrison property fails on a broken update", "[references][mutation]") {
   scoped_mpfr_precision p(256);
   using T = mutation_scalar;
-  const auto good = mutants.run([](case_context& ctx) {
+  const auto good = references_mutants.run([](case_context& ctx) {
     reference_checks::sherman_morrison_equals_ridge<T>(
         ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
           return iterated_sherman_morrison_ridge(X, Y, l);
@@ -40,7 +40,7 @@ TEST_CASE("iterated Sherman-Morrison property fails on a broken update", "[refer
   });
   CHECK(good.outcome == verdict::pass);
   // Mutant: lambda off by a factor 1 + 2^-40 (far below double's visibility of the bug).
-  const auto bad = mutants.run([](case_context& ctx) {
+  const auto bad = references_mutants.run([](case_context& ctx) {
     reference_checks::sherman_morrison_equals_ridge<T>(
         ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
           return iterated_sherman_morrison_ridge(X, Y, T(l * (T(1) + std::ldexp(1.0, -40))));
@@ -56,10 +56,11 @@ namespace {
 // pass and the second fail.
 template <class Check>
 void expect_mutant_caught(const Check& good, const Check& bad, int cases = 40) {
-  mutants.expect_killed(good, bad, cases);
+  references_mutants.expect_killed(good, bad, cases);
 }
 using T = mutation_scalar;
-const T tiny = T(std::ldexp(1.0, -40));  // a perturbation only high precision resolves
+const T tiny_relative_step =
+    T(std::ldexp(1.0, -40));  // a perturbation only high precision resolves
 }  // namespace
 
 TEST_CASE("K-step GD property fails on a mis-scaled step and on a missing step",
@@ -75,7 +76,8 @@ TEST_CASE("K-step GD property fails on a mis-scaled step and on a missing step",
   expect_mutant_caught<check>(good, [](case_context& ctx) {
     reference_checks::gd_steps_equal_neumann<T>(
         ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& eta, int K) {
-          return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y, T(eta * (T(1) + tiny)), K)
+          return gd_iterates<T>(Mat<T>::Zero(Y.rows(), X.rows()), X, Y,
+                                T(eta * (T(1) + tiny_relative_step)), K)
               .back();
         });
   });
@@ -139,7 +141,7 @@ TEST_CASE("ridge -> min-norm property fails for a least-squares solution that is
   const auto ridge = [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
     return ridge_closed_form(X, Y, l);
   };
-  const auto good = mutants.run(
+  const auto good = references_mutants.run(
       [&](case_context& ctx) {
         reference_checks::ridge_tends_to_min_norm<T>(
             ctx, ridge,
@@ -147,7 +149,7 @@ TEST_CASE("ridge -> min-norm property fails for a least-squares solution that is
       },
       60);
   CHECK(good.outcome == verdict::pass);
-  const auto bad = mutants.run(
+  const auto bad = references_mutants.run(
       [&](case_context& ctx) {
         reference_checks::ridge_tends_to_min_norm<T>(
             ctx, ridge, [](const Mat<T>& X, const Mat<T>& Y) {
@@ -181,7 +183,7 @@ TEST_CASE("p-vs-2p ridge property fails on a perturbed lambda", "[references][mu
       [](case_context& ctx) {
         reference_checks::ridge_agrees_with_twice_the_precision<T>(
             ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) {
-              return ridge_closed_form(X, Y, T(l * (T(1) + tiny)));
+              return ridge_closed_form(X, Y, T(l * (T(1) + tiny_relative_step)));
             });
       });
 }

@@ -22,15 +22,16 @@ using namespace iclproof::vonoswald_checks;
 namespace {
 using T = mutation_scalar;
 
-const mutation_runner mutants{17};
+const mutation_runner vonoswald_mutants{17};
 
 template <class Check>
 void expect_mutant_killed(const Check& check, const constructions<T>& mutant, int cases = 30) {
-  mutants.expect_killed([&](case_context& ctx) { check(ctx, real_constructions<T>()); },
-                        [&](case_context& ctx) { check(ctx, mutant); }, cases);
+  vonoswald_mutants.expect_killed([&](case_context& ctx) { check(ctx, real_constructions<T>()); },
+                                  [&](case_context& ctx) { check(ctx, mutant); }, cases);
 }
 
-const T tiny = T(std::ldexp(1.0, -40));  // far below double's resolution of the data's scale
+const T tiny_relative_change =
+    T(std::ldexp(1.0, -40));  // far below double's resolution of the data's scale
 
 // Mutants of the constructions.
 constructions<T> wv_sign_flipped() {
@@ -46,7 +47,7 @@ constructions<T> p_off_by_factor() {
   auto m = real_constructions<T>();
   m.prop1 = [](Eigen::Index d, Eigen::Index o, Eigen::Index N, const T& eta, const Mat<T>& W0) {
     auto l = prop1_weights<T>(d, o, N, eta, W0);
-    l.heads[0].P *= T(1) + tiny;
+    l.heads[0].P *= T(1) + tiny_relative_change;
     return l;
   };
   return m;
@@ -63,7 +64,7 @@ constructions<T> mask_dropped() {
 constructions<T> one_layer_eta_changed() {
   auto m = real_constructions<T>();
   m.gd_stack = [](Eigen::Index d, Eigen::Index o, Eigen::Index N, std::vector<T> eta) {
-    eta[eta.size() / 2] *= T(1) + tiny;
+    eta[eta.size() / 2] *= T(1) + tiny_relative_change;
     return gd_stack_weights<T>(d, o, N, eta);
   };
   return m;
@@ -80,7 +81,9 @@ constructions<T> first_layer_eta_everywhere() {
 constructions<T> gdpp_gamma_wrong() {
   auto m = real_constructions<T>();
   // gamma off by 1 + 2^-40 and a zero gamma replaced by 2^-40 (a draw may have gamma = 0).
-  const auto wrong = [](const T& g) { return g == T(0) ? tiny : T(g * (T(1) + tiny)); };
+  const auto wrong = [](const T& g) {
+    return g == T(0) ? tiny_relative_change : T(g * (T(1) + tiny_relative_change));
+  };
   m.gdpp = [wrong](Eigen::Index d, Eigen::Index o, Eigen::Index N, const T& gamma, const T& eta,
                    const Mat<T>& W0) { return gdpp_weights<T>(d, o, N, wrong(gamma), eta, W0); };
   m.gdpp_stack = [wrong](Eigen::Index d, Eigen::Index o, Eigen::Index N, std::vector<T> gamma,
