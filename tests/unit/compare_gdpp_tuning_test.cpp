@@ -118,4 +118,17 @@ TEST_CASE("gdpp_tuning: compare's start from plain GD reaches a minimum that gen
   CHECK(fragile.loss < r.loss);                  // fits the sample better,
   CHECK(fragile.holdout_loss < r.holdout_loss);  // and the holdout too,
   CHECK(fragile_check > 2 * check_loss);         // but not the rarer tasks
+
+  // Given both starts, in either order, the tuner keeps the minimum with the lower holdout loss
+  // (the fragile one here) and reports both starts (mutation 107 kept the first start's).
+  for (const bool fragile_first : {false, true}) {
+    std::vector<std::pair<double, double>> starts{{1.4755, 0.0}, {1.4755, 1.0 / (4 * m)}};
+    if (fragile_first) std::swap(starts[0], starts[1]);
+    const gdpp_tuning_result both = tune_gdpp(fit, 3, false, starts, holdout);
+    INFO("fragile start first: " << fragile_first);
+    REQUIRE(both.holdout_losses.size() == 2);
+    CHECK(both.eta == fragile.eta);
+    CHECK(both.gamma == fragile.gamma);
+    CHECK(both.holdout_loss == fragile.holdout_loss);
+  }
 }
