@@ -65,3 +65,17 @@ iclproof_family(population_optima
   SOURCES references
   PROOFS PopulationOptima.v
   CI_RUNS mpfr256 double53)
+
+iclproof_family(newton_schulz
+  TITLE "Giannou et al. 2025: one Newton-Schulz step in two linear-attention layers"
+  REFERENCE "A. Giannou, L. Yang, T. Wang, D. Papailiopoulos, J. D. Lee. How Well Can Transformers Emulate In-context Newton's Method? AISTATS 2025. The two-layer Newton step for matrix inversion M' = 2M - M S M and k steps stacked; our weights from that statement (docs/constructions/newton_schulz.md: the paper's own layout was not read)."
+  SECTION "docs/constructions/newton_schulz.md"
+  SOURCES newton_schulz
+  PROOFS NewtonSchulz.v)
+
+iclproof_family(iterative_newton
+  TITLE "Fu et al. 2024: k iterative-Newton steps in k + 2 linear-attention layers"
+  REFERENCE "D. Fu, T.-Q. Chen, R. Jia, V. Sharan. Transformers Learn to Achieve Second-Order Convergence Rates for In-Context Linear Regression. NeurIPS 2024. Sec. 5 and App. B: M_0 = alpha S, M_j = 2 M_{j-1} - M_{j-1} S M_{j-1}, prediction x_q^T M_k X y; our weights from that statement (docs/constructions/iterative_newton.md: App. B was not read)."
+  SECTION "docs/constructions/iterative_newton.md"
+  SOURCES newton_schulz iterative_newton
+  PROOFS IterativeNewton.v)
