@@ -53,7 +53,8 @@ ICLPROOF_PROPERTY(
     "After the set-up layer the d register tokens hold S, M_0 = alpha S and X y; after Newton "
     "layer j they hold M_j (j = 1..k, k in 1..4); no token's x part moves.",
     exact_identity(identity("proofs/IterativeNewton.v:in_setup"),
-                   identity("proofs/IterativeNewton.v:in_newton_layer"))
+                   identity("proofs/IterativeNewton.v:in_newton_layer"),
+                   composition("proofs/IterativeNewton.v:in_stack_iter"))
         .missing(in_layer_missing)) {
   registers_hold_iterates<T>(ctx, real_constructions<T>());
 }

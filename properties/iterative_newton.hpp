@@ -81,7 +81,9 @@ in_case<T> gen_in_case(case_context& ctx, int k_max) {
   Mat<double> X(d, N), y(1, N), Xq(d, Q);
   for (int j = 0; j < N; ++j) {
     for (int i = 0; i < d; ++i)
-      X(i, j) = j < d ? (i < j ? ints(3) : i == j ? 1.0 + std::floor(rng.uniform(0.0, 3.0)) : 0.0)
+      X(i, j) = j < d ? (i < j    ? ints(3)
+                         : i == j ? 1.0 + std::floor(rng.uniform(0.0, 3.0))
+                                  : 0.0)
                       : ints(3);
     y(0, j) = ints(4);
   }
@@ -112,8 +114,8 @@ std::vector<Mat<T>> iterate_shadows(const Mat<T>& X, const T& alpha, int k) {
 template <class T>
 std::vector<Mat<T>> run_stack(const constructions<T>& make, const in_case<T>& c, const T& alpha,
                               int k) {
-  return lsa_stack_forward<T>(make.stack(c.d, k, alpha),
-                              iterative_newton_tokens<T>(c.X, c.y, c.Xq), c.N);
+  return lsa_stack_forward<T>(make.stack(c.d, k, alpha), iterative_newton_tokens<T>(c.X, c.y, c.Xq),
+                              c.N);
 }
 
 // The step size alpha of M_0 = alpha S: 1/||S||_F^2 (rational) or the authors' code's
@@ -175,11 +177,11 @@ void registers_hold_iterates(case_context& ctx, const constructions<T>& make) {
   });
   compare_within<T>(ctx, "set-up: register A block vs S", Mat<T>(E1.block(r.A(), c.N, c.d, c.d)),
                     c.S, bound_setup);
-  compare_within<T>(ctx, "set-up: register g row vs (X y)^T",
-                    Mat<T>(E1.block(r.g(), c.N, 1, c.d)), Mat<T>(c.Xy.transpose()),
-                    tolerance<T>([&](auto) {
+  compare_within<T>(ctx, "set-up: register g row vs (X y)^T", Mat<T>(E1.block(r.g(), c.N, 1, c.d)),
+                    Mat<T>(c.Xy.transpose()), tolerance<T>([&](auto) {
                       return shadow_bound<T>(
-                          c.N + 1.0, T(T(2) * max_abs(Mat<T>(matmul_nt(abs_of(c.X), abs_of(c.y))))));
+                          c.N + 1.0,
+                          T(T(2) * max_abs(Mat<T>(matmul_nt(abs_of(c.X), abs_of(c.y))))));
                     }));
   const auto M = newton_schulz_iterates<T>(c.S, Mat<T>(c.S * alpha), c.k);
   const auto sh = iterate_shadows<T>(c.X, alpha, c.k);
@@ -187,8 +189,9 @@ void registers_hold_iterates(case_context& ctx, const constructions<T>& make) {
     const T bound = tolerance<T>([&](auto) {
       return shadow_bound<T>(2.0 * c.N + j * (2.0 * c.d + 4.0) + 2.0, T(T(2) * max_abs(sh[j])));
     });
-    compare_within<T>(ctx, "step " + std::to_string(j + 1) + ": registers after layer " +
-                               std::to_string(j) + " vs M_" + std::to_string(j),
+    compare_within<T>(ctx,
+                      "step " + std::to_string(j + 1) + ": registers after layer " +
+                          std::to_string(j) + " vs M_" + std::to_string(j),
                       Mat<T>(iterative_newton_iterate<T>(out[1 + j], c.d, c.N)), M[j], bound);
   }
   const Mat<T> E0 = out.front();

@@ -23,8 +23,7 @@ ICLPROOF_PROPERTY(
     "The doubling layer (W_V = sel_B, W_K = W_Q = sel_C, P = emb_B, unmasked) maps the tokens "
     "[S^T; M; I] to [S^T; 2M; I] with no rounding in any scalar: d in 1..5, random integer S, "
     "dyadic M.",
-    exact_identity(identity("proofs/NewtonSchulz.v:ns_doubling_layer"))
-        .missing(ns_layer_missing)) {
+    exact_identity(identity("proofs/NewtonSchulz.v:ns_doubling_layer")).missing(ns_layer_missing)) {
   doubling_layer_is_exact<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_doubling, ::iclproof::rational_real);

@@ -127,10 +127,10 @@ void two_layers_make_one_step(case_context& ctx, const constructions<T>& make) {
     return shadow_bound<T>(step_depth(c.d),
                            T(T(2) * max_abs(iterate_shadows<T>(c.S, c.M, 1).back())));
   });
-  ctx.require("S^T and the positions unchanged (exact)",
-              out.back().topRows(c.d) == E.topRows(c.d) &&
-                  out.back().bottomRows(c.d) == E.bottomRows(c.d),
-              "the A or C block moved");
+  ctx.require(
+      "S^T and the positions unchanged (exact)",
+      out.back().topRows(c.d) == E.topRows(c.d) && out.back().bottomRows(c.d) == E.bottomRows(c.d),
+      "the A or C block moved");
   compare_within<T>(ctx, "iterate after two layers vs 2M - M S M",
                     Mat<T>(newton_schulz_iterate<T>(out.back())), ref, bound);
 }
@@ -142,16 +142,14 @@ void stack_gives_kth_iterate(case_context& ctx, const constructions<T>& make) {
   const int k = *rc::gen::inRange(1, 5);
   ctx.note("steps k", std::to_string(k));
   const Mat<T> M0 = frobenius_start<T>(c.S);
-  const auto out =
-      lsa_stack_forward<T>(make.stack(c.d, k), newton_schulz_tokens<T>(c.S, M0), c.d);
+  const auto out = lsa_stack_forward<T>(make.stack(c.d, k), newton_schulz_tokens<T>(c.S, M0), c.d);
   ctx.require("2k + 1 token matrices", out.size() == static_cast<std::size_t>(2 * k + 1),
               "got " + std::to_string(out.size()));
   const auto ref = newton_schulz_iterates<T>(c.S, M0, k);
   const auto shadows = iterate_shadows<T>(c.S, M0, k);
   for (int j = 1; j <= k; ++j) {
-    const T bound = tolerance<T>([&](auto) {
-      return shadow_bound<T>(j * step_depth(c.d), T(T(2) * max_abs(shadows[j])));
-    });
+    const T bound = tolerance<T>(
+        [&](auto) { return shadow_bound<T>(j * step_depth(c.d), T(T(2) * max_abs(shadows[j]))); });
     compare_within<T>(ctx, "step " + std::to_string(j) + ": iterate after layer 2j vs M_j",
                       Mat<T>(newton_schulz_iterate<T>(out[2 * j])), ref[j], bound);
   }
@@ -164,8 +162,7 @@ void residual_is_power_of_two(case_context& ctx, const constructions<T>& make) {
   const int k = *rc::gen::inRange(1, 4);
   ctx.note("steps k", std::to_string(k));
   const Mat<T> M0 = frobenius_start<T>(c.S);
-  const auto out =
-      lsa_stack_forward<T>(make.stack(c.d, k), newton_schulz_tokens<T>(c.S, M0), c.d);
+  const auto out = lsa_stack_forward<T>(make.stack(c.d, k), newton_schulz_tokens<T>(c.S, M0), c.d);
   const Mat<T> I = Mat<T>::Identity(c.d, c.d);
   const Mat<T> lhs = I - matmul(Mat<T>(newton_schulz_iterate<T>(out.back())), c.S);
   Mat<T> rhs = I - matmul(M0, c.S);

@@ -26,11 +26,11 @@ template <class T>
 Mat<T> iterative_newton_tokens(const Mat<T>& X, const Mat<T>& y, const Mat<T>& Xq) {
   const Eigen::Index d = X.rows(), N = X.cols(), Q = Xq.cols();
   if (d < 1 || N < 1 || y.rows() != 1 || y.cols() != N || Xq.rows() != d)
-    throw std::invalid_argument("iterative_newton_tokens: need X d x N, y 1 x N, Xq d x Q with "
-                                "d, N >= 1; got X " +
-                                std::to_string(d) + "x" + std::to_string(N) + ", y " +
-                                std::to_string(y.rows()) + "x" + std::to_string(y.cols()) +
-                                ", Xq " + std::to_string(Xq.rows()) + "x" + std::to_string(Q));
+    throw std::invalid_argument(
+        "iterative_newton_tokens: need X d x N, y 1 x N, Xq d x Q with "
+        "d, N >= 1; got X " +
+        std::to_string(d) + "x" + std::to_string(N) + ", y " + std::to_string(y.rows()) + "x" +
+        std::to_string(y.cols()) + ", Xq " + std::to_string(Xq.rows()) + "x" + std::to_string(Q));
   const iterative_newton_rows r{d};
   Mat<T> E = Mat<T>::Zero(r.D(), N + d + Q);
   E.block(r.x(), 0, d, N) = X;
@@ -51,7 +51,8 @@ lsa_layer<T> iterative_newton_setup_layer(Eigen::Index d, const T& alpha) {
   const Mat<T> sx = selector<T>(d, D, r.x()), sC = selector<T>(d, D, r.C());
   l.heads.push_back({sx, sC, sx, Mat<T>(selector<T>(d, D, r.A()).transpose())});
   l.heads.push_back({sx, sC, sx, Mat<T>(selector<T>(d, D, r.B()).transpose() * alpha)});
-  l.heads.push_back({sx, sC, selector<T>(1, D, r.y()), Mat<T>(selector<T>(1, D, r.g()).transpose())});
+  l.heads.push_back(
+      {sx, sC, selector<T>(1, D, r.y()), Mat<T>(selector<T>(1, D, r.g()).transpose())});
   return l;
 }
 
@@ -66,8 +67,8 @@ lsa_layer<T> iterative_newton_step_layer(Eigen::Index d) {
   const Mat<T> sA = selector<T>(d, D, r.A()), sB = selector<T>(d, D, r.B()),
                sC = selector<T>(d, D, r.C());
   const Mat<T> eB = sB.transpose();
-  l.heads.push_back({sC, sC, sB, eB});                 // + M e_j
-  l.heads.push_back({sA, sB, sB, Mat<T>(-eB)});        // - M S M e_j
+  l.heads.push_back({sC, sC, sB, eB});           // + M e_j
+  l.heads.push_back({sA, sB, sB, Mat<T>(-eB)});  // - M S M e_j
   return l;
 }
 
@@ -120,14 +121,14 @@ T inverse_frobenius_squared_alpha(const Mat<T>& S) {
   return T(T(1) / f);
 }
 
-#define ICLPROOF_INSTANTIATE_ITERATIVE_NEWTON(T)                                               \
-  template Mat<T> iterative_newton_tokens<T>(const Mat<T>&, const Mat<T>&, const Mat<T>&);     \
-  template lsa_layer<T> iterative_newton_setup_layer<T>(Eigen::Index, const T&);               \
-  template lsa_layer<T> iterative_newton_step_layer<T>(Eigen::Index);                          \
-  template lsa_layer<T> iterative_newton_readout_layer<T>(Eigen::Index);                       \
-  template lsa_stack<T> iterative_newton_stack<T>(Eigen::Index, int, const T&);                \
-  template Mat<T> iterative_newton_iterate<T>(const Mat<T>&, Eigen::Index, Eigen::Index);      \
-  template Mat<T> iterative_newton_predictions<T>(const Mat<T>&, Eigen::Index, Eigen::Index);  \
+#define ICLPROOF_INSTANTIATE_ITERATIVE_NEWTON(T)                                              \
+  template Mat<T> iterative_newton_tokens<T>(const Mat<T>&, const Mat<T>&, const Mat<T>&);    \
+  template lsa_layer<T> iterative_newton_setup_layer<T>(Eigen::Index, const T&);              \
+  template lsa_layer<T> iterative_newton_step_layer<T>(Eigen::Index);                         \
+  template lsa_layer<T> iterative_newton_readout_layer<T>(Eigen::Index);                      \
+  template lsa_stack<T> iterative_newton_stack<T>(Eigen::Index, int, const T&);               \
+  template Mat<T> iterative_newton_iterate<T>(const Mat<T>&, Eigen::Index, Eigen::Index);     \
+  template Mat<T> iterative_newton_predictions<T>(const Mat<T>&, Eigen::Index, Eigen::Index); \
   template T inverse_frobenius_squared_alpha<T>(const Mat<T>&);
 
 }  // namespace iclproof

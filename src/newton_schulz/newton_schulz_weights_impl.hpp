@@ -28,9 +28,8 @@ Mat<T> newton_schulz_tokens(const Mat<T>& S, const Mat<T>& M) {
   const Eigen::Index d = S.rows();
   if (d < 1 || S.cols() != d || M.rows() != d || M.cols() != d)
     throw std::invalid_argument("newton_schulz_tokens: S and M must be d x d with d >= 1, got S " +
-                                std::to_string(S.rows()) + "x" + std::to_string(S.cols()) +
-                                ", M " + std::to_string(M.rows()) + "x" +
-                                std::to_string(M.cols()));
+                                std::to_string(S.rows()) + "x" + std::to_string(S.cols()) + ", M " +
+                                std::to_string(M.rows()) + "x" + std::to_string(M.cols()));
   Mat<T> E(3 * d, d);
   E.topRows(d) = S.transpose();
   E.middleRows(d, d) = M;
@@ -92,13 +91,13 @@ std::vector<Mat<T>> newton_schulz_iterates(const Mat<T>& S, const Mat<T>& M0, in
   return out;
 }
 
-#define ICLPROOF_INSTANTIATE_NEWTON_SCHULZ(T)                                                 \
-  template Mat<T> newton_schulz_tokens<T>(const Mat<T>&, const Mat<T>&);                      \
-  template Mat<T> newton_schulz_iterate<T>(const Mat<T>&);                                    \
-  template lsa_layer<T> newton_schulz_doubling_layer<T>(Eigen::Index);                        \
-  template lsa_layer<T> newton_schulz_correction_layer<T>(Eigen::Index);                      \
-  template lsa_stack<T> newton_schulz_stack<T>(Eigen::Index, int);                            \
-  template Mat<T> newton_schulz_step<T>(const Mat<T>&, const Mat<T>&);                        \
+#define ICLPROOF_INSTANTIATE_NEWTON_SCHULZ(T)                            \
+  template Mat<T> newton_schulz_tokens<T>(const Mat<T>&, const Mat<T>&); \
+  template Mat<T> newton_schulz_iterate<T>(const Mat<T>&);               \
+  template lsa_layer<T> newton_schulz_doubling_layer<T>(Eigen::Index);   \
+  template lsa_layer<T> newton_schulz_correction_layer<T>(Eigen::Index); \
+  template lsa_stack<T> newton_schulz_stack<T>(Eigen::Index, int);       \
+  template Mat<T> newton_schulz_step<T>(const Mat<T>&, const Mat<T>&);   \
   template std::vector<Mat<T>> newton_schulz_iterates<T>(const Mat<T>&, const Mat<T>&, int);
 
 }  // namespace iclproof
