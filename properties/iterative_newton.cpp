@@ -7,7 +7,7 @@
 
 using namespace iclproof;
 using namespace iclproof::cite;
-using namespace iclproof::iterative_newton_checks;
+namespace in_checks = iclproof::iterative_newton_checks;
 
 [[maybe_unused]] static constexpr const char* in_sizes =
     "fixed: d <= 4, N <= d + 5, k <= 4 keep the exact rationals of M_k (degree 2^(k+1) - 1 in S, "
@@ -27,7 +27,8 @@ ICLPROOF_PROPERTY(
                    identity("proofs/IterativeNewton.v:in_readout"),
                    composition("proofs/IterativeNewton.v:in_stack_iter"))
         .missing(in_layer_missing)) {
-  prediction_with_alpha<T>(ctx, real_constructions<T>(), alpha_choice::inverse_frobenius_squared);
+  in_checks::prediction_with_alpha<T>(ctx, in_checks::real_constructions<T>(),
+                                      in_checks::alpha_choice::inverse_frobenius_squared);
 }
 ICLPROOF_PROPERTY_BODY(in_prediction, ::iclproof::rational_real);
 ICLPROOF_SIZES(in_prediction, in_sizes);
@@ -42,7 +43,8 @@ ICLPROOF_PROPERTY(
                    composition("proofs/IterativeNewton.v:in_stack_iter"))
         .missing(std::string(in_layer_missing) +
                  "; the inequality 1/||S S^T||_F >= 1/||S||_F^2 is not proved")) {
-  prediction_with_alpha<T>(ctx, real_constructions<T>(), alpha_choice::authors_code);
+  in_checks::prediction_with_alpha<T>(ctx, in_checks::real_constructions<T>(),
+                                      in_checks::alpha_choice::authors_code);
 }
 ICLPROOF_NOT_APPLICABLE(in_authors_alpha, rational,
                         "alpha = 1/||S S^T||_F is irrational: no exact rational form");
@@ -56,7 +58,7 @@ ICLPROOF_PROPERTY(
                    identity("proofs/IterativeNewton.v:in_newton_layer"),
                    composition("proofs/IterativeNewton.v:in_stack_iter"))
         .missing(in_layer_missing)) {
-  registers_hold_iterates<T>(ctx, real_constructions<T>());
+  in_checks::registers_hold_iterates<T>(ctx, in_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(in_registers, ::iclproof::rational_real);
 ICLPROOF_SIZES(in_registers, in_sizes);
@@ -68,7 +70,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/IterativeNewton.v:in_residual_power"),
                    composition("proofs/IterativeNewton.v:in_stack_iter"))
         .missing(in_layer_missing)) {
-  residual_is_power<T>(ctx, real_constructions<T>());
+  in_checks::residual_is_power<T>(ctx, in_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(in_residual, ::iclproof::rational_real);
 ICLPROOF_SIZES(in_residual, in_sizes);
@@ -82,7 +84,7 @@ ICLPROOF_PROPERTY(
                    identity("proofs/IterativeNewton.v:in_m2_expansion"),
                    composition("proofs/IterativeNewton.v:in_stack_iter"))
         .missing(in_layer_missing)) {
-  m1_m2_expansions<T>(ctx, real_constructions<T>());
+  in_checks::m1_m2_expansions<T>(ctx, in_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(in_expansions, ::iclproof::rational_real);
 ICLPROOF_SIZES(in_expansions, in_sizes);
@@ -99,6 +101,6 @@ ICLPROOF_EXACT_PROPERTY(
                  "not proved"),
     "an exact solve for w* and exact equality: the float error of the solve has no shadow "
     "bound here") {
-  ols_error_is_residual_power<T>(ctx, real_constructions<T>());
+  in_checks::ols_error_is_residual_power<T>(ctx, in_checks::real_constructions<T>());
 }
 ICLPROOF_SIZES(in_ols, in_sizes);

@@ -7,7 +7,7 @@
 
 using namespace iclproof;
 using namespace iclproof::cite;
-using namespace iclproof::newton_schulz_checks;
+namespace ns_checks = iclproof::newton_schulz_checks;
 
 [[maybe_unused]] static constexpr const char* ns_sizes =
     "fixed: d <= 5 and k <= 4 steps keep the exact rationals of M_k (degree 2^(k+1) - 1 in S) "
@@ -24,7 +24,7 @@ ICLPROOF_PROPERTY(
     "[S^T; M; I] to [S^T; 2M; I] with no rounding in any scalar: d in 1..5, random integer S, "
     "dyadic M.",
     exact_identity(identity("proofs/NewtonSchulz.v:ns_doubling_layer")).missing(ns_layer_missing)) {
-  doubling_layer_is_exact<T>(ctx, real_constructions<T>());
+  ns_checks::doubling_layer_is_exact<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_doubling, ::iclproof::rational_real);
 ICLPROOF_SIZES(ns_doubling, ns_sizes);
@@ -37,7 +37,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/NewtonSchulz.v:ns_two_layer_step"),
                    composition("proofs/NewtonSchulz.v:ns_correction_layer"))
         .missing(ns_layer_missing)) {
-  two_layers_make_one_step<T>(ctx, real_constructions<T>());
+  ns_checks::two_layers_make_one_step<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_step, ::iclproof::rational_real);
 ICLPROOF_SIZES(ns_step, ns_sizes);
@@ -50,7 +50,7 @@ ICLPROOF_PROPERTY(
     exact_identity(identity("proofs/NewtonSchulz.v:ns_stack_iter"),
                    composition("proofs/NewtonSchulz.v:ns_two_layer_step"))
         .missing(ns_layer_missing)) {
-  stack_gives_kth_iterate<T>(ctx, real_constructions<T>());
+  ns_checks::stack_gives_kth_iterate<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_stack, ::iclproof::rational_real);
 ICLPROOF_SIZES(ns_stack, ns_sizes);
@@ -63,7 +63,7 @@ ICLPROOF_PROPERTY(
                    identity("proofs/NewtonSchulz.v:ns_residual_sq"),
                    composition("proofs/NewtonSchulz.v:ns_stack_iter"))
         .missing(ns_layer_missing)) {
-  residual_is_power_of_two<T>(ctx, real_constructions<T>());
+  ns_checks::residual_is_power_of_two<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_residual, ::iclproof::rational_real);
 ICLPROOF_SIZES(ns_residual, ns_sizes);
