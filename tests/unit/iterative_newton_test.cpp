@@ -14,8 +14,10 @@
 
 #include <cmath>
 
+// Everything in a namespace of its own: the unit tests are compiled as unity batches.
+namespace iterative_newton_unit_test {
 using namespace iclproof;
-using namespace iclproof::iterative_newton_checks;
+namespace inc = iclproof::iterative_newton_checks;
 
 namespace {
 using T = mutation_scalar;
@@ -23,35 +25,35 @@ using T = mutation_scalar;
 const mutation_runner iterative_newton_mutants{37};
 
 template <class Check>
-void expect_mutant_killed(const Check& check, const constructions<T>& mutant, int cases = 30) {
+void expect_mutant_killed(const Check& check, const inc::constructions<T>& mutant, int cases = 30) {
   iterative_newton_mutants.expect_killed(
-      [&](case_context& ctx) { check(ctx, real_constructions<T>()); },
+      [&](case_context& ctx) { check(ctx, inc::real_constructions<T>()); },
       [&](case_context& ctx) { check(ctx, mutant); }, cases);
 }
 
 const T tiny = T(std::ldexp(1.0, -40));
 
-constructions<T> alpha_scaled(const T& factor) {
+inc::constructions<T> alpha_scaled(const T& factor) {
   return {[factor](Eigen::Index d, int k, const T& alpha) {
     return iterative_newton_stack<T>(d, k, T(alpha * factor));
   }};
 }
 // Edits every Newton layer (layers 1..k) of the real stack.
 template <class Edit>
-constructions<T> newton_layers_edited(Edit edit) {
+inc::constructions<T> newton_layers_edited(Edit edit) {
   return {[edit](Eigen::Index d, int k, const T& alpha) {
     auto s = iterative_newton_stack<T>(d, k, alpha);
     for (int l = 1; l <= k; ++l) edit(s.layers[l]);
     return s;
   }};
 }
-constructions<T> correction_sign_flipped() {
+inc::constructions<T> correction_sign_flipped() {
   return newton_layers_edited([](lsa_layer<T>& l) { l.heads[1].P = -l.heads[1].P; });
 }
-constructions<T> plus_m_term_dropped() {
+inc::constructions<T> plus_m_term_dropped() {
   return newton_layers_edited([](lsa_layer<T>& l) { l.heads.erase(l.heads.begin()); });
 }
-constructions<T> readout_scaled() {
+inc::constructions<T> readout_scaled() {
   return {[](Eigen::Index d, int k, const T& alpha) {
     auto s = iterative_newton_stack<T>(d, k, alpha);
     s.layers.back().heads[0].P *= T(T(1) + tiny);
@@ -59,8 +61,8 @@ constructions<T> readout_scaled() {
   }};
 }
 
-void prediction_check(case_context& ctx, const constructions<T>& make) {
-  prediction_with_alpha<T>(ctx, make, alpha_choice::inverse_frobenius_squared);
+void prediction_check(case_context& ctx, const inc::constructions<T>& make) {
+  inc::prediction_with_alpha<T>(ctx, make, inc::alpha_choice::inverse_frobenius_squared);
 }
 }  // namespace
 
@@ -96,20 +98,20 @@ TEST_CASE("iterative_newton: bad sizes are one clear error", "[iterative_newton]
 
 TEST_CASE("iterative_newton mutants: wrong alpha", "[iterative_newton][mutation]") {
   expect_mutant_killed(&prediction_check, alpha_scaled(T(T(1) + tiny)));
-  expect_mutant_killed(&registers_hold_iterates<T>, alpha_scaled(T(T(1) + tiny)));
-  expect_mutant_killed(&residual_is_power<T>, alpha_scaled(T(2)));
-  expect_mutant_killed(&m1_m2_expansions<T>, alpha_scaled(T(2)));
+  expect_mutant_killed(&inc::registers_hold_iterates<T>, alpha_scaled(T(T(1) + tiny)));
+  expect_mutant_killed(&inc::residual_is_power<T>, alpha_scaled(T(2)));
+  expect_mutant_killed(&inc::m1_m2_expansions<T>, alpha_scaled(T(2)));
 }
 
 TEST_CASE("iterative_newton mutants: the correction's sign flipped",
           "[iterative_newton][mutation]") {
   expect_mutant_killed(&prediction_check, correction_sign_flipped());
-  expect_mutant_killed(&residual_is_power<T>, correction_sign_flipped());
+  expect_mutant_killed(&inc::residual_is_power<T>, correction_sign_flipped());
 }
 
 TEST_CASE("iterative_newton mutants: the +M term dropped", "[iterative_newton][mutation]") {
-  expect_mutant_killed(&registers_hold_iterates<T>, plus_m_term_dropped());
-  expect_mutant_killed(&m1_m2_expansions<T>, plus_m_term_dropped());
+  expect_mutant_killed(&inc::registers_hold_iterates<T>, plus_m_term_dropped());
+  expect_mutant_killed(&inc::m1_m2_expansions<T>, plus_m_term_dropped());
 }
 
 TEST_CASE("iterative_newton mutants: the read-out scaled by 1 + 2^-40",
@@ -121,7 +123,9 @@ TEST_CASE("iterative_newton mutants: the read-out scaled by 1 + 2^-40",
 // Exact only (an exact solve for w*): the OLS error identity catches a wrong alpha too.
 TEST_CASE("iterative_newton mutants: OLS error identity catches wrong alpha and a dropped term",
           "[iterative_newton][mutation]") {
-  expect_mutant_killed(&ols_error_is_residual_power<T>, alpha_scaled(T(2)));
-  expect_mutant_killed(&ols_error_is_residual_power<T>, plus_m_term_dropped());
+  expect_mutant_killed(&inc::ols_error_is_residual_power<T>, alpha_scaled(T(2)));
+  expect_mutant_killed(&inc::ols_error_is_residual_power<T>, plus_m_term_dropped());
 }
 #endif
+
+}  // namespace iterative_newton_unit_test

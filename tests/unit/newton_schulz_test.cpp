@@ -14,8 +14,10 @@
 
 #include <cmath>
 
+// Everything in a namespace of its own: the unit tests are compiled as unity batches.
+namespace newton_schulz_unit_test {
 using namespace iclproof;
-using namespace iclproof::newton_schulz_checks;
+namespace nsc = iclproof::newton_schulz_checks;
 
 namespace {
 using T = mutation_scalar;
@@ -23,41 +25,41 @@ using T = mutation_scalar;
 const mutation_runner newton_schulz_mutants{31};
 
 template <class Check>
-void expect_mutant_killed(const Check& check, const constructions<T>& mutant, int cases = 30) {
+void expect_mutant_killed(const Check& check, const nsc::constructions<T>& mutant, int cases = 30) {
   newton_schulz_mutants.expect_killed(
-      [&](case_context& ctx) { check(ctx, real_constructions<T>()); },
+      [&](case_context& ctx) { check(ctx, nsc::real_constructions<T>()); },
       [&](case_context& ctx) { check(ctx, mutant); }, cases);
 }
 
 // Mutants: each rebuilds the real stack and breaks one weight of every step.
 template <class Edit>
-constructions<T> mutant(Edit edit) {
+nsc::constructions<T> mutant(Edit edit) {
   return {[edit](Eigen::Index d, int k) {
     auto s = newton_schulz_stack<T>(d, k);
     for (std::size_t l = 0; l < s.layers.size(); ++l) edit(l % 2 == 0, s.layers[l].heads[0]);
     return s;
   }};
 }
-constructions<T> correction_sign_flipped() {
+nsc::constructions<T> correction_sign_flipped() {
   return mutant([](bool doubling, lsa_head<T>& h) {
     if (!doubling) h.P = -h.P;
   });
 }
-constructions<T> correction_scale_off() {
+nsc::constructions<T> correction_scale_off() {
   return mutant([](bool doubling, lsa_head<T>& h) {
     if (!doubling) h.P *= T(1) + T(std::ldexp(1.0, -40));
   });
 }
-constructions<T> doubling_term_dropped() {
+nsc::constructions<T> doubling_term_dropped() {
   return mutant([](bool doubling, lsa_head<T>& h) {
     if (doubling) h.P.setZero();
   });
 }
-constructions<T> one_step_dropped() {
+nsc::constructions<T> one_step_dropped() {
   return {[](Eigen::Index d, int k) { return newton_schulz_stack<T>(d, k > 1 ? k - 1 : k); }};
 }
 // The correction reads the undoubled iterate: keys S^T, query... W_K and W_Q swapped.
-constructions<T> keys_and_query_swapped() {
+nsc::constructions<T> keys_and_query_swapped() {
   return mutant([](bool doubling, lsa_head<T>& h) {
     if (!doubling) std::swap(h.W_K, h.W_Q);
   });
@@ -90,24 +92,26 @@ TEST_CASE("newton_schulz: bad sizes are one clear error", "[newton_schulz]") {
 }
 
 TEST_CASE("newton_schulz mutants: the correction's sign flipped", "[newton_schulz][mutation]") {
-  expect_mutant_killed(&two_layers_make_one_step<T>, correction_sign_flipped());
-  expect_mutant_killed(&residual_is_power_of_two<T>, correction_sign_flipped());
+  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, correction_sign_flipped());
+  expect_mutant_killed(&nsc::residual_is_power_of_two<T>, correction_sign_flipped());
 }
 
 TEST_CASE("newton_schulz mutants: the correction's scale off by 1 + 2^-40",
           "[newton_schulz][mutation]") {
-  expect_mutant_killed(&two_layers_make_one_step<T>, correction_scale_off());
-  expect_mutant_killed(&stack_gives_kth_iterate<T>, correction_scale_off());
+  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, correction_scale_off());
+  expect_mutant_killed(&nsc::stack_gives_kth_iterate<T>, correction_scale_off());
 }
 
 TEST_CASE("newton_schulz mutants: the doubling term dropped", "[newton_schulz][mutation]") {
-  expect_mutant_killed(&doubling_layer_is_exact<T>, doubling_term_dropped());
-  expect_mutant_killed(&two_layers_make_one_step<T>, doubling_term_dropped());
+  expect_mutant_killed(&nsc::doubling_layer_is_exact<T>, doubling_term_dropped());
+  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, doubling_term_dropped());
 }
 
 TEST_CASE("newton_schulz mutants: one step dropped, keys and query swapped",
           "[newton_schulz][mutation]") {
-  expect_mutant_killed(&stack_gives_kth_iterate<T>, one_step_dropped());
-  expect_mutant_killed(&residual_is_power_of_two<T>, one_step_dropped());
-  expect_mutant_killed(&two_layers_make_one_step<T>, keys_and_query_swapped());
+  expect_mutant_killed(&nsc::stack_gives_kth_iterate<T>, one_step_dropped());
+  expect_mutant_killed(&nsc::residual_is_power_of_two<T>, one_step_dropped());
+  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, keys_and_query_swapped());
 }
+
+}  // namespace newton_schulz_unit_test
