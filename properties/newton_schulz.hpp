@@ -15,8 +15,8 @@
 //    ((2 Shat) |S| (2 Shat) / 4) and the reference; the comparison uses 2 gamma_n 2 max Shat_k.
 //  * residual: I - M_k S has shadow I + Shat_k |S| (depth n + d + 1); (I - M_0 S)^(2^k) by k
 //    squarings has shadow Rhat^(2^k), Rhat = I + |M_0| |S| (depth d + 1 + k d).
-// In rationals the tolerance is 0 (tolerance<T>) and every check is an equality; intervals
-// check that the enclosures of both sides intersect entrywise (check_identity).
+// In rationals the tolerance is 0 (tolerance<T>) and every check is an equality. No interval
+// bodies: the identities are exact, so the rational run is the certified one.
 #pragma once
 
 #include "core/precision.hpp"
