@@ -38,7 +38,7 @@ struct scheduler_task {
 struct shard_spec {
   int index = 1;
   int count = 1;
-  scheduler_task task;
+  scheduler_task task{};  // set by --shard auto only
   bool whole() const { return count == 1; }
 };
 // Parses "k/n" with 1 <= k <= n <= 100000; throws std::invalid_argument (one line) otherwise.
