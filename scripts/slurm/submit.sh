@@ -9,6 +9,7 @@
 # merge job it submits merges every shard file in DIR/shards.
 # Options for sbatch itself (partition, time, account, CPUs): sbatch's own SBATCH_* environment
 # variables (SBATCH_PARTITION, SBATCH_TIMELIMIT, SBATCH_ACCOUNT, ...) or ICLPROOF_SBATCH_ARGS
+# (word-split). Options for the merge (e.g. --no-plots for report): ICLPROOF_MERGE_ARGS
 # (word-split). Job logs: DIR/logs/. ICLPROOF: the iclproof binary (default: iclproof on PATH).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,11 +37,12 @@ tasks=${tasks:-1-$shards}
 mkdir -p "$dir/logs"
 dir=$(cd "$dir" && pwd)
 read -r -a extra <<<"${ICLPROOF_SBATCH_ARGS:-}"
+read -r -a merge_args <<<"${ICLPROOF_MERGE_ARGS:-}"
 array=$(sbatch --parsable "${extra[@]}" --array="$tasks" --chdir="$PWD" \
   --output="$dir/logs/$kind-%A_%a.out" "$here/$kind-array.sbatch" "$dir" "$shards" "$@")
 array=${array%%;*}
 merge=$(sbatch --parsable "${extra[@]}" --dependency="afterok:$array" --chdir="$PWD" \
-  --output="$dir/logs/merge-%j.out" "$here/merge.sbatch" "$dir" "$kind")
+  --output="$dir/logs/merge-%j.out" "$here/merge.sbatch" "$dir" "$kind" "${merge_args[@]}")
 merge=${merge%%;*}
 echo "array $array"
 echo "merge $merge"

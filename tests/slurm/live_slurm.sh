@@ -13,7 +13,9 @@
 #  3. submits 3 shards of the verdict fixture (tests/verdict: its vonoswald.* includes properties
 #     that fail, seed 2 in the last shard too): every task must complete (a shard holding a
 #     failing case is a result, not a failed task), the merge must run and fail with exit code 1,
-#     and its check.json must equal the fixture's single run's.
+#     and its check.json must equal the fixture's single run's;
+#  4. submits a 2-task `report` array and its merge: the report folder's report.json must equal
+#     one `report` run's except "generated_at".
 # Stops every daemon it started by the PID it recorded, on success and on failure (trap).
 # Exit code 77 (ctest SKIP_RETURN_CODE) with a "SKIP:" line where Slurm is not installed or its
 # daemons cannot start here; 1 on a failed check.
@@ -252,4 +254,25 @@ done
   fail "merge job $merge_id of failing shards: $(job_field "$merge_id" JobState) $(job_field "$merge_id" ExitCode), expected FAILED 1:0"
 same_except_seconds "$work/fixture_single.json" "$work/fixture/check/check.json"
 echo "PASS: shards holding failing cases complete, the merge runs, fails (exit 1) and equals the single run"
-echo "live Slurm test: 5 checks passed, $SECONDS s"
+
+# --- 4. report: a 2-task array and its merge give one report run's report.json ----------------
+export ICLPROOF=$iclproof
+report_args=(--property 'vonoswald.*' --cases 20 --seed 2 --sweep-bits 64,128 --sweep-cases 2
+  --no-plots)
+status=0
+"$iclproof" report "${report_args[@]}" --jobs 1 --out "$work/report_single" >/dev/null || status=$?
+[ "$status" -le 1 ] || fail "the single report run exited $status"
+out=$(ICLPROOF_MERGE_ARGS=--no-plots bash "$submit" report --shards 2 --out "$work/rep" -- \
+  "${report_args[@]}")
+submitted "$out"
+wait_ended "$array_id"
+wait_ended "$merge_id"
+[ "$(job_field "$merge_id" JobState)" = COMPLETED ] ||
+  fail "report merge job $merge_id: $(job_field "$merge_id" JobState) (log: $(cat "$work"/rep/logs/merge-*.out))"
+if ! diff -u <(grep -v '"generated_at":' "$work/report_single/report.json") \
+  <(grep -v '"generated_at":' "$work/rep/report/report.json") >"$work/diff.txt"; then
+  head -n 40 "$work/diff.txt" >&2
+  fail "the merged report.json differs from the single report run's (diff above)"
+fi
+echo "PASS: report array $array_id and its merge give the single report run's report.json"
+echo "live Slurm test: 6 checks passed, $SECONDS s"
