@@ -3,8 +3,10 @@
 # Run as root on Debian bookworm. Usage: install-dependencies.sh [core|all]
 #   core: compilers (g++; clang for the libFuzzer harness), CMake, C++ libraries, Coq +
 #         mathcomp + Interval, LibTorch, chromium for the headless render of report.html and
-#         python3-jsonschema to validate report.json independently (everything the build and the
-#         test suite need)
+#         python3-jsonschema to validate report.json independently, slurm-wlm and munge for the
+#         test of the Slurm scripts against a live one-node Slurm (tests/slurm/live_slurm.sh, which
+#         starts its own daemons on loopback; the packages' own services are not configured)
+#         (everything the build and the test suite need)
 #   all:  core + python3-torch (the trainer's speed comparison against PyTorch)
 set -euo pipefail
 set_name=${1:-core}
@@ -16,6 +18,7 @@ packages=(
   coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra libcoq-mathcomp-field
   libcoq-mathcomp-algebra-tactics libcoq-interval libcoq-coquelicot
   libtorch-dev chromium python3-jsonschema
+  slurm-wlm munge
 )
 if [ "$set_name" = all ]; then
   packages+=(python3-torch)

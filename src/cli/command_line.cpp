@@ -6,6 +6,7 @@
 #include "cli/check_command.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
+#include "cli/scheduler_shard.hpp"
 #include "compare/compare.hpp"
 #include "compare/trajectory.hpp"
 #include "core/precision.hpp"
@@ -86,7 +87,8 @@ int run_command_line(int argc, char** argv) {
       ->capture_default_str();
   check_cmd->add_option("--shard", shard_text,
                         "k/n: run only the k-th of n blocks of every property's cases; --json "
-                        "FILE then holds the shard for `iclproof merge`");
+                        "FILE then holds the shard for `iclproof merge`. auto, auto/n: k (and n) "
+                        "from a Slurm array task or a Kubernetes Indexed Job (docs/slurm.md)");
 
   report_subcommand report_cmd(app);
 
@@ -152,7 +154,7 @@ int run_command_line(int argc, char** argv) {
     if (*check_cmd) {
       check.scalar = parse_scalar_kind(scalar_name).value();
       if (prec_opt->count() > 0) check.precision_bits = precision;
-      if (!shard_text.empty()) check.shard = parse_shard(shard_text);
+      if (!shard_text.empty()) check.shard = parse_shard_option(shard_text);
       check.size = parse_size_profile(size_text).value();
       if (check.certified && scalar_opt->count() > 0)
         throw std::invalid_argument(

@@ -1,6 +1,7 @@
 #include "cli/report_command.hpp"
 
 #include "cli/output_paths.hpp"
+#include "cli/scheduler_shard.hpp"
 #include "merge/shard_file.hpp"
 
 #include "core/precision.hpp"
@@ -132,7 +133,8 @@ report_subcommand::report_subcommand(CLI::App& app) {
       ->default_val(default_jobs());
   cmd_->add_option("--shard", shard_text_,
                    "k/n: run only the k-th of n blocks of every property's cases and write "
-                   "<--out>/shard.json for `iclproof merge` (no report)");
+                   "<--out>/shard.json for `iclproof merge` (no report). auto, auto/n: k (and "
+                   "n) from a Slurm array task or a Kubernetes Indexed Job (docs/slurm.md)");
 }
 
 nlohmann::json report_parameters_json(const report_options& opt) {
@@ -210,7 +212,8 @@ int report_subcommand::run() {
   opt_.sweep_bits = no_sweep_ ? std::vector<int>{} : parse_bits_list(sweep_bits_text_);
   opt_.draw_plots = !no_plots_;
   const std::optional<shard_spec> shard =
-      shard_text_.empty() ? std::nullopt : std::optional<shard_spec>(parse_shard(shard_text_));
+      shard_text_.empty() ? std::nullopt
+                          : std::optional<shard_spec>(parse_shard_option(shard_text_));
   if (shard && out_dir_.empty())
     throw std::invalid_argument("--shard needs --out DIR (the shard writes DIR/shard.json)");
   const std::string dir = out_dir_.empty() ? default_run_folder(opt_.seed) : out_dir_;

@@ -26,10 +26,19 @@
 
 namespace iclproof {
 
+// Which scheduler task ran a shard (`--shard auto`, cli/scheduler_shard.hpp): recorded in the
+// shard file for the reader; merge never compares it (re-running one task gives another job id).
+struct scheduler_task {
+  std::string scheduler;  // "slurm" or "kubernetes"; empty: not started by a scheduler
+  std::string job_id;     // Slurm: SLURM_ARRAY_JOB_ID; Kubernetes: the pod name (HOSTNAME)
+  std::string task_id;    // Slurm: SLURM_ARRAY_TASK_ID; Kubernetes: JOB_COMPLETION_INDEX
+};
+
 // Shard k of n (1-based).
 struct shard_spec {
   int index = 1;
   int count = 1;
+  scheduler_task task{};  // set by --shard auto only
   bool whole() const { return count == 1; }
 };
 // Parses "k/n" with 1 <= k <= n <= 100000; throws std::invalid_argument (one line) otherwise.

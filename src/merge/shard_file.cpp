@@ -49,6 +49,11 @@ void write_shard_file(const std::string& path, const std::string& command, const
                   {"build", build_identity()},
                   {"parameters", parameters},
                   {"runs", runs}};
+  // Which scheduler task wrote it (--shard auto): for the reader; order_shard_set ignores it.
+  if (!shard.task.scheduler.empty())
+    payload["scheduler_task"] = {{"scheduler", shard.task.scheduler},
+                                 {"job_id", shard.task.job_id},
+                                 {"task_id", shard.task.task_id}};
   json file = {{"checksum", checksum_of(payload)}, {"payload", payload}};
   std::ofstream out(path);
   out << file.dump(1) << "\n";
@@ -89,6 +94,11 @@ shard_file read_shard_file(const std::string& path) {
     if (s.shard.count < 1 || s.shard.index < 1 || s.shard.index > s.shard.count)
       throw damaged(
           fmt::format("shard {}/{} is not k/n with 1 <= k <= n", s.shard.index, s.shard.count));
+    if (payload.contains("scheduler_task")) {
+      const json& task = payload.at("scheduler_task");
+      s.shard.task = {task.at("scheduler").get<std::string>(), task.at("job_id").get<std::string>(),
+                      task.at("task_id").get<std::string>()};
+    }
     s.parameters = payload.at("parameters");
     s.build = payload.at("build");
     for (const json& run : payload.at("runs")) {
@@ -112,6 +122,8 @@ std::vector<shard_file> order_shard_set(std::vector<shard_file> shards) {
     return std::invalid_argument(
         fmt::format("{} and {} come from different runs ({} differ)", first.path, s.path, what));
   };
+  // shard.task (the scheduler task that wrote a shard) is not compared: a re-run task has
+  // another job id, and its shard is the same.
   for (const shard_file& s : shards) {
     if (s.command != first.command) throw differ(s, "commands: check and report");
     if (s.build.value("git_commit", "") != first.build.value("git_commit", ""))

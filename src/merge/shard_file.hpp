@@ -4,7 +4,8 @@
 // A shard file holds the parameters that decide the run's results, the build that ran it (version,
 // git commit, compiler, libraries), and per run (one property at one scalar and precision) the
 // merged case blocks of its shard (harness/parallel_runner.hpp: run_part, doubles written exactly),
-// with a checksum over all of it. merge refuses a set of shards that is incomplete, has a
+// with `--shard auto` the scheduler task that ran it (shard_spec::task: recorded, never compared),
+// and a checksum over all of it. merge refuses a set of shards that is incomplete, has a
 // duplicate, mixes runs (commits, parameters, shard counts), or has a damaged file.
 #pragma once
 
