@@ -66,7 +66,7 @@ TEST_CASE("progress: finished items are counted, the rate is per item", "[progre
   CHECK(f.lines[1] == "tool: [2/2 done] fam.b: 60/60 cases, finished (elapsed 7 s)");
 }
 
-TEST_CASE("progress: one item has no count; steps and groups print at once", "[progress]") {
+TEST_CASE("progress: one item has no count, steps and groups print at once", "[progress]") {
   set_progress_quiet(false);
   fake_progress_setup f;
   progress_reporter r = f.make(10.0);
