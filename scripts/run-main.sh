@@ -33,9 +33,10 @@ if [ -x "$build/bin/iclproof-train" ]; then
     shift 2
     if [ ! "$out" -nt "$build/bin/iclproof-train" ] || [ ! "$out" -nt "$config" ] ||
       ! compgen -G "${out%.json}.step-*.json" >/dev/null; then
+      # Progress: a bar on a terminal, else a line every few seconds (steps, loss, rate, ETA).
       echo "iclproof: training $(basename "$config" .json) -> $out"
       "$build/bin/iclproof-train" --config "$config" --preset ci --out "$out" --device auto \
-        --quiet --trajectory 12 "$@"
+        --trajectory 12 "$@"
     fi
   }
   # Every trained experiment of families.cmake (the list the configure step generates).
@@ -59,4 +60,7 @@ if [ -x "$build/bin/iclproof-train" ]; then
     for snapshot in "$sweep/seed-$seed".step-*.json; do weights+=(--trajectory "$snapshot"); done
   done
 fi
+# The report prints its progress on stderr (a line per phase and property family, trained
+# model, sweep seed and trajectory; case counts every few seconds; --quiet turns it off).
+echo "iclproof: writing the report (property runs, comparisons, sweep, trajectories, plots)"
 "$build/bin/iclproof" report "${audit[@]}" "${weights[@]}"

@@ -4,6 +4,7 @@
 #include "merge/shard_file.hpp"
 
 #include "core/precision.hpp"
+#include "harness/progress.hpp"
 #include "harness/sharpness.hpp"
 #include "harness/size_statement.hpp"
 #include "report/report_model.hpp"
@@ -12,7 +13,6 @@
 #include "trust/trust_level.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -288,19 +288,11 @@ int run_check_command(const check_options& opt) {
         "the run)");
   const std::vector<run_request> requests = requests_for(opt, setup);
   print_check_header(opt, setup);
-  const bool tty = ::isatty(::fileno(stderr));
-  std::size_t finished = 0;
-  std::vector<int> done(requests.size(), 0);
+  progress_reporter reporter("iclproof check");  // stderr, throttled; --quiet silences it
   const run_progress progress = [&](std::size_t i, int cases_done, int total) {
-    if (!tty) return;
-    if (cases_done >= total && done[i] < total) ++finished;
-    done[i] = cases_done;
-    std::fprintf(stderr, "\r  [%zu/%zu done] %-58s %d/%d cases", finished, requests.size(),
-                 requests[i].prop->info.name.c_str(), cases_done, total);
-    std::fflush(stderr);
+    reporter.update(i, requests.size(), requests[i].prop->info.name, cases_done, total);
   };
   const std::vector<run_part> parts = run_requests(requests, opt.jobs, opt.shard, progress);
-  if (tty) std::fprintf(stderr, "\r%*s\r", 110, "");
   if (!opt.shard.whole())
     write_shard_file(opt.json_path, "check", opt.shard, check_parameters_json(opt), requests,
                      parts);

@@ -10,6 +10,7 @@
 #include "compare/compare.hpp"
 #include "compare/trajectory.hpp"
 #include "core/precision.hpp"
+#include "harness/progress.hpp"
 #include "merge/merge_command.hpp"
 #include "report/report_model.hpp"
 
@@ -85,6 +86,9 @@ int run_command_line(int argc, char** argv) {
                    "16) | large (d <= 64, N <= 512, depth <= 16); per property: iclproof list")
       ->check(CLI::IsMember({"small", "paper", "large"}))
       ->capture_default_str();
+  check_cmd->add_flag_callback(
+      "--quiet", [] { set_progress_quiet(true); },
+      "No progress lines on stderr (a long run prints one every few s)");
   check_cmd->add_option("--shard", shard_text,
                         "k/n: run only the k-th of n blocks of every property's cases; --json "
                         "FILE then holds the shard for `iclproof merge`. auto, auto/n: k (and n) "

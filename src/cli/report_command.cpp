@@ -5,6 +5,7 @@
 #include "merge/shard_file.hpp"
 
 #include "core/precision.hpp"
+#include "harness/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -131,6 +132,8 @@ report_subcommand::report_subcommand(CLI::App& app) {
                    "not depend on it")
       ->check(CLI::Range(1, 4096))
       ->default_val(default_jobs());
+  cmd_->add_flag_callback(
+      "--quiet", [] { set_progress_quiet(true); }, "No progress lines on stderr");
   cmd_->add_option("--shard", shard_text_,
                    "k/n: run only the k-th of n blocks of every property's cases and write "
                    "<--out>/shard.json for `iclproof merge` (no report). auto, auto/n: k (and "
@@ -222,18 +225,20 @@ int report_subcommand::run() {
 
   progress_line line;
   if (shard) return run_shard(*shard, dir, line);
+  // Progress on stderr (harness/progress.hpp): a line per phase and family of property runs,
+  // trained model, sweep seed and trajectory; throttled ones for cases, plots and findings.
+  progress_reporter reporter("iclproof report");
   const report_progress progress = [&](const std::string& phase, int index, int total,
                                        const std::string& name, int done, int cases) {
     if (cases > 0)
-      line.show(
-          fmt::format("  {} [{}/{}] {}  {}/{} cases", phase, index, total, name, done, cases));
+      reporter.update(index - 1, total, name, done, cases, "cases",
+                      phase + " " + name.substr(0, name.find('.')));
     else
-      line.show(fmt::format("  {} [{}/{}] {}", phase, index, total, name));
+      reporter.step(phase, index, total, name, phase == "plot" || phase == "finding");
   };
-  run_report report = generate_report(opt_, line.active() ? progress : report_progress{});
-  line.show("  writing " + dir);
+  run_report report = generate_report(opt_, progress);
+  reporter.note("writing " + dir);
   write_report_folder(report, dir);
-  line.clear();
 
   const auto& p = report.params;
   fmt::print(

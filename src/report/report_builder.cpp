@@ -756,8 +756,11 @@ run_report generate_report(const report_options& opt, const report_progress& pro
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     r.seed_sweeps.push_back(std::move(sw));
   }
+  int trajectory_index = 0;
   for (const auto& [experiment, files] : trajectory_groups) {
-    if (progress) progress("trajectory", 1, 1, experiment, 0, 0);
+    if (progress)
+      progress("trajectory", ++trajectory_index, static_cast<int>(trajectory_groups.size()),
+               fmt::format("{} ({} snapshots)", experiment, files.size()), 0, 0);
     report_trajectory tr;
     compare_options co;
     co.precision_bits = mpfr_request;

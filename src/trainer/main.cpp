@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
           ->check(CLI::IsMember({"float32", "float64"}));
   auto* batch_opt = app.add_option("--batch-size", batch, "Override the preset's batch size")
                         ->check(CLI::PositiveNumber);
-  app.add_flag("--quiet", opt.quiet, "No progress bar");
+  app.add_flag("--quiet", opt.quiet,
+               "No progress: neither the bar (terminal) nor the lines every few seconds (log)");
   app.add_option("--trajectory", opt.trajectory_points,
                  "Also write the weights at K log-spaced steps, 1 to the last, as "
                  "OUT-without-.json.step-<step>.json (for `iclproof compare --trajectory`)")

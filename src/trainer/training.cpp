@@ -1,5 +1,6 @@
 #include "trainer/training.hpp"
 
+#include "harness/progress.hpp"
 #include "trainer/models.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace iclproof::trainer {
@@ -186,10 +188,17 @@ std::int64_t load_checkpoint(
   }
 }
 
+// A live bar on a terminal; elsewhere (a log, a pipe) a line every few seconds
+// (harness/progress.hpp); nothing with --quiet.
 class progress_bar {
  public:
-  progress_bar(bool enabled, std::int64_t total) : enabled_(enabled), total_(total) {}
+  progress_bar(bool enabled, bool lines, std::int64_t total) : enabled_(enabled), total_(total) {
+    if (lines) lines_.emplace("iclproof-train");
+  }
   void update(std::int64_t step, double loss, double steps_per_second, bool force = false) {
+    if (lines_)
+      lines_->update(0, 1, fmt::format("training (loss {:.4e})", loss), static_cast<long>(step),
+                     static_cast<long>(total_), "steps");
     if (!enabled_) return;
     const auto now = clock_type::now();
     if (!force && now - last_ < std::chrono::milliseconds(100)) return;
@@ -211,6 +220,7 @@ class progress_bar {
   bool enabled_;
   std::int64_t total_;
   clock_type::time_point last_{};
+  std::optional<progress_reporter> lines_;
 };
 
 }  // namespace
@@ -380,7 +390,7 @@ train_summary run_training(const train_options& opt) {
 
   const std::vector<std::int64_t> snapshot_steps = trajectory_steps(s.steps, opt.trajectory_points);
   const bool tty = !opt.quiet && ::isatty(::fileno(stderr));
-  progress_bar bar(tty, s.steps);
+  progress_bar bar(tty, !opt.quiet && !tty, s.steps);
   const auto all_params = model.parameters();
   task_batch batch;
   torch::Tensor window_sum =

@@ -2,9 +2,17 @@
 # training, compares the final weights as a sweep and the snapshots as trajectories, and
 # requires at least MIN_PASS seeds to pass every gated metric (the issue's ">= 80% of seeds").
 #   -DTRAIN_SEEDS=scripts/train-seeds.sh -DBUILD=<build dir> -DCONFIG=... -DPRESET=ci
-#   -DFIRST=1 -DLAST=5 -DMIN_PASS=4 -DPOINTS=12 -DOUT=<dir> -DEXE=<iclproof>
-# Prints the sweep table (seeds passing, median/min/max per metric), each seed's trajectory and
-# crossing step, and the wall-clock seconds of the training and of the comparisons.
+#   -DFIRST=1 -DLAST=5 -DMIN_PASS=4 -DPOINTS=6 [-DFULL_POINTS=12] -DOUT=<dir> -DEXE=<iclproof>
+# POINTS snapshots per seed; FULL_POINTS instead when the environment has ICLPROOF_FULL_TESTS=1
+# (scripts/run-tests.sh --full). Prints the sweep table (seeds passing, median/min/max per
+# metric), each seed's trajectory and crossing step, and the wall-clock seconds of the training
+# and of the comparisons.
+if(DEFINED FULL_POINTS AND "$ENV{ICLPROOF_FULL_TESTS}" STREQUAL "1")
+  set(POINTS ${FULL_POINTS})
+  message(STATUS "ICLPROOF_FULL_TESTS=1: ${POINTS} snapshots per seed")
+else()
+  message(STATUS "${POINTS} snapshots per seed (ICLPROOF_FULL_TESTS=1: ${FULL_POINTS})")
+endif()
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 string(TIMESTAMP t0 "%s" UTC)
