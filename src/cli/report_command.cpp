@@ -1,7 +1,7 @@
 #include "cli/report_command.hpp"
 
 #include "cli/output_paths.hpp"
-#include "merge/shard_file.hpp"
+#include "harness/shard_file.hpp"
 
 #include "core/precision.hpp"
 
@@ -242,12 +242,7 @@ int report_subcommand::run() {
              "tolerance", "margin", "verdict", "trust level");
   for (const auto& e : report.properties) {
     const auto& r = e.result;
-    const bool certified_failed = e.certified && e.certified->outcome != verdict::pass;
-    const std::string verdict_text = r.outcome != verdict::pass ? to_string(r.outcome)
-                                     : certified_failed
-                                         ? "FAIL (certified run in " + e.certified->scalar + ")"
-                                     : e.gate_pass ? "PASS"
-                                                   : "FAIL (proof " + e.proof_summary() + ")";
+    const std::string& verdict_text = e.gate.text;  // the one judge's (trust/verdict.hpp)
     fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, width, r.cases,
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
                format_pow2(r.worst_log2_bound), margin_text(r), verdict_text, e.level_summary());

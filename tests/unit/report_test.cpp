@@ -199,14 +199,14 @@ TEST_CASE("proof gate: a cited theorem that did not check fails the property", "
   REQUIRE(r.properties.size() == 1);
   CHECK(r.properties[0].result.outcome == verdict::pass);  // numerics hold
   CHECK(r.properties[0].proof_summary() == "failed: iterated_sherman_morrison_ridge");
-  CHECK_FALSE(r.properties[0].gate_pass);
+  CHECK_FALSE(r.properties[0].gate.pass);
   CHECK(r.failed() == 1);
 
   write_file(audit, R"({"schema":1,"theorems":[{"file":"ShermanMorrison.v",
     "name":"iterated_sherman_morrison_ridge","status":"closed","assumptions":[]}]})");
   r = generate_report(opt);
   CHECK(r.properties[0].proof_summary() == "checked");
-  CHECK(r.properties[0].gate_pass);
+  CHECK(r.properties[0].gate.pass);
   // With the theorem checked, the certified (exact rational) run is 'proved + exact', and the
   // level shown beside the verdict names both runs.
   REQUIRE(r.properties[0].certified.has_value());
@@ -223,7 +223,7 @@ TEST_CASE("proof gate: a cited theorem that did not check fails the property", "
   write_file(audit, R"({"schema":1,"theorems":[]})");
   r = generate_report(opt);
   CHECK(r.properties[0].proof_summary() == "not in audit: iterated_sherman_morrison_ridge");
-  CHECK_FALSE(r.properties[0].gate_pass);
+  CHECK_FALSE(r.properties[0].gate.pass);
 
   write_file(audit, "{not json");
   CHECK_THROWS_AS(generate_report(opt), std::runtime_error);
