@@ -4,6 +4,7 @@
 
 #include "cli/check_results.hpp"
 #include "cli/check_setup.hpp"
+#include "cli/run_parameters.hpp"
 #include "harness/shard_file.hpp"
 
 #include "core/precision.hpp"
@@ -17,41 +18,30 @@
 
 namespace iclproof {
 
+namespace {
+const run_parameters<check_options>& check_parameter_list() {
+  static const run_parameters<check_options> list =
+      run_parameters<check_options>()
+          .add("property_glob", &check_options::property_glob)
+          .add("cases", &check_options::cases)
+          .add("precision_bits", &check_options::precision_bits)
+          .add("scalar", &check_options::scalar)
+          .add("seed", &check_options::seed)
+          .add("proof_audit_path", &check_options::proof_audit_path)
+          .add("ci", &check_options::ci)
+          .add("certified", &check_options::certified)
+          .add("trust_levels_path", &check_options::trust_levels_path)
+          .add("size", &check_options::size);
+  return list;
+}
+}  // namespace
+
 nlohmann::json check_parameters_json(const check_options& opt) {
-  return {{"property_glob", opt.property_glob},
-          {"cases", opt.cases},
-          {"precision_bits",
-           opt.precision_bits ? nlohmann::json(*opt.precision_bits) : nlohmann::json(nullptr)},
-          {"scalar", scalar_kind_name(opt.scalar)},
-          {"seed", opt.seed},
-          {"proof_audit_path", opt.proof_audit_path},
-          {"ci", opt.ci},
-          {"certified", opt.certified},
-          {"trust_levels_path", opt.trust_levels_path},
-          {"size", size_profile_name(opt.size)}};
+  return check_parameter_list().to_json(opt);
 }
 
 check_options check_options_from_parameters(const nlohmann::json& j) {
-  check_options opt;
-  try {
-    opt.property_glob = j.at("property_glob").get<std::string>();
-    opt.cases = j.at("cases").get<int>();
-    if (!j.at("precision_bits").is_null()) opt.precision_bits = j.at("precision_bits").get<int>();
-    const auto kind = parse_scalar_kind(j.at("scalar").get<std::string>());
-    if (!kind) throw std::invalid_argument("unknown scalar " + j.at("scalar").dump());
-    opt.scalar = *kind;
-    opt.seed = j.at("seed").get<std::uint64_t>();
-    opt.proof_audit_path = j.at("proof_audit_path").get<std::string>();
-    opt.ci = j.at("ci").get<bool>();
-    opt.certified = j.at("certified").get<bool>();
-    opt.trust_levels_path = j.at("trust_levels_path").get<std::string>();
-    const auto size = parse_size_profile(j.at("size").get<std::string>());
-    if (!size) throw std::invalid_argument("unknown size profile " + j.at("size").dump());
-    opt.size = *size;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument(std::string("shard parameters of a check run: ") + e.what());
-  }
-  return opt;
+  return check_parameter_list().from_json(j, "a check run");
 }
 
 int run_check_command(const check_options& opt) {
