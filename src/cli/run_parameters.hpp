@@ -22,42 +22,28 @@ class run_parameters {
   // A member nlohmann::json converts both ways (strings, numbers, bools, vectors of them).
   template <class T>
   run_parameters& add(const char* key, T Options::*member) {
-    fields_.push_back({key, [member](const Options& o) { return nlohmann::json(o.*member); },
-                       [member](Options& o, const nlohmann::json& v) { o.*member = v.get<T>(); }});
-    return *this;
+    return add_as(
+        key, member, [](const T& x) { return nlohmann::json(x); },
+        [](const nlohmann::json& v) { return v.get<T>(); });
   }
   // An optional number: null when unset.
   run_parameters& add(const char* key, std::optional<int> Options::*member) {
-    fields_.push_back({key,
-                       [member](const Options& o) {
-                         return o.*member ? nlohmann::json(*(o.*member)) : nlohmann::json(nullptr);
-                       },
-                       [member](Options& o, const nlohmann::json& v) {
-                         if (!v.is_null()) o.*member = v.get<int>();
-                       }});
-    return *this;
+    return add_as(
+        key, member,
+        [](const std::optional<int>& x) {
+          return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
+        },
+        [](const nlohmann::json& v) {
+          return v.is_null() ? std::optional<int>() : std::optional<int>(v.get<int>());
+        });
   }
   // A scalar kind, by its --scalar name.
   run_parameters& add(const char* key, scalar_kind Options::*member) {
-    fields_.push_back(
-        {key, [member](const Options& o) { return nlohmann::json(scalar_kind_name(o.*member)); },
-         [member](Options& o, const nlohmann::json& v) {
-           const auto kind = parse_scalar_kind(v.get<std::string>());
-           if (!kind) throw std::invalid_argument("unknown scalar " + v.dump());
-           o.*member = *kind;
-         }});
-    return *this;
+    return add_named(key, member, &scalar_kind_name, &parse_scalar_kind, "scalar");
   }
   // A size profile, by its --size name.
   run_parameters& add(const char* key, size_profile Options::*member) {
-    fields_.push_back(
-        {key, [member](const Options& o) { return nlohmann::json(size_profile_name(o.*member)); },
-         [member](Options& o, const nlohmann::json& v) {
-           const auto size = parse_size_profile(v.get<std::string>());
-           if (!size) throw std::invalid_argument("unknown size profile " + v.dump());
-           o.*member = *size;
-         }});
-    return *this;
+    return add_named(key, member, &size_profile_name, &parse_size_profile, "size profile");
   }
 
   nlohmann::json to_json(const Options& o) const {
@@ -77,6 +63,25 @@ class run_parameters {
   }
 
  private:
+  template <class T, class To, class From>
+  run_parameters& add_as(const char* key, T Options::*member, To to, From from) {
+    fields_.push_back(
+        {key, [member, to](const Options& o) { return to(o.*member); },
+         [member, from](Options& o, const nlohmann::json& v) { o.*member = from(v); }});
+    return *this;
+  }
+  // An enum written as its command-line name; `parse` returns nullopt for an unknown name.
+  template <class T, class Name, class Parse>
+  run_parameters& add_named(const char* key, T Options::*member, Name name, Parse parse,
+                            const char* what) {
+    return add_as(
+        key, member, [name](const T& x) { return nlohmann::json(name(x)); },
+        [parse, what](const nlohmann::json& v) {
+          const auto parsed = parse(v.get<std::string>());
+          if (!parsed) throw std::invalid_argument("unknown " + std::string(what) + " " + v.dump());
+          return *parsed;
+        });
+  }
   struct field {
     std::string key;
     std::function<nlohmann::json(const Options&)> get;
