@@ -7,6 +7,8 @@
 #include "report/plot_series.hpp"
 #include "report/report_builder.hpp"
 
+#include "errata_catalogue.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -270,7 +272,7 @@ TEST_CASE("every catalogue erratum is measured, both sides, and confirmed at 256
           "[report][errata]") {
   scoped_mpfr_precision p(256);
   const auto all = all_findings();
-  for (const auto& entry : builtin_errata_catalogue()) {
+  for (const auto& entry : errata::catalogue()) {
     const auto it =
         std::find_if(all.begin(), all.end(), [&](const finding& f) { return f.id == entry.id; });
     REQUIRE(it != all.end());
