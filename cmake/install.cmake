@@ -1,4 +1,5 @@
-# Install rules and the iclproof CMake package (issue 14, item 3).
+# Install rules and the iclproof CMake package (find_package(iclproof): a project outside the
+# tree builds its own families on iclproof as a library).
 #
 # Layout under the prefix:
 #   include/iclproof/<src layout>/*.hpp      core/, harness/, lsa/, ... as in src/ (not trainer/)

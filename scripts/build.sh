@@ -16,7 +16,7 @@ jobs=${ICLPROOF_JOBS:-$(nproc)}
 echo "iclproof: configuring $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 # Expected time: a cold build on 2 cores took 562 s at 8959a7f on a machine where 1880c6e took
-# 577 s (README "Development"; 1880c6e took 249 s on a faster one); a rebuild with ccache or
+# 577 s (docs/development.md; 1880c6e took 249 s on a faster one); a rebuild with ccache or
 # nothing changed is seconds.
 echo "iclproof: building with $jobs jobs (a cold build on 2 cores takes about 4-10 minutes;" \
   "one line per file compiled)"

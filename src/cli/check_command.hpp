@@ -40,15 +40,6 @@ int run_check_command(const check_options& opt);
 nlohmann::json check_parameters_json(const check_options& opt);
 check_options check_options_from_parameters(const nlohmann::json& parameters);
 
-// The property runs `opt` asks for, in output order (validates the options first, sets the MPFR
-// precision; throws std::invalid_argument on bad input).
-std::vector<run_request> check_run_requests(const check_options& opt);
-
-// Prints the table and the summary of finished runs, writes --json and --record-levels, and
-// returns the exit code (0 all passed, 1 otherwise): `check` after running, `merge` after merging.
-int present_check_results(const check_options& opt, const std::vector<property_result>& results,
-                          bool print_header = true);
-
 struct list_options {
   std::string glob = "*";
   bool claims_md = false;  // print proofs/CLAIMS.md (the claims ledger) instead

@@ -4,6 +4,7 @@
 #include "cli/command_line.hpp"
 
 #include "cli/check_command.hpp"
+#include "cli/merge_command.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
 #include "cli/scheduler_shard.hpp"
@@ -11,7 +12,6 @@
 #include "compare/trajectory.hpp"
 #include "core/precision.hpp"
 #include "harness/progress.hpp"
-#include "merge/merge_command.hpp"
 #include "report/report_model.hpp"
 
 #include <fmt/format.h>
@@ -100,7 +100,7 @@ int run_command_line(int argc, char** argv) {
   std::vector<std::string> compare_weights;
   std::string compare_json;
   auto* compare_cmd = app.add_subcommand(
-      "compare", "Compare a trained model's weights file with the constructions (issue 7)");
+      "compare", "Compare a trained model's weights file with the constructions");
   compare_cmd
       ->add_option("WEIGHTS", compare_weights,
                    "Weights file(s) written by iclproof-train; several files of one experiment "

@@ -1,5 +1,6 @@
-// Output paths are checked before any work starts (issue 16): a long run at 1024 bits must not
-// end in "cannot write". Each throws std::runtime_error with a one-line message naming the option.
+// Output paths are checked before any work starts: a long run at 1024 bits must not end in
+// "cannot write" after its work is done. Each throws std::runtime_error with a one-line message
+// naming the option.
 #pragma once
 
 #include <string>

@@ -1,8 +1,9 @@
 #include "cli/report_command.hpp"
 
 #include "cli/output_paths.hpp"
+#include "cli/run_parameters.hpp"
 #include "cli/scheduler_shard.hpp"
-#include "merge/shard_file.hpp"
+#include "harness/shard_file.hpp"
 
 #include "core/precision.hpp"
 #include "harness/progress.hpp"
@@ -140,43 +141,31 @@ report_subcommand::report_subcommand(CLI::App& app) {
                    "n) from a Slurm array task or a Kubernetes Indexed Job (docs/slurm.md)");
 }
 
+namespace {
+const run_parameters<report_options>& report_parameter_list() {
+  static const run_parameters<report_options> list =
+      run_parameters<report_options>()
+          .add("scalar", &report_options::scalar)
+          .add("precision_bits", &report_options::precision_bits)
+          .add("cases", &report_options::cases)
+          .add("seed", &report_options::seed)
+          .add("property_glob", &report_options::property_glob)
+          .add("proof_audit_path", &report_options::proof_audit_path)
+          .add("weights_paths", &report_options::weights_paths)
+          .add("compare_tasks", &report_options::compare_tasks)
+          .add("sweep_bits", &report_options::sweep_bits)
+          .add("sweep_cases", &report_options::sweep_cases)
+          .add("size", &report_options::size);
+  return list;
+}
+}  // namespace
+
 nlohmann::json report_parameters_json(const report_options& opt) {
-  return {{"scalar", scalar_kind_name(opt.scalar)},
-          {"precision_bits",
-           opt.precision_bits ? nlohmann::json(*opt.precision_bits) : nlohmann::json(nullptr)},
-          {"cases", opt.cases},
-          {"seed", opt.seed},
-          {"property_glob", opt.property_glob},
-          {"proof_audit_path", opt.proof_audit_path},
-          {"weights_paths", opt.weights_paths},
-          {"compare_tasks", opt.compare_tasks},
-          {"sweep_bits", opt.sweep_bits},
-          {"sweep_cases", opt.sweep_cases},
-          {"size", size_profile_name(opt.size)}};
+  return report_parameter_list().to_json(opt);
 }
 
 report_options report_options_from_parameters(const nlohmann::json& j) {
-  report_options opt;
-  try {
-    const auto kind = parse_scalar_kind(j.at("scalar").get<std::string>());
-    if (!kind) throw std::invalid_argument("unknown scalar " + j.at("scalar").dump());
-    opt.scalar = *kind;
-    if (!j.at("precision_bits").is_null()) opt.precision_bits = j.at("precision_bits").get<int>();
-    opt.cases = j.at("cases").get<int>();
-    opt.seed = j.at("seed").get<std::uint64_t>();
-    opt.property_glob = j.at("property_glob").get<std::string>();
-    opt.proof_audit_path = j.at("proof_audit_path").get<std::string>();
-    opt.weights_paths = j.at("weights_paths").get<std::vector<std::string>>();
-    opt.compare_tasks = j.at("compare_tasks").get<int>();
-    opt.sweep_bits = j.at("sweep_bits").get<std::vector<int>>();
-    opt.sweep_cases = j.at("sweep_cases").get<int>();
-    const auto size = parse_size_profile(j.at("size").get<std::string>());
-    if (!size) throw std::invalid_argument("unknown size profile " + j.at("size").dump());
-    opt.size = *size;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument(std::string("shard parameters of a report run: ") + e.what());
-  }
-  return opt;
+  return report_parameter_list().from_json(j, "a report run");
 }
 
 int report_subcommand::run_shard(const shard_spec& shard, const std::string& dir,
@@ -250,12 +239,7 @@ int report_subcommand::run() {
              "tolerance", "margin", "verdict", "trust level");
   for (const auto& e : report.properties) {
     const auto& r = e.result;
-    const bool certified_failed = e.certified && e.certified->outcome != verdict::pass;
-    const std::string verdict_text = r.outcome != verdict::pass ? to_string(r.outcome)
-                                     : certified_failed
-                                         ? "FAIL (certified run in " + e.certified->scalar + ")"
-                                     : e.gate_pass ? "PASS"
-                                                   : "FAIL (proof " + e.proof_summary() + ")";
+    const std::string& verdict_text = e.gate.text;  // the one judge's (trust/verdict.hpp)
     fmt::print("{:<{}} {:>6} {:>10} {:>10} {:>7}  {:<7}  {}\n", r.info.name, width, r.cases,
                r.checks > 0 ? format_pow2(r.worst_log2_err) : "n/a",
                format_pow2(r.worst_log2_bound), margin_text(r), verdict_text, e.level_summary());

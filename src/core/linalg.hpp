@@ -9,7 +9,7 @@ namespace iclproof {
 
 // A B, as plain loops (for mpfr_real: every entry the correctly rounded dot product of
 // core/kernels.hpp's mpfr_dot_into, written in place, below the raw-MPFR mul+add floor at 257
-// bits, README "Benchmarks"; Eigen's generic product is ~2.7x the floor). Cost m n k.
+// bits, docs/benchmarks.md; Eigen's generic product is ~2.7x the floor). Cost m n k.
 template <class T>
 Mat<T> matmul(const Mat<T>& A, const Mat<T>& B);
 // A^T B without forming A^T.

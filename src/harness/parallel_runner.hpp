@@ -1,5 +1,5 @@
 // Runs many property runs at once, on every core and split into shards, with results that do
-// not depend on how the work was split (issue 15).
+// not depend on how the work was split.
 //
 // A run's cases are cut into blocks of consecutive cases (harness/runner.hpp: run_case_block);
 // each block draws its cases from seeds that depend on the case index only, and blocks merged in

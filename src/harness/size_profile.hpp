@@ -1,4 +1,4 @@
-// Size profiles (issue 15): `check --size small|paper|large` and `report --size ...` choose how
+// Size profiles: `check --size small|paper|large` and `report --size ...` choose how
 // large the dimensions d, the numbers of examples N and the depths (layers, steps) that the
 // properties draw may be.
 //   small: the ranges each property has always drawn (the default, and the CI's).
@@ -6,9 +6,9 @@
 //          von Oswald et al. 2023 train 5-layer (and looped) LSA stacks (section 3; their d and
 //          N are lost in the text of shared/papers, so not cited from it); the Memformer paper uses
 //          d = 5, n = 20 and up to 7 layers at d = 10 (its Appendix C); Akyurek et al. 2023 sweep
-//          d in {1, ..., 20} and L in {1, 2, 4, 8, 12, 16} layers (their Appendix H); issue 15
-//          asks for N = 20-100.
-//   large: d <= 64, N <= 512, depth <= 16 (issue 15).
+//          d in {1, ..., 20} and L in {1, 2, 4, 8, 12, 16} layers (their Appendix H); N = 20-100
+//          covers the in-context example counts of these experiments.
+//   large: d <= 64, N <= 512, depth <= 16: transformer-sized cases, beyond the papers.
 // A property draws a size through sized_max / draw_size below, naming the axis and its small
 // range; under paper and large the top of that range becomes the profile's cap (never lower than
 // the small top). What each property does with the profile, or why it cannot follow it, is

@@ -27,7 +27,7 @@
 // Lip_l above are hand-derived (their GeLU, LayerNorm and attention terms cite their theorems).
 #pragma once
 
-#include "harness/tolerance.hpp"
+#include "core/rounding_error_bounds.hpp"
 #include "raw/raw_operator.hpp"
 
 #include <algorithm>
@@ -35,8 +35,8 @@
 
 namespace iclproof::raw {
 
-// The rounding factor of the layer bounds: higham_gamma (harness/tolerance.hpp; n u < 1/2), and
-// exactly 0 on interval_real: the enclosures already contain the exact value of what the
+// The rounding factor of the layer bounds: higham_gamma (core/rounding_error_bounds.hpp; n u <
+// 1/2), and exactly 0 on interval_real: the enclosures already contain the exact value of what the
 // realised layer computes, so only the approximation bounds remain.
 template <class T>
 T gamma_bound(double n) {

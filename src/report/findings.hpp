@@ -20,9 +20,9 @@
 //
 // The report shows every finding in its errata table, with this run's verdict of each evidence
 // property and the two sides its `measure` computed in this run. The errata listed in
-// CONSTRUCTIONS.md are pre-registered as a catalogue (builtin_errata_catalogue()); registering
-// a finding with the same id replaces the catalogue entry: properties/errata.cpp does so for every
-// catalogue erratum, attaching its measurement and evidence (a unit test requires one for each).
+// CONSTRUCTIONS.md are a catalogue next to the errata, properties/errata_catalogue.hpp;
+// properties/errata.cpp registers every catalogue erratum with its measurement and evidence (a
+// unit test requires one for each).
 #pragma once
 
 #include <functional>
@@ -58,18 +58,14 @@ struct finding {
   std::function<finding_measurement()> measure;
 };
 
-// Registers (or replaces, by id) a finding. Throws std::logic_error if the same id is registered
-// twice outside the catalogue.
+// Registers a finding. Throws std::logic_error if the same id is registered twice.
 void register_finding(finding f);
 
 struct finding_registrar {
   explicit finding_registrar(finding f) { register_finding(std::move(f)); }
 };
 
-// The errata of CONSTRUCTIONS.md, without evidence until a family registers it.
-const std::vector<finding>& builtin_errata_catalogue();
-
-// The catalogue overlaid by every registered finding, sorted by family then id.
+// Every registered finding, sorted by family then id.
 std::vector<finding> all_findings();
 
 }  // namespace iclproof

@@ -78,7 +78,8 @@ struct plot_figure {
   std::vector<plot_matrix> matrices;
 };
 
-// Series a panel may hold (readability: issue 16). More data goes into several panels.
+// Series a panel may hold: more lines than this are not told apart by colour and dash in one
+// panel. More data goes into several panels.
 inline constexpr std::size_t max_series_per_panel = 6;
 
 struct plot_request {

@@ -11,6 +11,8 @@
 
 #include "core/scalar.hpp"
 #include "harness/parallel_runner.hpp"
+#include "report/report_figures.hpp"
+#include "report/report_folder.hpp"
 #include "report/report_model.hpp"
 
 #include <cstdint>
@@ -70,24 +72,5 @@ run_report generate_report(const report_options& opt, const report_progress& pro
 // then the precision sweep (each swept property at each --sweep-bits). Validates the options
 // (as generate_report) and reads no other input. What `report --shard` runs a part of.
 std::vector<run_request> report_run_requests(const report_options& opt);
-
-// Writes the run folder (creating it and its parents). Throws std::runtime_error if a file
-// cannot be written; std::logic_error if report.json does not validate against its schema.
-void write_report_folder(run_report& report, const std::string& dir);
-
-// The loss curve of a weights file (loss vs step, log scale), figure id `<id_prefix>.loss_curve`.
-plot_figure training_curve_figure(const weights_file& w, const std::string& id_prefix);
-// Figures from a comparison's per-layer tables (ids `<id_prefix>.<what>`): distances to the
-// construction per layer (with the gating threshold), loss per layer against GD / GD++ / CG,
-// learned coefficients per layer. None when the model has fewer than two layers' rows.
-std::vector<plot_figure> comparison_figures(const compare_result& c, const std::string& id_prefix);
-
-// Heatmaps of a comparison's matrix pairs (ids `<id_prefix>.weights_<k>`): the learned matrix
-// beside the construction's, one shared colour scale per pair.
-std::vector<plot_figure> weight_heatmap_figures(const compare_result& c,
-                                                const std::string& id_prefix);
-
-// "reports/runs/<YYYY-MM-DD>_seed<S>", with "_2", "_3", ... appended if that already exists.
-std::string default_run_folder(std::uint64_t seed);
 
 }  // namespace iclproof

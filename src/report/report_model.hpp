@@ -5,11 +5,14 @@
 
 #include "compare/compare.hpp"
 #include "compare/trajectory.hpp"
+#include "harness/result_text.hpp"
 #include "harness/runner.hpp"
 #include "report/families.hpp"
 #include "report/findings.hpp"
 #include "report/plot_series.hpp"
+#include "trust/proof_audit.hpp"
 #include "trust/trust_level.hpp"
+#include "trust/verdict.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -26,30 +29,10 @@ namespace iclproof {
 // `summary.trained_models`, top-level `trained_models`. Version 3: per property `coverage`
 // (cited theorems with roles, unproved part) and `trust` (level) replace `theorem` and `proof`;
 // `summary.fully_proved`, `summary.trust_levels`. Version 4: per property `certified` (the run in
-// its strongest mode, as `check --certified`) and `summary.certified_trust_levels`
-// (reports/SCHEMA.md, "Changes").
-inline constexpr int report_schema_version = 4;
-
-// ---- proofs -------------------------------------------------------------------------------
-// audit.json written by the Coq build:
-//   {"schema":1,"theorems":[{"file","name","status":"closed"|"standard-axioms"|"failed",
-//                            "assumptions":[...]}], optional "coq_version", "mathcomp_version"}
-struct audited_theorem {
-  std::string file;  // as written by the audit ("proofs/X.v" or "X.v")
-  std::string name;
-  std::string status;
-  std::vector<std::string> assumptions;
-};
-
-struct proof_audit {
-  std::string path;  // empty: no audit given
-  std::vector<audited_theorem> theorems;
-  std::string coq_version;       // from the audit if it carries one, else ""
-  std::string mathcomp_version;  // idem
-  // Throws std::runtime_error with a one-line message if unreadable or malformed.
-  static proof_audit load(const std::string& path);
-  const audited_theorem* find(const std::string& file, const std::string& name) const;
-};
+// its strongest mode, as `check --certified`) and `summary.certified_trust_levels`.
+// Version 5: `gate` is the rule of `check --ci` (sharpness included), with `gate_text` and
+// `gate_reasons` (reports/SCHEMA.md, "Changes").
+inline constexpr int report_schema_version = 5;
 
 // ---- results ------------------------------------------------------------------------------
 // The same property run as `iclproof check --certified` runs it (its strongest mode: exact
@@ -73,9 +56,10 @@ struct property_entry {
   std::vector<citation_status> citations;
   check_mode mode = check_mode::floating_point;
   trust_assessment trust;  // the trust level of this run (trust/property_trust.hpp)
-  // The CI gate for this property: numerics pass and, when an audit was given, every cited
-  // theorem checked.
-  bool gate_pass = false;
+  // The gate for this property (trust/verdict.hpp, in gate mode as `check --ci`): numerics,
+  // cited proofs when an audit was given, sharpness; then the certified run's, under the same
+  // rule.
+  property_verdict gate;
   // "checked" (every cited theorem), "no audit", "none cited", else the first failing status.
   std::string proof_summary() const;
   // The trust level shown beside the verdict: this run's level, and the level the certified run
@@ -202,12 +186,5 @@ std::string report_to_html(const run_report& r);
 bool gnuplot_available();
 rendered_plot render_plot(const plot_figure& fig, const std::string& run_dir);
 std::string plot_file_stem(const std::string& id);
-
-// Formatting shared by the writers: 2^x as "1.23e-45"; "0" for -inf.
-std::string format_pow2(double log2_value);
-std::string format_margin(double margin_log10);
-// A property's margin as text: "exact" when its worst check had zero error (even if that check's
-// tolerance was 0 too, which leaves log10(tolerance/error) undefined), else format_margin.
-std::string margin_text(const property_result& r);
 
 }  // namespace iclproof

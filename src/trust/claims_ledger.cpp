@@ -1,5 +1,6 @@
 #include "trust/claims_ledger.hpp"
 
+#include "core/markdown_text.hpp"
 #include "trust/property_trust.hpp"
 
 #include <fmt/format.h>
@@ -9,17 +10,8 @@
 namespace iclproof {
 
 namespace {
-std::string md_escape_cell(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
+std::string md_escape_cell(const std::string& s) {
+  return markdown_cell(s, markdown_newline::space);
 }
 
 std::string modes_text(const std::vector<check_mode>& modes) {

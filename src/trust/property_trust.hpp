@@ -1,11 +1,11 @@
-// The trust level of one property run, from its coverage (trust/claim_coverage.hpp), the mode it
+// The trust level of one property run, from its coverage (harness/claim_coverage.hpp), the mode it
 // ran in, its result, and the proof audit of the same run. `iclproof check`, `iclproof report`,
 // `iclproof list` and the claims ledger all call these, so they cannot disagree.
 #pragma once
 
 #include "harness/property.hpp"
 #include "harness/runner.hpp"
-#include "report/report_model.hpp"
+#include "trust/proof_audit.hpp"
 #include "trust/trust_level.hpp"
 
 #include <string>

@@ -15,7 +15,7 @@
 // A level is the property's weakest step; "partially proved" is not a level.
 #pragma once
 
-#include "trust/claim_coverage.hpp"
+#include "harness/claim_coverage.hpp"
 
 #include <map>
 #include <optional>

@@ -3,7 +3,7 @@
 #include "harness/parallel_runner.hpp"
 #include "harness/property.hpp"
 #include "harness/runner.hpp"
-#include "merge/shard_file.hpp"
+#include "harness/shard_file.hpp"
 
 #include <fmt/format.h>
 #include <rapidcheck.h>

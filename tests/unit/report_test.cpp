@@ -7,6 +7,8 @@
 #include "report/plot_series.hpp"
 #include "report/report_builder.hpp"
 
+#include "errata_catalogue.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -199,14 +201,14 @@ TEST_CASE("proof gate: a cited theorem that did not check fails the property", "
   REQUIRE(r.properties.size() == 1);
   CHECK(r.properties[0].result.outcome == verdict::pass);  // numerics hold
   CHECK(r.properties[0].proof_summary() == "failed: iterated_sherman_morrison_ridge");
-  CHECK_FALSE(r.properties[0].gate_pass);
+  CHECK_FALSE(r.properties[0].gate.pass);
   CHECK(r.failed() == 1);
 
   write_file(audit, R"({"schema":1,"theorems":[{"file":"ShermanMorrison.v",
     "name":"iterated_sherman_morrison_ridge","status":"closed","assumptions":[]}]})");
   r = generate_report(opt);
   CHECK(r.properties[0].proof_summary() == "checked");
-  CHECK(r.properties[0].gate_pass);
+  CHECK(r.properties[0].gate.pass);
   // With the theorem checked, the certified (exact rational) run is 'proved + exact', and the
   // level shown beside the verdict names both runs.
   REQUIRE(r.properties[0].certified.has_value());
@@ -223,7 +225,7 @@ TEST_CASE("proof gate: a cited theorem that did not check fails the property", "
   write_file(audit, R"({"schema":1,"theorems":[]})");
   r = generate_report(opt);
   CHECK(r.properties[0].proof_summary() == "not in audit: iterated_sherman_morrison_ridge");
-  CHECK_FALSE(r.properties[0].gate_pass);
+  CHECK_FALSE(r.properties[0].gate.pass);
 
   write_file(audit, "{not json");
   CHECK_THROWS_AS(generate_report(opt), std::runtime_error);
@@ -270,7 +272,7 @@ TEST_CASE("every catalogue erratum is measured, both sides, and confirmed at 256
           "[report][errata]") {
   scoped_mpfr_precision p(256);
   const auto all = all_findings();
-  for (const auto& entry : builtin_errata_catalogue()) {
+  for (const auto& entry : errata::catalogue()) {
     const auto it =
         std::find_if(all.begin(), all.end(), [&](const finding& f) { return f.id == entry.id; });
     REQUIRE(it != all.end());

@@ -1,9 +1,11 @@
-#include "merge/merge_command.hpp"
+#include "cli/merge_command.hpp"
 
 #include "cli/check_command.hpp"
+#include "cli/check_results.hpp"
+#include "cli/check_setup.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
-#include "merge/shard_file.hpp"
+#include "harness/shard_file.hpp"
 #include "report/report_builder.hpp"
 
 #include <fmt/format.h>
@@ -45,13 +47,14 @@ int run_merge_command(const merge_options& opt) {
   if (first.command == "check") {
     check_options check = check_options_from_parameters(first.parameters);
     check.json_path = (fs::path(opt.out_dir) / "check.json").string();
-    const std::vector<run_request> requests = check_run_requests(check);
+    const check_setup setup = prepare_check(check);
+    const std::vector<run_request> requests = check_run_requests(check, setup);
     require_same_runs(requests, first);
     std::vector<property_result> results;
     for (std::size_t i = 0; i < requests.size(); ++i)
       results.push_back(result_of(requests[i], merged[i]));
     fmt::print("iclproof merge: {} check shards -> {}\n", shards.size(), check.json_path);
-    return present_check_results(check, results);
+    return present_check_results(check, setup, results);
   }
   report_options report = report_options_from_parameters(first.parameters);
   report.draw_plots = opt.draw_plots;

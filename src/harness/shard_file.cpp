@@ -1,6 +1,6 @@
-#include "merge/shard_file.hpp"
+#include "harness/shard_file.hpp"
 
-#include "report/report_model.hpp"
+#include "core/build_identity.hpp"
 
 #include <fmt/format.h>
 
@@ -32,7 +32,7 @@ json build_identity() {
   static const std::vector<std::string> keep = {"iclproof", "git_commit", "compiler", "eigen",
                                                 "boost",    "mpfr",       "gmp"};
   json b = json::object();
-  for (const auto& [name, version] : collect_tool_versions(proof_audit{}))
+  for (const auto& [name, version] : compiled_in_versions())
     if (std::find(keep.begin(), keep.end(), name) != keep.end()) b[name] = version;
   return b;
 }

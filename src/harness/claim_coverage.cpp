@@ -1,4 +1,4 @@
-#include "trust/claim_coverage.hpp"
+#include "harness/claim_coverage.hpp"
 
 #include <set>
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // `iclproof merge SHARD.json... --out DIR`: the shards of one `check` or `report` run combined
-// into the result that run would have given in one piece (merge/shard_file.hpp).
+// into the result that run would have given in one piece (harness/shard_file.hpp).
 //   check shards  -> DIR/check.json (as `check --json`), the table and summary on stdout
 //   report shards -> DIR/report.json, report.md, report.html, timings.json, plots/ (as `report`;
 //                    the findings' measurements, plot sources and --weights comparisons, which

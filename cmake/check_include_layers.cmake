@@ -1,0 +1,89 @@
+# check_include_layers.cmake -- every #include "<folder>/..." in src/ and properties/ follows an
+# allowed edge between folders (ctest layers.includes_point_down). The folders form layers, each
+# using only those below it, so a construction never depends on the test harness, the harness
+# never on the reports, and only the command line sees everything:
+#
+#   core                      scalars, precision, linear algebra, rounding-error constants
+#   harness                   properties, their registry and runner, sharpness, tolerances
+#   tasks                     in-context regression task generators (draw under harness sizes)
+#   trust                     trust levels, the proof audit, the one verdict (trust/verdict.hpp)
+#   references lsa memformer raw   the constructions and their closed-form references
+#   compare                   learned weights against the constructions
+#   report                    report.json / .md / .html, plots, findings and families registries
+#   properties                the properties of each family (register findings, plots, families)
+#   cli                       the command line: check, list, report, merge, compare
+#   trainer                   iclproof-train: talks to the rest only through weights files
+#
+# Run as: cmake -DSOURCE=<iclproof tree> [-DPLANT=<file>:<folder>] -P check_include_layers.cmake
+# PLANT adds one include of <folder>/ to <file> (a path under SOURCE) before checking: the ctest
+# layers.includes_point_down_fails_on_a_planted_include shows the check failing on it.
+# A new src/ folder (a new family) must be added to the list below, with the folders it uses.
+cmake_minimum_required(VERSION 3.25)
+if(NOT SOURCE)
+  message(FATAL_ERROR "check_include_layers.cmake: -DSOURCE=<iclproof tree> is required")
+endif()
+
+# allowed_<folder>: the folders a file in <folder> may include from (besides its own).
+set(allowed_core "")
+set(allowed_harness core)
+set(allowed_tasks core harness)
+set(allowed_trust core harness)
+set(allowed_references core)
+set(allowed_lsa core)
+set(allowed_memformer core references)
+set(allowed_raw core references)
+set(allowed_compare core tasks references lsa memformer)
+set(allowed_report core harness tasks trust compare)
+set(allowed_properties core harness tasks trust references lsa memformer raw report)
+set(allowed_cli core harness tasks trust references lsa memformer raw compare report)
+set(allowed_trainer "")
+set(layers core harness tasks trust references lsa memformer raw compare report properties cli
+           trainer)
+
+file(GLOB_RECURSE sources RELATIVE ${SOURCE} ${SOURCE}/src/*.hpp ${SOURCE}/src/*.cpp
+     ${SOURCE}/src/*.in ${SOURCE}/properties/*.hpp ${SOURCE}/properties/*.cpp)
+set(planted_file "")
+if(PLANT)
+  string(REPLACE ":" ";" plant "${PLANT}")
+  list(GET plant 0 planted_file)
+  list(GET plant 1 planted_folder)
+endif()
+
+set(violations "")
+set(checked 0)
+foreach(rel IN LISTS sources)
+  # The folder of a file: src/<folder>/... or properties/...
+  if(rel MATCHES "^src/([^/]+)/")
+    set(from ${CMAKE_MATCH_1})
+  elseif(rel MATCHES "^properties/")
+    set(from properties)
+  else()
+    continue()  # src/iclproof.hpp, the umbrella header: includes everything on purpose
+  endif()
+  if(NOT from IN_LIST layers)
+    string(APPEND violations "\n  ${rel}: folder '${from}' is not in the layer list of "
+                             "cmake/check_include_layers.cmake (add it with the folders it uses)")
+    continue()
+  endif()
+  file(STRINGS ${SOURCE}/${rel} includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"/]+/")
+  if(rel STREQUAL planted_file)
+    list(APPEND includes "#include \"${planted_folder}/planted.hpp\"")
+  endif()
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"/]+)/.*$" "\\1" to "${line}")
+    math(EXPR checked "${checked} + 1")
+    if(to STREQUAL from OR NOT to IN_LIST layers)
+      continue()  # own folder, or a library (<fmt/...> is <>, "nlohmann/..." is not ours)
+    endif()
+    if(NOT to IN_LIST allowed_${from})
+      string(APPEND violations "\n  ${rel}: ${line}   ('${from}' may include only: "
+                               "${allowed_${from}})")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH sources nfiles)
+if(violations)
+  message(FATAL_ERROR "includes that go up the layers (cmake/check_include_layers.cmake):"
+                      "${violations}")
+endif()
+message(STATUS "${checked} includes of ${nfiles} files follow the allowed folder edges")
