@@ -3,7 +3,7 @@
 // are the ones Slurm 22.05 set in a live array, docs/slurm.md), with one clear refusal for
 // missing, inconsistent or gapped ranges; the shard file records the task and merge ignores it.
 #include "cli/scheduler_shard.hpp"
-#include "merge/shard_file.hpp"
+#include "harness/shard_file.hpp"
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
