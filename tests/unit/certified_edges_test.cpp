@@ -142,6 +142,47 @@ solve_verdict certified_solve_verdict(const Mat<Q>& A, const Mat<Q>& x, bool sin
   return v;
 }
 
+// x = A^-1 b by Cramer's rule (Leibniz determinants; A nonsingular, n <= 5).
+Mat<Q> cramer_solve(const Mat<Q>& A, const Mat<Q>& b) {
+  const Q det = leibniz_det(A);
+  Mat<Q> x(A.rows(), b.cols());
+  for (Eigen::Index j = 0; j < b.cols(); ++j)
+    for (Eigen::Index i = 0; i < A.rows(); ++i) {
+      Mat<Q> Ai = A;
+      Ai.col(i) = b.col(j);
+      x(i, j) = leibniz_det(Ai) / det;
+    }
+  return x;
+}
+// An interval matrix: the solve must enclose the solution of EVERY matrix in it; checked at the
+// two matrices where entry (r, c) is at either end of [A(r, c) - w, A(r, c) + w]. Returns "" if
+// sound (or refused), else what was not enclosed.
+std::string uncertain_matrix_unsound(const Mat<Q>& A, const Mat<Q>& b, Eigen::Index r,
+                                     Eigen::Index c, const Q& w) {
+  Mat<I> Ai = enclose(A);
+  Ai(r, c) =
+      interval_from_endpoints(lower(enclose(Q(A(r, c) - w))), upper(enclose(Q(A(r, c) + w))));
+  Mat<I> X;
+  try {
+    X = certified_solve(Ai, enclose(b));
+  } catch (const std::domain_error&) {
+    return "";
+  }
+  for (int side : {-1, 1}) {
+    Mat<Q> corner = A;
+    corner(r, c) += Q(side) * w;
+    if (leibniz_det(corner) == Q(0)) return "a singular matrix in the enclosure got an enclosure";
+    const Mat<Q> x = cramer_solve(corner, b);
+    for (Eigen::Index j = 0; j < x.cols(); ++j)
+      for (Eigen::Index i = 0; i < x.rows(); ++i)
+        if (!encloses(X(i, j), x(i, j)))
+          return "entry (" + std::to_string(i) + ", " + std::to_string(j) + "): enclosure " +
+                 full_digits(X(i, j)) + " excludes " + full_digits(x(i, j)) +
+                 ", the solution at A(r, c) " + (side < 0 ? "- w" : "+ w");
+  }
+  return "";
+}
+
 // The n x n Hilbert matrix (condition ~ e^(3.5 n)), exact.
 Mat<Q> hilbert(Eigen::Index n) {
   Mat<Q> H(n, n);
@@ -181,6 +222,26 @@ TEST_CASE("certified solve at its edges: ill-conditioned encloses or refuses, si
     CHECK(v.sound);
     if (k <= 40) CHECK(!v.refused);  // 64 bits: eps * condition <= 2^-21
     if (k >= 70) CHECK(v.refused);   // beyond the precision: A's enclosure holds singular ones
+  }
+  // An uncertain matrix: diag(a, 2) with a in [1 - 2^-10, 1 + 2^-10] and b = (1, 2): x_0 runs
+  // over [1 / (1 + 2^-10), 1 / (1 - 2^-10)], which X0 + R (B - A X0) = [1 - 2^-10, 1 + 2^-10]
+  // misses at the top (1 / (1 - d) = 1 + d + d^2 + ...): the C [-delta, delta] term is needed.
+  {
+    Mat<Q> D(2, 2), e(2, 1), coupled(2, 2);
+    D << Q(1), Q(0), Q(0), Q(2);
+    e << Q(1), Q(2);
+    coupled << Q(2), Q(1), Q(1), Q(2);
+    for (int bits : {64, 256}) {
+      scoped_mpfr_precision q(bits);
+      CAPTURE(bits);
+      CHECK(uncertain_matrix_unsound(D, e, 0, 0, pow2(-10)) == "");
+      CHECK(uncertain_matrix_unsound(coupled, e, 0, 1, pow2(-20)) == "");
+      // ... and enclosed, not refused (||I - R A|| is about 2^-10).
+      Mat<I> Di = enclose(D);
+      Di(0, 0) = interval_from_endpoints(mpfr_real(1) - mpfr_real(std::ldexp(1.0, -10)),
+                                         mpfr_real(1) + mpfr_real(std::ldexp(1.0, -10)));
+      CHECK_NOTHROW(certified_solve(Di, enclose(e)));
+    }
   }
   // Exactly singular: refused, never an enclosure (all ones; a zero row; row 3 = row 0 + row 1).
   Mat<Q> ones = Mat<Q>::Constant(3, 3, Q(1));
@@ -225,6 +286,16 @@ TEST_CASE("property: the certified solve never returns a wrong enclosure (exact 
       for (int i = 0; i < n; ++i)
         x(i, j) = Q(*rc::gen::inRange(-9, 10)) / Q(*rc::gen::inRange(1, 9));
     const bool singular = leibniz_det(A) == Q(0);
+    if (!singular) {
+      // The same system with one entry uncertain by 2^-j: every matrix in it must be solved.
+      const int r = *rc::gen::inRange(0, n), c = *rc::gen::inRange(0, n);
+      const int j = *rc::gen::inRange(6, 40);
+      const std::string wrong = uncertain_matrix_unsound(A, exact_product(A, x), r, c, pow2(-j));
+      if (!wrong.empty())
+        RC_FAIL("unsound certified solve of an interval matrix at " + std::to_string(bits) +
+                " bits, entry (" + std::to_string(r) + ", " + std::to_string(c) + ") +- 2^-" +
+                std::to_string(j) + ": " + wrong);
+    }
     const solve_verdict v = certified_solve_verdict(A, x, singular);
     RC_CLASSIFY(singular, "singular");
     RC_CLASSIFY(v.refused, "refused");
