@@ -223,6 +223,23 @@ TEST_CASE("certified solve at its edges: ill-conditioned encloses or refuses, si
     if (k <= 40) CHECK(!v.refused);  // 64 bits: eps * condition <= 2^-21
     if (k >= 70) CHECK(v.refused);   // beyond the precision: A's enclosure holds singular ones
   }
+  // Every k across the precision's edge (condition 2^k from eps^-1 / 2^8 to eps^-1 2^8), both
+  // signs of the perturbation, at 53, 64 and 128 bits: near and beyond the edge R = mid(A)^-1
+  // is inaccurate and I - R A has large entries of definite signs, where an under-estimated
+  // ||I - R A|| would let a wrong enclosure through.
+  for (int bits : {53, 64, 128}) {
+    scoped_mpfr_precision q(bits);
+    const int b = scalar_traits<I>::bits();
+    for (int k = b - 8; k <= b + 8; ++k)
+      for (int sign : {-1, 1}) {
+        Mat<Q> A(2, 2), x(2, 2);
+        A << Q(1), Q(1), Q(1), Q(1) + Q(sign) * pow2(-k);
+        x << Q(3), Q(1), Q(-5), Q(7) / Q(3);
+        const solve_verdict v = certified_solve_verdict(A, x, false);
+        CAPTURE(bits, k, sign, v.detail);
+        CHECK(v.sound);
+      }
+  }
   // An uncertain matrix: diag(a, 2) with a in [1 - 2^-10, 1 + 2^-10] and b = (1, 2): x_0 runs
   // over [1 / (1 + 2^-10), 1 / (1 - 2^-10)], which X0 + R (B - A X0) = [1 - 2^-10, 1 + 2^-10]
   // misses at the top (1 / (1 - d) = 1 + d + d^2 + ...): the C [-delta, delta] term is needed.
