@@ -31,6 +31,12 @@ while read -r cite; do
     bad=1
   fi
 done < <(grep -rhoE "proofs/[A-Za-z0-9_]+\.v:[A-Za-z_][A-Za-z0-9_']*" "$root/properties" 2>/dev/null | sort -u)
+# Nothing cited is nothing checked (a changed citation format, an empty or moved properties/):
+# a failure, not "all declared".
+if [ "$n" = 0 ]; then
+  echo "check_citations: no citation found in $root/properties (nothing was checked)"
+  bad=1
+fi
 shopt -s nullglob
 sources=("$root"/properties/*.cpp)
 if [ "${#sources[@]}" -gt 0 ]; then

@@ -44,18 +44,27 @@ Mat<interval_real> certified_solve(const Mat<interval_real>& A, const Mat<interv
   const Mat<interval_real> Z = matmul<interval_real>(Ri, Mat<interval_real>(B - matmul(A, X0)));
   const Mat<interval_real> C =
       Mat<interval_real>(Mat<interval_real>::Identity(n, n)) - matmul<interval_real>(Ri, A);
-  // beta: upper end of the max row sum of |C|.
+  // beta: upper end of the max row sum of |C|. A NaN row sum refuses the solve: R is the MPFR
+  // inverse of the midpoint, which for an exactly singular midpoint holds inf and NaN entries,
+  // and every comparison with NaN is false, so `beta < s` alone kept beta at 0 and returned
+  // [nan, nan] enclosures as if certified.
   mpfr_real beta(0);
+  bool beta_is_nan = false;
   for (Eigen::Index i = 0; i < n; ++i) {
     interval_real s(0);
     for (Eigen::Index j = 0; j < n; ++j) s += abs_of(C(i, j));
-    if (beta < upper(s)) beta = upper(s);
+    const mpfr_real u = upper(s);
+    if (mpfr_nan_p(u.backend().data()) || mpfr_nan_p(lower(s).backend().data()))
+      beta_is_nan = true;
+    else if (beta < u)
+      beta = u;
   }
-  if (!(beta < mpfr_real(1)))
+  if (beta_is_nan || !(beta < mpfr_real(1)))
     throw std::domain_error(
         fmt::format("certified solve: ||I - R A||_inf <= {} is not < 1 (matrix singular or too "
                     "ill-conditioned at {} bits)",
-                    static_cast<double>(beta), scalar_traits<interval_real>::bits()));
+                    beta_is_nan ? std::string("NaN") : fmt::format("{}", static_cast<double>(beta)),
+                    scalar_traits<interval_real>::bits()));
   const interval_real one_minus_beta = interval_real(1) - interval_point(beta);
   Mat<interval_real> X(n, B.cols());
   for (Eigen::Index j = 0; j < B.cols(); ++j) {
@@ -66,6 +75,10 @@ Mat<interval_real> certified_solve(const Mat<interval_real>& A, const Mat<interv
       interval_real ce(0);
       for (Eigen::Index k = 0; k < n; ++k) ce += C(i, k) * ball;
       X(i, j) = X0(i, j) + Z(i, j) + ce;
+      if (mpfr_nan_p(lower(X(i, j)).backend().data()) ||
+          mpfr_nan_p(upper(X(i, j)).backend().data()))
+        throw std::domain_error(
+            "certified solve: the enclosure is NaN (matrix singular or too ill-conditioned)");
     }
   }
   return X;

@@ -421,7 +421,7 @@ TEST_CASE("Erratum Lemma 4: the GeLU-multiplication error is fourth order in the
   CHECK(abs_of(T(n.leading_term_ratio - T(1))) < T(1e-7));  // measured ratio 1 - O(x^2) ~ 1 - 4e-10
 }
 
-TEST_CASE("Erratum Lemma 5: the proof drops x; g(N + x) - N - x = -(N + x)(1 - Phi(N + x))",
+TEST_CASE("Erratum Lemma 5: the proof drops x, g(N + x) - N - x = -(N + x)(1 - Phi(N + x))",
           "[akyurek][errata]") {
   scoped_mpfr_precision p(256);
   using T = mpfr_real;
@@ -463,7 +463,7 @@ TEST_CASE("Erratum Appendix A: the ridge SGD step is w - 2 alpha (x (w^T x - y) 
 
 #ifndef ICLPROOF_MUTATION_RATIONAL
 TEST_CASE(
-    "Finding Appendix B: the printed chain keeps only b = x_n y_n; ridge needs b = sum x_i y_i",
+    "Finding Appendix B: the printed chain keeps only b = x_n y_n, ridge needs b = sum x_i y_i",
     "[akyurek][errata]") {
   scoped_mpfr_precision p(256);
   using T = mpfr_real;

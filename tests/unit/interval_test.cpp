@@ -126,7 +126,7 @@ TEST_CASE("interval transcendentals enclose the 2p-bit MPFR value and are one or
   CHECK(contains(pi_value<I>(), boost::math::constants::pi<mpfr_real>()));
 }
 
-TEST_CASE("certified solve encloses the exact solution; singular input is an error", "[interval]") {
+TEST_CASE("certified solve encloses the exact solution, singular input is an error", "[interval]") {
   scoped_mpfr_precision p(256);
   // Integer A and x, b = A x exactly: the enclosure must contain x, a few ulps wide.
   Mat<I> A(4, 4), x(4, 2);
@@ -155,7 +155,7 @@ namespace {
 const mutation_runner interval_runs{12, scalar_kind::interval};
 }
 
-TEST_CASE("interval check_le: pass iff hi(error) <= lo(bound); failures say what they certify",
+TEST_CASE("interval check_le: pass iff hi(error) <= lo(bound), failures say what they certify",
           "[interval]") {
   scoped_mpfr_precision p(256);
   const I third = I(1) / I(3);
@@ -363,7 +363,7 @@ TEST_CASE("interval mode: RAW and div layers fail on perturbed weights",
         verdict::fail);
 }
 
-TEST_CASE("interval mode: the exact Theorem 1 chain is an identity; the printed chain fails",
+TEST_CASE("interval mode: the exact Theorem 1 chain is an identity, the printed chain fails",
           "[interval][akyurek][mutation][errata]") {
   scoped_mpfr_precision p(256);
   using namespace akyurek_checks;

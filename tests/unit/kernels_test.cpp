@@ -154,7 +154,7 @@ TEST_CASE("mpfr_dot_into: NaN and infinities go to mpfr_dot", "[kernels]") {
   CHECK(mpfr_nan_p(r.backend().data()));
 }
 
-TEST_CASE("MPFR matmul entries are correctly rounded dot products; strides of N, TN, NT",
+TEST_CASE("MPFR matmul entries are correctly rounded dot products, strides of N, TN, NT",
           "[kernels]") {
   scoped_mpfr_precision p(256);
   std::mt19937_64 g(7);
