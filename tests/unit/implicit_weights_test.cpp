@@ -6,6 +6,8 @@
 // erratum candidate of Lemma A.1 (the printed (M + a u w*^T)) is shown to differ from the layer.
 #include "implicit_weights.hpp"
 
+#include "core/precision.hpp"
+
 #include "mutation_testing.hpp"
 
 #include <catch2/catch.hpp>
@@ -96,6 +98,8 @@ TEST_CASE("implicit weights: an unmasked layer and bad shapes give one clear err
 
 TEST_CASE("implicit_weights token properties fail on a flipped w, a scaled w, dropped terms",
           "[implicit_weights][mutation]") {
+  // 512 bits: layer_cap allows 3 layers (a dropped term shows from layer 2 on).
+  scoped_mpfr_precision p(512);
   const auto general = [](case_context& ctx, const reader<T>& r) {
     every_token_is_read_by_the_implicit_state<T>(ctx, head_form::general, r);
   };
@@ -111,6 +115,7 @@ TEST_CASE("implicit_weights token properties fail on a flipped w, a scaled w, dr
 
 TEST_CASE("implicit_weights prediction and GD-form properties fail on broken readers",
           "[implicit_weights][mutation]") {
+  scoped_mpfr_precision p(512);
   expect_reader_killed(
       [](case_context& ctx, const reader<T>& r) {
         prediction_is_the_implicit_linear_model<T>(ctx, r);
