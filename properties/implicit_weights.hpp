@@ -21,7 +21,6 @@
 #include "core/precision.hpp"
 #include "harness/property.hpp"
 #include "implicit_weights/implicit_weights.hpp"
-#include "implicit_weights/implicit_weights_impl.hpp"
 #include "lsa/vonoswald_weights.hpp"
 #include "references/references.hpp"
 #include "tasks/rapidcheck_gen.hpp"
