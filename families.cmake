@@ -79,3 +79,19 @@ iclproof_family(iterative_newton
   SECTION "docs/constructions/iterative_newton.md"
   SOURCES newton_schulz iterative_newton
   PROOFS IterativeNewton.v)
+
+iclproof_family(implicit_weights
+  TITLE "Vladymyrov et al. 2024: the implicit weights of any linear transformer"
+  REFERENCE "M. Vladymyrov, J. von Oswald, M. Sandler, R. Ge. Linear Transformers are Versatile In-Context Learners. NeurIPS 2024. Theorem 4.1, Lemma 4.3, Lemma 4.4 / A.1 (re-derived: the extraction we read lost the display equations; docs/constructions/implicit_weights.md)."
+  SECTION "docs/constructions/implicit_weights.md"
+  SOURCES implicit_weights
+  PROOFS ImplicitWeights.v
+  CI_RUNS mpfr256 double53 long-double64 rational)
+
+iclproof_family(gdpp_rate
+  TITLE "Vladymyrov et al. 2024: GD++ reaches eps in O(log kappa + log log 1/eps) layers"
+  REFERENCE "M. Vladymyrov, J. von Oswald, M. Sandler, R. Ge. Linear Transformers are Versatile In-Context Learners. NeurIPS 2024. Theorem 5.1, App. A.4, Lemmas A.2-A.3 (docs/constructions/gdpp_rate.md)."
+  SECTION "docs/constructions/gdpp_rate.md"
+  SOURCES gdpp_rate
+  PROOFS GdppRate.v
+  CI_RUNS mpfr256 double53 long-double64 rational)

@@ -1,0 +1,259 @@
+// Checks of the GD++ rate of Vladymyrov, von Oswald, Sandler, Ge 2024 (Theorem 5.1, App. A.4,
+// Lemmas A.2-A.3; docs/constructions/gdpp_rate.md; proofs/GdppRate.v), run through the generic
+// LSA layer with lsa's GD++ weights. The data have orthogonal rows, X = diag(s) H_d (H_d the
+// first d rows of the N x N Sylvester-Hadamard matrix, s_i integers), so Sigma = X X^T =
+// N diag(s^2) is diagonal with rational eigenvalues and everything the paper states about
+// eigenvalues is an exact rational statement.
+//
+// Tolerance of the eigenvalue-map check in floating point (properties/rounding_shadow.hpp): both
+// sides use the SAME inputs, X (integers, exact) and the schedule's gamma_l as computed in T, and
+// are equal in exact arithmetic on them (Sigma_{l+1} = (I - gamma Sigma_l) Sigma_l (I - gamma
+// Sigma_l), diagonal); each differs from the exact value by at most gamma_n times its shadow.
+// Shadows: the LSA stack on |weights| and |tokens| (then |X_l| |X_l|^T), and the map on
+// lambda (1 + |gamma| lambda)^2. Depth per layer: the LSA layer's N + 3 D + 4 + 1, the Gram N,
+// the map 4: depth = K (2 N + 3 D + 10).
+#pragma once
+
+#include "core/precision.hpp"
+#include "gdpp_rate/gdpp_rate.hpp"
+#include "harness/property.hpp"
+#include "harness/tolerance.hpp"
+#include "rounding_shadow.hpp"
+#include "tasks/rapidcheck_gen.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace iclproof::gdpp_rate_checks {
+
+using rounding_shadow::compare_within;
+using rounding_shadow::shadow_bound;
+
+// The construction under test (the real one: real_construction<T>()): the schedule and the
+// LSA stack built from it.
+template <class T>
+struct construction {
+  std::function<gdpp_rate_schedule<T>(const T& mu, const T& nu, int K)> schedule;
+  std::function<lsa_stack<T>(Eigen::Index d, Eigen::Index o, Eigen::Index N,
+                             const gdpp_rate_schedule<T>& s)>
+      stack;
+};
+
+template <class T>
+construction<T> real_construction() {
+  return {&gdpp_rate_schedule_for<T>, &gdpp_rate_stack<T>};
+}
+
+template <class T>
+lsa_stack<T> abs_stack(const lsa_stack<T>& s) {
+  lsa_stack<T> a = s;
+  for (auto& layer : a.layers)
+    for (auto& h : layer.heads) {
+      h.W_K = abs_of(h.W_K);
+      h.W_Q = abs_of(h.W_Q);
+      h.W_V = abs_of(h.W_V);
+      h.P = abs_of(h.P);
+    }
+  return a;
+}
+
+template <class T>
+struct diagonal_case {
+  Eigen::Index d = 1, N = 1, Q = 1;
+  Mat<T> X, Y, Xq;
+  std::vector<long> s;  // X = diag(s) H_d
+};
+
+// d in 1..N, N in {2, 4, 8}, s_i in 1..s_max, integer targets and queries.
+template <class T>
+diagonal_case<T> gen_diagonal_case(case_context& ctx, int s_max) {
+  diagonal_case<T> c;
+  c.N = 1 << *rc::gen::inRange(1, 4);
+  c.d = *rc::gen::inRange<Eigen::Index>(1, c.N + 1);
+  c.Q = *rc::gen::inRange(1, 3);
+  const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+  data_rng rng(seed);
+  Mat<double> X(c.d, c.N), Y(1, c.N), Xq(c.d, c.Q);
+  std::string s_text;
+  for (Eigen::Index i = 0; i < c.d; ++i) {
+    c.s.push_back(1 + static_cast<long>(rng.uniform(0.0, double(s_max))));
+    s_text += (i ? ", " : "") + std::to_string(c.s.back());
+    for (Eigen::Index j = 0; j < c.N; ++j)
+      X(i, j) = (__builtin_popcountll(static_cast<unsigned long long>(i & j)) % 2 ? -1.0 : 1.0) *
+                static_cast<double>(c.s.back());
+  }
+  for (Eigen::Index j = 0; j < c.N; ++j) Y(0, j) = std::floor(rng.uniform(-4.0, 5.0));
+  for (Eigen::Index j = 0; j < c.Q; ++j)
+    for (Eigen::Index i = 0; i < c.d; ++i) Xq(i, j) = std::floor(rng.uniform(-4.0, 5.0));
+  c.X = from_double<T>(X);
+  c.Y = from_double<T>(Y);
+  c.Xq = from_double<T>(Xq);
+  ctx.note("d, N, queries, seed", std::to_string(c.d) + ", " + std::to_string(c.N) + ", " +
+                                      std::to_string(c.Q) + ", " + std::to_string(seed));
+  ctx.note("X = diag(s) H_d, s", s_text);
+  return c;
+}
+
+// The spectrum bounds of Sigma = N diag(s^2): mu = N min s^2, nu = N max s^2.
+template <class T>
+std::pair<T, T> spectrum_bounds(const diagonal_case<T>& c) {
+  long lo = c.s[0], hi = c.s[0];
+  for (long v : c.s) lo = std::min(lo, v), hi = std::max(hi, v);
+  return {T(static_cast<double>(c.N * lo * lo)), T(static_cast<double>(c.N * hi * hi))};
+}
+
+template <class T>
+Mat<T> run_tokens(const diagonal_case<T>& c, const lsa_stack<T>& stack, int layer, bool shadow) {
+  Mat<T> E = regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(1, c.Q)));
+  if (!shadow) return lsa_stack_forward<T>(stack, E, c.N)[layer];
+  return lsa_stack_forward<T>(abs_stack(stack), abs_of(E), c.N)[layer];
+}
+
+// Lemma A.3's premise on the layers themselves: after each GD++ preconditioning layer of the
+// schedule, X_l X_l^T = diag(lambda^(l)) with lambda^(l+1)_i = lambda^(l)_i (1 - gamma_l
+// lambda^(l)_i)^2 (proofs/GdppRate.v:gdpp_gram_step with proofs/VonOswald.v:gdpp_layer_identity).
+template <class T>
+void preconditioning_layer_maps_each_eigenvalue(case_context& ctx, const construction<T>& make) {
+  const auto c = gen_diagonal_case<T>(ctx, 6);
+  const int K = *rc::gen::inRange(1, 4);
+  ctx.note("preconditioning layers K", std::to_string(K));
+  const auto [mu, nu] = spectrum_bounds(c);
+  const auto sch = make.schedule(mu, nu, K);
+  const auto stack = make.stack(c.d, 1, c.N, sch);
+  const Eigen::Index d = c.d, N = c.N;
+  Vec<T> lam(d), lam_shadow(d);
+  for (Eigen::Index i = 0; i < d; ++i)
+    lam(i) = lam_shadow(i) = T(static_cast<double>(N * c.s[i] * c.s[i]));
+  const auto all = lsa_stack_forward<T>(
+      stack, regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(1, c.Q))), N);
+  ctx.require("the stack has K + 1 layers", static_cast<int>(all.size()) == K + 2,
+              std::to_string(all.size() - 1) + " layers");
+  for (int l = 0; l < K; ++l) {
+    for (Eigen::Index i = 0; i < d; ++i) {
+      lam(i) = gdpp_eigenvalue_map(lam(i), sch.gamma[l]);
+      if constexpr (!is_exact_scalar<T>) {
+        const T s = T(1) + abs_of(sch.gamma[l]) * lam_shadow(i);
+        lam_shadow(i) = lam_shadow(i) * s * s;
+      }
+    }
+    const Mat<T> Xl = all[l + 1].topLeftCorner(d, N);
+    const Mat<T> gram = matmul_nt(Xl, Xl);
+    const Mat<T> ref = lam.asDiagonal();
+    const T bound = tolerance<T>([&](auto) {
+      const Mat<T> Xs = run_tokens(c, stack, l + 1, true).topLeftCorner(d, N);
+      return shadow_bound<T>((l + 1) * (2.0 * N + 3.0 * (d + 1) + 10.0),
+                             T(max_abs(Mat<T>(matmul_nt(Xs, Xs))) + max_abs(Mat<T>(lam_shadow))));
+    });
+    compare_within<T>(ctx,
+                      "layer " + std::to_string(l + 1) +
+                          ": X_l X_l^T vs diag(lambda (1 - gamma lambda)^2) of the previous",
+                      gram, ref, bound);
+  }
+}
+
+// kappa of the diagonal Gram matrix of layer l (exact scalar).
+template <class T>
+T diagonal_kappa(const Mat<T>& Xl) {
+  const Mat<T> G = matmul_nt(Xl, Xl);
+  T lo = G(0, 0), hi = G(0, 0);
+  for (Eigen::Index i = 1; i < G.rows(); ++i) {
+    if (G(i, i) < lo) lo = G(i, i);
+    if (hi < G(i, i)) hi = G(i, i);
+  }
+  return hi / lo;
+}
+
+// Lemma A.3 on the layers' own output, exactly: kappa_{l+1} = 4 kappa_l^3 / (3 kappa_l - 1)^2;
+// kappa_l >= 11/10 gives kappa_{l+1} <= c kappa_l, c = (4/9)/(1 - 1/3.3)^2 = 4356/4761;
+// kappa_l = 1 + eps with eps <= 1/10 gives kappa_{l+1} - 1 = eps^2 (3/4 + eps)/(1 + 3 eps/2)^2,
+// between (3/4) eps^2 / (1.15)^2 and 2 eps^2 (quadratic: the doubly exponential phase).
+template <class T>
+void condition_number_contracts_as_lemma_a3(case_context& ctx, const construction<T>& make) {
+  const auto c = gen_diagonal_case<T>(ctx, 12);
+  const int K = *rc::gen::inRange(1, 7);
+  ctx.note("preconditioning layers K", std::to_string(K));
+  const auto [mu, nu] = spectrum_bounds(c);
+  const auto sch = make.schedule(mu, nu, K);
+  const auto all =
+      lsa_stack_forward<T>(make.stack(c.d, 1, c.N, sch),
+                           regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(1, c.Q))), c.N);
+  ctx.require("the stack has K + 1 layers", static_cast<int>(all.size()) == K + 2,
+              std::to_string(all.size() - 1) + " layers");
+  const T c_const = T(4356) / T(4761), tenth = T(1) / T(10);
+  std::string curve;
+  T kappa = diagonal_kappa<T>(all[0].topLeftCorner(c.d, c.N));
+  for (int l = 0; l < K; ++l) {
+    const T next = diagonal_kappa<T>(all[l + 1].topLeftCorner(c.d, c.N));
+    const std::string at = "layer " + std::to_string(l + 1) + ": ";
+    const T eps = kappa - T(1), eps1 = next - T(1);
+    curve += (l ? ", " : "") + short_digits(eps1, 3);
+    ctx.require(at + "kappa' = 4 kappa^3 / (3 kappa - 1)^2 (exact)", next == gdpp_kappa_map(kappa),
+                "kappa = " + full_digits(kappa) + ", kappa' = " + full_digits(next));
+    if (T(11) / T(10) <= kappa)
+      ctx.require(at + "kappa >= 1.1: kappa' <= (4356/4761) kappa", next <= c_const * kappa,
+                  "kappa = " + full_digits(kappa) + ", kappa' = " + full_digits(next));
+    if (eps <= tenth) {
+      const T den = T(1) + T(3) * eps / T(2);
+      ctx.require(at + "kappa' - 1 = eps^2 (3/4 + eps) / (1 + 3 eps / 2)^2 (exact)",
+                  eps1 == eps * eps * (T(3) / T(4) + eps) / (den * den),
+                  "eps = " + full_digits(eps) + ", eps' = " + full_digits(eps1));
+      ctx.require(at + "eps <= 1/10: eps' <= 2 eps^2 (Lemma A.3)", eps1 <= T(2) * eps * eps,
+                  "eps = " + full_digits(eps) + ", eps' = " + full_digits(eps1));
+    }
+    kappa = next;
+  }
+  ctx.note("kappa_l - 1 over the layers", curve);
+}
+
+// Theorem 5.1 end to end: for eps = 10^-k, K = the first layer count with kappa_K - 1 <= tau,
+// tau = eps / (2 kappa_0) (proof of Thm 5.1), is at most Lemma A.3's count; the K + 1 layer stack
+// (K GD++ layers and one GD layer, eta/N = 1/mu_K) predicts every query within
+// (kappa_K - 1) sqrt(kappa_0 kappa_K) ||w*|| ||x_t|| <= eps ||w*|| ||x_t|| of <x_t, w*>, w* the
+// least-squares solution (exact: Sigma diagonal). Checked squared, so no square roots.
+template <class T>
+void gdpp_stack_reaches_eps_in_the_stated_layers(case_context& ctx, const construction<T>& make) {
+  const auto c = gen_diagonal_case<T>(ctx, 4);
+  const int k = *rc::gen::inRange(1, 9);
+  T eps(1);
+  for (int i = 0; i < k; ++i) eps /= T(10);
+  const auto [mu, nu] = spectrum_bounds(c);
+  const T kappa0 = nu / mu, tau = eps / (T(2) * kappa0);
+  const int K = gdpp_rate_layers_needed<T>(kappa0, tau);
+  const int bound = gdpp_rate_layer_bound(static_cast<long double>(to_double(kappa0)),
+                                          static_cast<long double>(to_double(tau)));
+  ctx.note("eps = 10^-k, kappa_0, K, Lemma A.3 count",
+           std::to_string(k) + ", " + short_digits(kappa0, 6) + ", " + std::to_string(K) + ", " +
+               std::to_string(bound));
+  ctx.require(
+      "K <= Lemma A.3's count ceil(log(kappa/1.1)/log(1/c)) + "
+      "ceil(log2(log(2 tau)/log(1/5)))",
+      K <= bound, std::to_string(K) + " > " + std::to_string(bound));
+  const auto sch = make.schedule(mu, nu, K);
+  const auto out =
+      lsa_stack_forward<T>(make.stack(c.d, 1, c.N, sch),
+                           regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(1, c.Q))), c.N);
+  const Mat<T> pred = -out.back().bottomRightCorner(1, c.Q);
+  Mat<T> w_star = matmul_nt(c.X, c.Y);  // diag(1/lambda) X Y^T
+  for (Eigen::Index i = 0; i < c.d; ++i)
+    w_star(i, 0) /= T(static_cast<double>(c.N * c.s[i] * c.s[i]));
+  const T kappaK = sch.nu.back() / sch.mu.back();
+  ctx.require("kappa_K - 1 <= tau", kappaK - T(1) <= tau,
+              "kappa_K = " + full_digits(kappaK) + ", tau = " + full_digits(tau));
+  const T ww = matmul_tn(w_star, w_star)(0, 0);
+  for (Eigen::Index q = 0; q < c.Q; ++q) {
+    const T err = pred(0, q) - matmul_tn(Mat<T>(c.Xq.col(q)), w_star)(0, 0);
+    const T xx = matmul_tn(Mat<T>(c.Xq.col(q)), Mat<T>(c.Xq.col(q)))(0, 0);
+    const T proof_bound = (kappaK - T(1)) * (kappaK - T(1)) * kappa0 * kappaK * ww * xx;
+    ctx.require("query " + std::to_string(q) +
+                    ": err^2 <= (kappa_K - 1)^2 kappa_0 kappa_K ||w*||^2 ||x_t||^2 (Lemma A.2 "
+                    "in the transformed coordinates)",
+                err * err <= proof_bound,
+                "err = " + full_digits(err) + ", bound^2 = " + full_digits(proof_bound));
+    ctx.require("query " + std::to_string(q) + ": err^2 <= eps^2 ||w*||^2 ||x_t||^2 (Thm 5.1)",
+                err * err <= eps * eps * ww * xx,
+                "err = " + full_digits(err) + ", eps = " + full_digits(eps));
+  }
+}
+
+}  // namespace iclproof::gdpp_rate_checks
