@@ -30,7 +30,7 @@
 // Gaussian or anisotropic-Gaussian data; line-searched on a calibration sample of
 // calibration_tasks tasks for K > 1 steps. tables.gd_step_reference.method says which.
 // Each metric carries a threshold, the direction of the test, whether it gates the verdict,
-// and the justification (THRESHOLDS in compare.cpp).
+// and the justification (compare/thresholds.hpp).
 #pragma once
 
 #include "compare/weights_file.hpp"
