@@ -39,6 +39,7 @@ compare_result compare_weights(const weights_file& w, const compare_options& o,
   r.precision_bits = precision.setting().actual_bits;
   r.tasks = o.tasks;
   r.seed = o.seed;
+  r.notes = w.provenance;  // how a peer's model was read (compare/peer_models.hpp)
   const learned_parameters<T> p = to_scalar<T>(w);
   const std::vector<fresh_task> tasks = draw_tasks(w, o);
   const bool single = w.experiment == "vonoswald_single_lsa";

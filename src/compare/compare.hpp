@@ -54,6 +54,7 @@ struct compare_options {
   int tasks = default_compare_tasks;  // fresh validation tasks
   int calibration_tasks = 100000;     // a separate sample fixing eta* when it has no closed form
   std::uint64_t seed = 20261122;      // of the fresh tasks (independent of the training seed)
+  bool progress = false;  // one line per model compared, with its time, on stderr (sweeps)
 };
 
 struct compare_metric {

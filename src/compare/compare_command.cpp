@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -86,7 +87,12 @@ int run_compare_sweep_command(const std::vector<std::string>& paths, const compa
   }
   std::vector<compare_result> results;
   for (const auto& w : files) {
+    const auto start = std::chrono::steady_clock::now();
     results.push_back(compare_weights(w, o));
+    // Progress on stderr (stdout keeps the table): which file, its verdict, its time.
+    fmt::print(stderr, "iclproof compare: [{}/{}] {}: {} ({:.1f} s)\n", results.size(),
+               files.size(), w.source, results.back().passed ? "PASS" : "FAIL",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     const compare_result& r = results.back();
     std::string failed;
     for (const auto& m : r.metrics)

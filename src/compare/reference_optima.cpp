@@ -191,4 +191,21 @@ tuned_gdpp tune_gdpp_reference_uncached(const weights_file& w, const compare_opt
   return {tune_gdpp(sample, L, tied, {{eta0, 0.0}}, holdout), n};
 }
 
+std::optional<one_layer_optimum> one_layer_exact_optimum(const weights_file& w,
+                                                         learned_model_kind kind,
+                                                         const gd_step_fit& gd_fit) {
+  if (w.layers != 1 || kind == learned_model_kind::lsa || !gd_fit.population_loss)
+    return std::nullopt;
+  const Mat<T> I = Mat<T>::Identity(w.d, w.d);
+  if (kind == learned_model_kind::memformer_cgd || w.inputs == "uniform")
+    return one_layer_optimum{Mat<T>(gd_fit.eta * I), *gd_fit.population_loss,
+                             "A* = eta* I, eta* the exact population-optimal GD step"};
+  const Mat<T> Sigma = input_covariance(w);
+  const preconditioner_optimum<T> opt =
+      one_step_optimal_preconditioner<T>(Sigma, inverse(Sigma), w.N);
+  return one_layer_optimum{opt.P, T(opt.loss / T(2)),
+                           "A* = (N/(N+d+1)) Sigma^-1, the exact population optimum for "
+                           "w ~ N(0, Sigma^-1)"};
+}
+
 }  // namespace iclproof::compare_detail

@@ -54,4 +54,22 @@ struct tuned_gdpp {
 tuned_gdpp tune_gdpp_reference(const weights_file& w, const compare_options& o, int L, bool tied,
                                const T& eta_gd);
 
+// The exact population optimum of ONE Z-form layer (ahn_linear, memformer_lfom: the layer is
+// preconditioned GD with P = A, resp. Gamma_0 A; memformer_cgd: GD with step alpha): the
+// preconditioner A* and its population loss (halved, as half_mean_square). Gaussian inputs with
+// w ~ N(0, Sigma^-1) (Sigma = I for "gaussian"): A* = (N/(N+d+1)) Sigma^-1
+// (one_step_optimal_preconditioner). Uniform inputs: the loss is a convex quadratic in A,
+// invariant under A -> S A S^T for every signed permutation S, so its minimiser commutes with
+// them and is eta* I, eta* the exact one-step optimum (gd_fit). memformer_cgd: its one layer is
+// GD with step alpha, so A* = eta* I for every data model. std::nullopt for more than one layer,
+// for LSA models, or without an exact eta* (gd_fit.population_loss empty).
+struct one_layer_optimum {
+  Mat<T> A;
+  T population_loss;
+  std::string what;
+};
+std::optional<one_layer_optimum> one_layer_exact_optimum(const weights_file& w,
+                                                         learned_model_kind kind,
+                                                         const gd_step_fit& gd_fit);
+
 }  // namespace iclproof::compare_detail

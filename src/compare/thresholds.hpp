@@ -45,6 +45,19 @@ constexpr double ahn_dist = 0.10;
 // loss ratio must therefore be <= 1 (gated since issue 17 item 5; measured 0.71 (gdpp) and 0.68
 // (stack) on the CI presets, 0.71 and 0.61 on the paper presets, src/trainer/README.md).
 constexpr double beats_plain_gd = 1.0;
+// One Z-form layer (ahn_linear, memformer_lfom, memformer_cgd with L = 1) has an exact population
+// optimum over its weights (references/population_optima.hpp): A* = (N/(N+d+1)) Sigma^-1 for
+// Gaussian inputs with w ~ N(0, Sigma^-1), eta* I for uniform inputs (the optimum commutes with
+// signed permutations of the coordinates) and for the scalar step of memformer_cgd. There
+// `loss.ratio_to_gd <= 1` cannot be passed by anything but the optimum itself on isotropic data
+// (one GD step at eta* IS the optimum), so the gate is the loss ratio R = L(TF) / L(A*), both
+// evaluated on the same fresh tasks (paired, so that the task-to-task spread cancels), with
+//     R <= 1 + optimum_relative_excess + optimum_z * se(R),
+// se(R) the paired delta-method standard error (loss_ratio_standard_error). The relative excess
+// is the 5% of loss_ratio above; z = 3: a model exactly at the allowed excess fails with
+// probability ~ 1 - Phi(3) = 0.13% (normal approximation of the ratio estimator).
+constexpr double optimum_relative_excess = loss_ratio - 1.0;
+constexpr double optimum_z = 3.0;
 }  // namespace thresholds
 
 }  // namespace iclproof

@@ -4,6 +4,14 @@
 
 namespace iclproof::compare_detail {
 
+Mat<T> input_covariance(const weights_file& w) {
+  if (w.inputs == "anisotropic") return from_double<T>(w.Sigma);
+  const Mat<T> I = Mat<T>::Identity(w.d, w.d);
+  if (w.inputs == "gaussian") return I;
+  if (w.inputs == "uniform") return Mat<T>(I / T(3));
+  throw std::invalid_argument("compare: unknown inputs '" + w.inputs + "'");
+}
+
 std::vector<fresh_task> draw_tasks(const weights_file& w, const compare_options& o) {
   task_source source(w, o.seed);
   std::vector<fresh_task> tasks;

@@ -61,6 +61,11 @@ class task_source {
 
 std::vector<fresh_task> draw_tasks(const weights_file& w, const compare_options& o);
 
+// The covariance E[x x^T] of the file's inputs, the geometry in which trained preconditioners
+// are measured (Sigma^1/2 A Sigma^1/2): Sigma for "anisotropic", I for "gaussian", I/3 for
+// "uniform" (x ~ U(-1, 1)^d, E x_i^2 = 1/3). A file with isotropic inputs carries no Sigma.
+Mat<T> input_covariance(const weights_file& w);
+
 // Per-layer predictions of the trained model and its sensitivities d y_hat / d x_q, by the
 // forward pass given (compare_forward.hpp; learned_predictions for every real comparison). The
 // masked models are linear in x_q (queries are never keys or values, and the x-rows of the
