@@ -107,7 +107,8 @@ torch.save(m1.state_dict(), f"{out}/ahn_L1_gaussian.pt")
 with torch.no_grad():
     m1.allparam[:, :, 1] *= -1
 save("ahn_L1_gaussian_sign_flipped", m1, {"N": N, "inputs": "gaussian"})
-# 3. Three layers on rotated data, P = 0, as their rotation notebook (shortened).
+# 3. Three layers on rotated data, P = 0, as their rotation notebook (shortened: it beats GD but
+#    has not aligned with Sigma^-1 yet, and compare says so).
 torch.manual_seed(0)
 U = torch.linalg.svd(torch.FloatTensor(d, d).uniform_(-1, 1))[0]
 D = torch.diag(torch.FloatTensor([1, 1, 1 / 2, 1 / 4, 1]))

@@ -130,16 +130,18 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
                "see the sign");
     if (p.kind == learned_model_kind::ahn_linear && L == 1 && opt) {
       // One layer: A* itself (no scale freedom in the Z-form with A only), in the data's
-      // geometry: ||Sigma^1/2 (A - A*) Sigma^1/2||_F / ||Sigma^1/2 A* Sigma^1/2||_F. Gated with
-      // Dist's threshold: it sees a wrong scale, which Dist cannot.
+      // geometry: ||Sigma^1/2 (A - A*) Sigma^1/2||_F / ||Sigma^1/2 A* Sigma^1/2||_F. Reported:
+      // the gated loss against A* already sees a wrong scale (which Dist cannot), with a slack
+      // that has a statistical meaning; a distance threshold would have none (a model 4% above
+      // the optimum in loss is 11% away in this norm at d = 5, N = 20).
       const Mat<T> M = matmul(matmul(S12, p.at(0, "A")), S12);
       const Mat<T> M_star = matmul(matmul(S12, opt->A), S12);
       add_metric(r, "weights.A_relative_distance_to_exact_optimum", relative_frobenius(M, M_star),
-                 "<=", thresholds::ahn_dist, true,
+                 "<=", thresholds::ahn_dist, false,
                  "||Sigma^1/2 (A - A*) Sigma^1/2||_F / ||Sigma^1/2 A* Sigma^1/2||_F (Frobenius "
                  "norm in the data's geometry, Sigma = E x x^T), A* the exact population optimum "
                  "of one layer (" +
-                     opt->what + ")");
+                     opt->what + "); reported");
     }
     if (p.kind == learned_model_kind::ahn_linear) {
       // Lemma 1 read exactly: the trained transformer IS preconditioned GD with P_l = A_l.
