@@ -18,19 +18,28 @@
 //                        sample of its own (compare/gdpp_tuning.hpp; gated for both: von Oswald
 //                        Sec. 3 matches untied stacks with tuned per-layer coefficients); loss
 //                        against K GD steps with the line-searched eta (gated <= 1).
-//  ahn_linear_transformer  Dist(Sigma^1/2 A_l Sigma^1/2, I) per layer (Memformer paper App. D);
-//                        loss per layer against GD (line-searched eta) and CG; Lemma 1's
-//                        identity TF == preconditioned GD with the learned A_l (exact reading,
-//                        gated: it is what sees a forward pass without the mask).
+//  ahn_linear_transformer  Dist(Sigma^1/2 A_l Sigma^1/2, I) per layer (Memformer paper App. D)
+//                        and the sign of each a_l = tr(Sigma^1/2 A_l Sigma^1/2) / d (gated; Dist
+//                        is sign-free); loss per layer against GD (line-searched eta) and CG;
+//                        Lemma 1's identity TF == preconditioned GD with the learned A_l
+//                        (reported: no weights can fail it; a forward pass that breaks it, e.g.
+//                        without the mask, stops compare with an error).
 // The forward pass is the verifier's masked learned_predictions; compare/compare_forward.hpp
 // takes it as a parameter (for the tests that show a missing mask failing).
 //  memformer_cgd/lfom    learned coefficients next to CG's per-task mean coefficients; loss per
 //                        layer against GD and CG.
+//  one Z-form layer      (any of the three) the loss against the exact population optimum of the
+//                        layer's class, paired on the same tasks, gated at 1 + 0.05 + 3 se
+//                        (compare/thresholds.hpp); loss.ratio_to_gd is then reported only. For
+//                        ahn_linear also ||Sigma^1/2 (A - A*) Sigma^1/2||_F / ||Sigma^1/2 A*
+//                        Sigma^1/2||_F (reported).
+// Peers' models (Ahn et al.'s Transformer_F, ...) are read through a sidecar file:
+// compare/peer_models.hpp, docs/weights.md.
 // The GD reference step: exact (closed form in the data's moments) for one step on uniform,
 // Gaussian or anisotropic-Gaussian data; line-searched on a calibration sample of
 // calibration_tasks tasks for K > 1 steps. tables.gd_step_reference.method says which.
 // Each metric carries a threshold, the direction of the test, whether it gates the verdict,
-// and the justification (THRESHOLDS in compare.cpp).
+// and the justification (compare/thresholds.hpp).
 #pragma once
 
 #include "compare/weights_file.hpp"
@@ -54,6 +63,7 @@ struct compare_options {
   int tasks = default_compare_tasks;  // fresh validation tasks
   int calibration_tasks = 100000;     // a separate sample fixing eta* when it has no closed form
   std::uint64_t seed = 20261122;      // of the fresh tasks (independent of the training seed)
+  bool progress = false;  // one line per model compared, with its time, on stderr (sweeps)
 };
 
 struct compare_metric {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -76,7 +77,13 @@ compare_trajectory_result compare_trajectory(const std::vector<weights_file>& fi
     p.path = w.source;
     p.seed = w.seed;
     p.step = snapshot_step(w);
+    const auto start = std::chrono::steady_clock::now();
     p.comparison = compare_weights(w, o);
+    if (o.progress)
+      fmt::print(stderr, "iclproof compare: [{}/{}] {} (seed {}, step {}): {} ({:.1f} s)\n",
+                 t.points.size() + 1, files.size(), w.source, w.seed, p.step,
+                 p.comparison.passed ? "PASS" : "FAIL",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (p.comparison.tables.contains("eta_learned_relative_difference"))
       p.eta_relative_difference =
           p.comparison.tables["eta_learned_relative_difference"].get<double>();
@@ -128,7 +135,9 @@ int run_compare_trajectory_command(const std::vector<std::string>& paths, const 
     std::ofstream probe(json_path);
     if (!probe) throw std::runtime_error(fmt::format("cannot write {}", json_path));
   }
-  const compare_trajectory_result t = compare_trajectory(paths, o);
+  compare_options with_progress = o;
+  with_progress.progress = true;
+  const compare_trajectory_result t = compare_trajectory(paths, with_progress);
   fmt::print(
       "iclproof compare --trajectory: {} ({} preset), {} snapshots, {} fresh tasks (seed "
       "{}) each\n",

@@ -1,13 +1,17 @@
 #include "compare/weights_file.hpp"
 
+#include "compare/peer_models.hpp"
+
 #include "trained_experiments.hpp"  // generated from families.cmake
 
 #include <fmt/format.h>
+#include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -163,6 +167,32 @@ int nesting_depth(std::string_view text, int cap) {
 
 }  // namespace
 
+std::string sigma_defect(const Eigen::MatrixXd& Sigma) {
+  const Eigen::Index d = Sigma.rows();
+  if (Sigma.cols() != d) return "not square";
+  for (Eigen::Index i = 0; i < d; ++i)
+    for (Eigen::Index k = 0; k < i; ++k)
+      if (Sigma(i, k) != Sigma(k, i))
+        return fmt::format("not symmetric: entry ({}, {}) differs from ({}, {})", i, k, k, i);
+  for (Eigen::Index i = 0; i < d; ++i)
+    if (!(Sigma(i, i) > 0)) return fmt::format("diagonal entry {} is not positive", i);
+  // The targets w ~ N(0, Sigma^-1) and the inputs N(0, Sigma) need Sigma positive definite.
+  // Tolerance: the eigenvalues of a symmetric matrix are computed with an absolute error of a
+  // small multiple of eps * lambda_max (backward stable), so an eigenvalue within d eps
+  // lambda_max of 0 cannot be told from a singular Sigma.
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(Sigma, Eigen::EigenvaluesOnly);
+  if (eigen.info() != Eigen::Success) return "its eigenvalues could not be computed";
+  const double lambda_min = eigen.eigenvalues().minCoeff(),
+               lambda_max = eigen.eigenvalues().maxCoeff();
+  const double floor = static_cast<double>(d) * std::numeric_limits<double>::epsilon() * lambda_max;
+  if (!std::isfinite(lambda_max) || !(lambda_min > floor))
+    return fmt::format(
+        "not positive definite: smallest eigenvalue {:.17g}, not above d eps lambda_max = {:.17g} "
+        "(x ~ N(0, Sigma) and w ~ N(0, Sigma^-1) need an invertible Sigma)",
+        lambda_min, floor);
+  return "";
+}
+
 weights_file parse_weights_file(std::string_view text, const std::string& source,
                                 const weights_limits& limits) {
   reader r(source, limits);
@@ -170,6 +200,23 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
     r.fail("",
            fmt::format("{} bytes, more than the limit of {} bytes", text.size(), limits.max_bytes));
   if (text.empty()) r.fail("", "empty file");
+  // Binary model files passed where the JSON weights file belongs: named, not "invalid JSON".
+  const auto starts_with = [&](std::string_view magic) {
+    return text.substr(0, magic.size()) == magic;
+  };
+  const std::string not_json =
+      "; iclproof compare reads the JSON weights file of src/trainer/WEIGHTS_FORMAT.md";
+  if (starts_with(std::string_view("PK\x03\x04", 4)))
+    r.fail("",
+           "a zip archive (a PyTorch .pt checkpoint, torch.save's format since 1.6?), not "
+           "JSON" +
+               not_json);
+  if (static_cast<unsigned char>(text[0]) == 0x80)
+    r.fail("", "a Python pickle (a legacy PyTorch .pt checkpoint?), not JSON" + not_json);
+  if (text.size() >= 9 && text[8] == '{' && std::any_of(text.begin(), text.begin() + 8, [](char c) {
+        return c != ' ' && c != '\t' && c != '\n' && c != '\r';
+      }))
+    r.fail("", "an 8-byte length and then '{' (a safetensors file?), not JSON" + not_json);
   if (const int depth = nesting_depth(text, limits.max_nesting); depth > limits.max_nesting)
     r.fail("", fmt::format("JSON nested deeper than {} levels", limits.max_nesting));
   nlohmann::json j;
@@ -234,14 +281,8 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
     r.fail("task.N", "differs from model.N");
   if (w.inputs == "anisotropic") {
     w.Sigma = r.tensor(r.field(task, "task", "Sigma"), "task.Sigma", {w.d, w.d});
-    for (int i = 0; i < w.d; ++i)
-      for (int k = 0; k < i; ++k)
-        if (w.Sigma(i, k) != w.Sigma(k, i))
-          r.fail("task.Sigma",
-                 fmt::format("not symmetric: entry ({}, {}) differs from ({}, {})", i, k, k, i));
-    for (int i = 0; i < w.d; ++i)
-      if (!(w.Sigma(i, i) > 0))
-        r.fail("task.Sigma", fmt::format("diagonal entry {} is not positive", i));
+    if (const std::string defect = sigma_defect(w.Sigma); !defect.empty())
+      r.fail("task.Sigma", defect);
   }
 
   const auto& sets = r.field(j, "", "parameter_sets");
@@ -325,7 +366,7 @@ std::string file_type_text(std::filesystem::file_type t) {
 }
 }  // namespace
 
-weights_file read_weights_file(const std::string& path, const weights_limits& limits) {
+std::string read_model_file_bytes(const std::string& path, const weights_limits& limits) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw weights_file_error(fmt::format("weights file {}: no such file", path));
@@ -353,6 +394,19 @@ weights_file read_weights_file(const std::string& path, const weights_limits& li
           fmt::format("weights file {}: more than the limit of {} bytes", path, limits.max_bytes));
   }
   if (in.bad()) throw weights_file_error(fmt::format("weights file {}: read error", path));
+  return text;
+}
+
+weights_file read_weights_file(const std::string& path, const weights_limits& limits) {
+  const std::string text = read_model_file_bytes(path, limits);
+  // A sidecar naming a peer's model (compare/peer_models.hpp) is read through its layout.
+  if (text.find(peer_model_schema) != std::string::npos &&
+      nesting_depth(text, limits.max_nesting) <= limits.max_nesting) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_object() && j.contains("schema") && j["schema"].is_string() &&
+        j["schema"].get<std::string>() == peer_model_schema)
+      return read_peer_model(j, path, limits);
+  }
   return parse_weights_file(text, path, limits);
 }
 

@@ -57,8 +57,9 @@ struct weights_file {
   std::vector<std::map<std::string, Eigen::MatrixXd>> parameter_sets;
   std::vector<std::int64_t> curve_steps;
   std::vector<double> curve_loss;
-  nlohmann::json config;    // as recorded (informational)
-  nlohmann::json training;  // as recorded (informational)
+  std::vector<std::string> provenance;  // how the file was read (peer models); compare's notes
+  nlohmann::json config;                // as recorded (informational)
+  nlohmann::json training;              // as recorded (informational)
 
   // Parameter `name` of layer l (resolves tying).
   const Eigen::MatrixXd& parameter(int layer, const std::string& name) const {
@@ -66,11 +67,20 @@ struct weights_file {
   }
 };
 
+// Empty if Sigma is a valid input covariance (square, exactly symmetric, positive diagonal,
+// positive definite to d eps lambda_max), else the defect in one line.
+std::string sigma_defect(const Eigen::MatrixXd& Sigma);
+
 // Parses text; `source` names it in messages.
 weights_file parse_weights_file(std::string_view text, const std::string& source,
                                 const weights_limits& limits = {});
 
-// Reads and parses a file.
+// Reads and parses a file: an iclproof weights file, or a sidecar naming a peer's model
+// (compare/peer_models.hpp, schema "iclproof-peer-model").
 weights_file read_weights_file(const std::string& path, const weights_limits& limits = {});
+
+// The bytes of a regular file of at most limits.max_bytes, or one weights_file_error (missing,
+// not a regular file, too large, unreadable).
+std::string read_model_file_bytes(const std::string& path, const weights_limits& limits = {});
 
 }  // namespace iclproof

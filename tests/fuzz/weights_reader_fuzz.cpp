@@ -1,6 +1,7 @@
-// libFuzzer harness for the weights-file reader: any input must either parse or throw exactly
-// weights_file_error with a one-line message; anything else (another exception, a crash, a
-// sanitizer report, a multi-line message) is a finding.
+// libFuzzer harness for the weights-file reader and the safetensors reader: any input must either
+// parse or throw exactly weights_file_error with a one-line message; anything else (another
+// exception, a crash, a sanitizer report, a multi-line message) is a finding.
+#include "compare/peer_models.hpp"
 #include "compare/weights_file.hpp"
 
 #include <cstddef>
@@ -15,6 +16,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const iclproof::weights_file w = iclproof::parse_weights_file(text, "fuzz", limits);
     (void)w;
+  } catch (const iclproof::weights_file_error& e) {
+    if (std::string_view(e.what()).find('\n') != std::string_view::npos) std::abort();
+  }
+  // The same bytes as a peer's safetensors file (compare/peer_models.hpp): the same contract.
+  try {
+    (void)iclproof::parse_safetensors(text, "fuzz", limits);
   } catch (const iclproof::weights_file_error& e) {
     if (std::string_view(e.what()).find('\n') != std::string_view::npos) std::abort();
   }

@@ -98,7 +98,7 @@ TEST_CASE("gdpp_tuning: compare's start from plain GD reaches a minimum that gen
   // within 25% of its fitting loss (measured 0.213 and 0.223 on 100000). From a start with
   // gamma = 1/(4 mean tr(X X^T)/d) LM reaches a minimum that fits the sample better and blows up
   // on rarer tasks, which a holdout of 4000 tasks does not see: the test keeps both facts, the
-  // reason compare has one start (compare.cpp, tune_gdpp_reference).
+  // reason compare has one start (compare/reference_optima.cpp, tune_gdpp_reference).
   const auto fit = uniform_tasks(4000, 10, 10, 5), holdout = uniform_tasks(4000, 10, 10, 6),
              check = uniform_tasks(20000, 10, 10, 77);
   const gdpp_tuning_result r = tune_gdpp(fit, 3, false, {{1.4755, 0.0}}, holdout);

@@ -263,7 +263,7 @@ json gdpp_weights(int d, int N, int layers, bool tied, const std::vector<double>
 }  // namespace
 
 // Weight alignment with GD++ is gated for the recurrent model and reported only for an untied
-// stack (compare.cpp THRESHOLDS: von Oswald Sec. 3 say the naive scale correction does not align
+// stack (compare/thresholds.hpp: von Oswald Sec. 3 say the naive scale correction does not align
 // untied layers). The construction passes both ways; a mutant with a non-identity W_K^T W_Q
 // x-block fails the alignment metric in both, which fails the tied verdict only.
 TEST_CASE("compare.gdpp_alignment is gated for tied models and reported for untied stacks") {

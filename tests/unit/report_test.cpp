@@ -297,7 +297,7 @@ TEST_CASE("precision sweep exclusions leave approximate constructions out", "[re
 
 // A two-layer Ahn model whose A_l are far from Sigma^-1 (A_1 = I with a correlated Sigma:
 // Dist(Sigma^1/2 A_1 Sigma^1/2, I) = Dist(Sigma, I) = ||[[0, .5], [.5, 0]]||_F / ||Sigma||_F
-// = 0.447 > 0.10, compare.cpp's ahn_dist), in the weights-file format.
+// = 0.447 > 0.10, compare/thresholds.hpp's ahn_dist), in the weights-file format.
 const char* far_from_construction_weights =
     R"({"schema": "iclproof-weights", "schema_version": 1, "experiment": "ahn_linear_transformer",
  "preset": "unit", "seed": 5, "config": {},

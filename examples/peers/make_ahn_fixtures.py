@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""Regenerates tests/peers/ahn_*: small models trained with Ahn et al.'s OWN model code.
+
+Run by hand (not in CI), with Debian's python3-torch (1.13):
+    git -C <mirror of github:chengxiang/LinearTransformer> show HEAD:linear_transformer.py \
+        > /tmp/peers/linear_transformer.py
+    /usr/bin/python3 examples/peers/make_ahn_fixtures.py /tmp/peers tests/peers
+
+The first argument is a folder holding the peer's linear_transformer.py (commit b6ddc35 was
+used for the checked-in files); this script imports Transformer_F, generate_data,
+generate_data_inplace and in_context_loss from it and does not copy any of it. Training follows
+their "rotation demonstration-Adam" notebook (AdamW, betas (0.99, 0.9), per-matrix gradient
+clipping, U from the SVD of a uniform matrix, D = diag(1, 1, 1/2, 1/4, 1), the learning rate
+halved at fixed steps), shortened to run on a CPU in minutes: 1200 steps of batch 4000 with a
+fresh batch every step (their notebook: batch 20000, resampled every 100 steps, 100000 steps).
+
+Each model is written as a safetensors file holding the state_dict (one tensor, allparam) and a
+sidecar JSON (schema iclproof-peer-model, layout ahn_allparam) with the data model (N, and U and
+D as passed to their generate_data). safetensors is written by hand (8-byte little-endian header
+length, JSON header padded with spaces to a multiple of 8, raw little-endian float32 data), as
+the Debian system has no safetensors package.
+"""
+import json
+import struct
+import sys
+
+import torch
+
+sys.path.insert(0, sys.argv[1])
+out = sys.argv[2]
+import linear_transformer as lt  # noqa: E402  (the peer's file)
+
+N, d, B = 20, 5, 4000
+torch.set_num_threads(1)
+
+
+def probe(model, U=None, D=None):
+    # One prompt from their generate_data and their model's own prediction on it (float32, as
+    # their attention builds float32 tensors): the test reads the same weights through the
+    # layout and must predict the same value (tests/unit/compare_peer_models_test.cpp).
+    torch.manual_seed(12345)
+    Z, y = lt.generate_data("normal", N, d, 1, 0.1, U, D)
+    with torch.no_grad():
+        y_hat = -model(Z)[0, N, d].item()
+    return {"X": [[float(v) for v in row] for row in Z[0, :N, :d].t().tolist()],
+            "y": [float(v) for v in Z[0, :N, d].tolist()],
+            "x_q": [float(v) for v in Z[0, N, :d].tolist()],
+            "y_hat_peer": y_hat, "y_q": float(y[0].item()), "dtype": "float32"}
+
+
+def save(name, model, data, U=None, D=None):
+    t = model.allparam.detach().to(torch.float32).contiguous()
+    raw = t.numpy().tobytes()  # little-endian on x86
+    header = json.dumps({"allparam": {"dtype": "F32", "shape": list(t.shape),
+                                      "data_offsets": [0, len(raw)]}}).encode()
+    header += b" " * (-len(header) % 8)
+    with open(f"{out}/{name}.safetensors", "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header + raw)
+    sidecar = {"schema": "iclproof-peer-model", "schema_version": 1, "layout": "ahn_allparam",
+               "weights": f"{name}.safetensors", "tensor": "allparam", "data": data,
+               "probe": probe(model, U, D),
+               "made_by": "examples/peers/make_ahn_fixtures.py with github:chengxiang/"
+                          "LinearTransformer linear_transformer.py (Transformer_F)"}
+    with open(f"{out}/{name}.json", "w") as f:
+        json.dump(sidecar, f, indent=1)
+        f.write("\n")
+
+
+def train(n_layer, steps, U=None, D=None, zero_p=True, seed=0, lr=0.01):
+    torch.manual_seed(seed)
+    model = lt.Transformer_F(n_layer, 1, d, 0.0001)
+    if zero_p:
+        model.zero_p()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.99, 0.9), weight_decay=0)
+    Z, y = lt.generate_data("normal", N, d, B, 0.1, U, D)
+    for t in range(steps):
+        Z, y = lt.generate_data_inplace(Z, U=U, D=D)  # a fresh batch every step
+        if t % (steps // 6) == 0 and t > 0:  # their halving schedule, compressed
+            opt.param_groups[0]["lr"] *= 0.5
+        opt.zero_grad()
+        loss = lt.in_context_loss(model, Z, y)
+        loss.backward()
+        for l in range(n_layer):  # their clip_and_step, clip_r = 0.01
+            for k in range(2):
+                g = model.allparam.grad[l, 0, k]
+                n = g.norm().item()
+                if n > 0.01:
+                    g.mul_(0.01 / n)
+        opt.step()
+        if zero_p:
+            model.zero_p()
+    print(f"n_layer {n_layer}: final training loss {loss.item():.4f}", file=sys.stderr)
+    return model
+
+
+def matrix(t):
+    return [[float(x) for x in row] for row in t.tolist()]
+
+
+# 1. One layer, isotropic Gaussian data, P = 0 (zero_p): near the exact optimum A* = N/(N+d+1) I.
+m1 = train(1, 1200)
+save("ahn_L1_gaussian", m1, {"N": N, "inputs": "gaussian"})
+# The same state_dict as torch.save writes it (a zip archive): compare must name it, not call it
+# damaged JSON.
+torch.save(m1.state_dict(), f"{out}/ahn_L1_gaussian.pt")
+# 2. The same, sign-flipped Q: a wrong model (the prediction changes sign).
+with torch.no_grad():
+    m1.allparam[:, :, 1] *= -1
+save("ahn_L1_gaussian_sign_flipped", m1, {"N": N, "inputs": "gaussian"})
+# 3. Three layers on rotated data, P = 0, as their rotation notebook (shortened: it beats GD but
+#    has not aligned with Sigma^-1 yet, and compare says so).
+torch.manual_seed(0)
+U = torch.linalg.svd(torch.FloatTensor(d, d).uniform_(-1, 1))[0]
+D = torch.diag(torch.FloatTensor([1, 1, 1 / 2, 1 / 4, 1]))
+m3 = train(3, 1200, U, D)
+save("ahn_L3_rotated", m3, {"N": N, "inputs": "anisotropic", "U": matrix(U), "D": matrix(D)},
+     U, D)
+# 4. Two layers with P trained (their default model, without zero_p): the full linear
+#    transformer, which compare must refuse rather than drop P.
+m2 = train(2, 300, zero_p=False)
+save("ahn_L2_with_P", m2, {"N": N, "inputs": "gaussian"})

@@ -1,0 +1,147 @@
+// The seed-sweep summary and the command-line handlers of `iclproof compare` (compare.hpp).
+#include "compare/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+
+namespace iclproof {
+
+sweep_summary summarise_sweep(const std::vector<compare_result>& results) {
+  if (results.empty()) throw std::invalid_argument("compare: no weights files");
+  sweep_summary s;
+  s.experiment = results.front().experiment;
+  s.files = static_cast<int>(results.size());
+  for (const auto& r : results) {
+    if (r.experiment != s.experiment)
+      throw std::invalid_argument(
+          fmt::format("compare: {} is a {} model, {} a {} model: a sweep compares one experiment",
+                      r.path, r.experiment, results.front().path, s.experiment));
+    if (r.passed) ++s.passed;
+  }
+  for (const auto& m0 : results.front().metrics) {
+    sweep_metric_summary m{m0.name, m0.relation, m0.threshold, m0.gated};
+    std::vector<double> values;
+    for (const auto& r : results)
+      for (const auto& m1 : r.metrics)
+        if (m1.name == m0.name) {
+          ++m.total;
+          if (m1.passed) ++m.passed;
+          if (std::isfinite(m1.value)) values.push_back(m1.value);
+        }
+    m.finite = static_cast<int>(values.size());
+    if (!values.empty()) {
+      std::sort(values.begin(), values.end());
+      const std::size_t n = values.size();
+      m.median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+      m.min = values.front();
+      m.max = values.back();
+    } else {
+      m.median = m.min = m.max = std::numeric_limits<double>::quiet_NaN();
+    }
+    s.metrics.push_back(m);
+  }
+  return s;
+}
+
+nlohmann::json to_json(const sweep_summary& s) {
+  auto num = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const auto& m : s.metrics)
+    metrics.push_back({{"name", m.name},
+                       {"relation", m.relation},
+                       {"threshold", m.threshold},
+                       {"gated", m.gated},
+                       {"passed", m.passed},
+                       {"total", m.total},
+                       {"finite", m.finite},
+                       {"median", num(m.median)},
+                       {"min", num(m.min)},
+                       {"max", num(m.max)}});
+  return {{"experiment", s.experiment},
+          {"files", s.files},
+          {"files_passed", s.passed},
+          {"metrics", metrics}};
+}
+
+int run_compare_sweep_command(const std::vector<std::string>& paths, const compare_options& o,
+                              const std::string& json_path) {
+  if (paths.empty()) throw std::invalid_argument("compare: no weights files");
+  std::vector<weights_file> files;
+  for (const auto& p : paths) files.push_back(read_weights_file(p));  // all checked first
+  for (const auto& w : files)
+    if (w.experiment != files.front().experiment)
+      throw std::invalid_argument(
+          fmt::format("compare: {} is a {} model, {} a {} model: a sweep compares one experiment",
+                      w.source, w.experiment, files.front().source, files.front().experiment));
+  if (!json_path.empty()) {  // fail on an unwritable path before the long work
+    std::ofstream probe(json_path);
+    if (!probe) throw std::runtime_error(fmt::format("cannot write {}", json_path));
+  }
+  std::vector<compare_result> results;
+  for (const auto& w : files) {
+    const auto start = std::chrono::steady_clock::now();
+    results.push_back(compare_weights(w, o));
+    // Progress on stderr (stdout keeps the table): which file, its verdict, its time.
+    fmt::print(stderr, "iclproof compare: [{}/{}] {}: {} ({:.1f} s)\n", results.size(),
+               files.size(), w.source, results.back().passed ? "PASS" : "FAIL",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const compare_result& r = results.back();
+    std::string failed;
+    for (const auto& m : r.metrics)
+      if (m.gated && !m.passed) failed += (failed.empty() ? "" : ", ") + m.name;
+    fmt::print("{}: {} (seed {}){}\n", r.path, r.passed ? "PASS" : "FAIL", w.seed,
+               failed.empty() ? "" : "; failing: " + failed);
+  }
+  const sweep_summary s = summarise_sweep(results);
+  fmt::print("iclproof compare sweep: {}, {} files, {} fresh tasks (seed {}), MPFR {} bits\n",
+             s.experiment, s.files, o.tasks, o.seed, results.front().precision_bits);
+  fmt::print("{:<48} {:>9} {:>13} {:>13} {:>13} {:>4} {:>9}\n", "metric", "passing", "median",
+             "min", "max", "", "threshold");
+  for (const auto& m : s.metrics)
+    fmt::print("{:<48} {:>4}/{:<4} {:>13.6g} {:>13.6g} {:>13.6g} {:>4} {:>9.4g}{}\n", m.name,
+               m.passed, m.total, m.median, m.min, m.max, m.relation, m.threshold,
+               m.gated ? "" : "  (info)");
+  fmt::print("verdict: {} of {} files pass every gated metric\n", s.passed, s.files);
+  if (!json_path.empty()) {
+    nlohmann::json j = to_json(s);
+    j["comparisons"] = nlohmann::json::array();
+    for (const auto& r : results) j["comparisons"].push_back(to_json(r));
+    std::ofstream out(json_path);
+    if (!out) throw std::runtime_error(fmt::format("cannot write {}", json_path));
+    out << j.dump(2) << "\n";
+    if (!out) throw std::runtime_error(fmt::format("write to {} failed", json_path));
+  }
+  return s.passed == s.files ? 0 : 1;
+}
+
+int run_compare_command(const std::string& path, const compare_options& options,
+                        const std::string& json_path) {
+  const compare_result r = compare_weights_file(path, options);
+  fmt::print("iclproof compare: {} ({} preset), {} fresh tasks, seed {}, MPFR {} bits\n",
+             r.experiment, r.preset, r.tasks, r.seed, r.precision_bits);
+  fmt::print("{:<48} {:>13} {:>4} {:>9}  {}\n", "metric", "value", "", "threshold", "verdict");
+  for (const auto& m : r.metrics)
+    fmt::print("{:<48} {:>13.6g} {:>4} {:>9.4g}  {}\n", m.name, m.value, m.relation, m.threshold,
+               !m.gated ? (m.passed ? "(info) ok" : "(info) no") : (m.passed ? "pass" : "FAIL"));
+  for (const auto& [key, value] : r.tables.items()) fmt::print("  {}: {}\n", key, value.dump());
+  for (const auto& n : r.notes) fmt::print("  note: {}\n", n);
+  fmt::print("verdict: {}  [trust level: measured]\n",
+             r.passed ? "PASS (trained weights match the construction)" : "FAIL");
+  if (!json_path.empty()) {
+    std::ofstream out(json_path);
+    if (!out) throw std::runtime_error(fmt::format("cannot write {}", json_path));
+    out << to_json(r).dump(2) << "\n";
+    if (!out) throw std::runtime_error(fmt::format("write to {} failed", json_path));
+  }
+  return r.passed ? 0 : 1;
+}
+
+}  // namespace iclproof

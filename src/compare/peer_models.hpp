@@ -1,0 +1,58 @@
+// Models trained with the papers' authors' own code, read as they are (docs/weights.md).
+//
+// A peer's checkpoint carries its tensors but not the data model it was trained on, so it is
+// named by a small sidecar JSON file, which `iclproof compare` accepts wherever it accepts a
+// weights file:
+//   {"schema": "iclproof-peer-model", "schema_version": 1,
+//    "layout": "ahn_allparam",                 // the tensor layout, named after its source
+//    "weights": "model.safetensors",           // relative to the sidecar's folder
+//    "tensor": "allparam",                     // optional; the layout's default name
+//    "data": {"N": 20, "inputs": "anisotropic", "U": [[...]], "D": [[...]]}}
+// `data.inputs` is "gaussian" (x ~ N(0, I), w ~ N(0, I)) or "anisotropic", with either "Sigma"
+// (d x d) or the peer's own "U" and "D" (d x d each; x = U D xi, so Sigma = U D D^T U^T; U must
+// be orthogonal, so that the peer's w = xi_w D^-1 U^T has covariance Sigma^-1).
+//
+// Layouts (conventions and the files they mirror: docs/weights.md):
+//   ahn_allparam  Ahn et al.'s Transformer_F (github chengxiang/LinearTransformer,
+//                 linear_transformer.py): one tensor allparam of shape (n_layer, n_head, 2, d, d),
+//                 [l, h, 0] = P, [l, h, 1] = Q. With every P that acts on the prediction equal to
+//                 0 it is iclproof's ahn_linear with A_l = -sum_h Q_{l,h}^T. A P != 0 in a layer
+//                 before the last is the full linear transformer: refused (one error naming the
+//                 layer and ||P||_F), never dropped; the last layer's P updates only x-parts no
+//                 later layer reads, and is reported in a note.
+//
+// Tensor files: safetensors (8-byte little-endian header length, a JSON header, raw
+// little-endian data; dtypes F32 and F64). Every defect is one weights_file_error.
+#pragma once
+
+#include "compare/weights_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iclproof {
+
+inline constexpr std::string_view peer_model_schema = "iclproof-peer-model";
+
+struct peer_tensor {
+  std::vector<std::int64_t> shape;
+  std::vector<double> data;  // row-major (C order), converted exactly from F32 or F64
+};
+
+// Parses the bytes of a safetensors file; `source` names it in messages.
+std::map<std::string, peer_tensor> parse_safetensors(std::string_view bytes,
+                                                     const std::string& source,
+                                                     const weights_limits& limits = {});
+
+// A peer model named by a sidecar (already parsed); `sidecar_path` locates the tensor file.
+// The result is an ordinary weights_file (experiment, kind, data model, parameter sets) whose
+// `notes` say where it came from.
+weights_file read_peer_model(const nlohmann::json& sidecar, const std::string& sidecar_path,
+                             const weights_limits& limits = {});
+
+}  // namespace iclproof

@@ -1,0 +1,168 @@
+// Peers' models read as they are (compare/peer_models.hpp, docs/weights.md): the safetensors
+// reader's contract (one weights_file_error per defect), the ahn_allparam layout's mapping
+// A_l = -sum_h Q_(l,h)^T checked against the PEER'S OWN prediction (each fixture in tests/peers/
+// records a prompt and the prediction their Transformer_F made on it, in float32), and the
+// refusals: P != 0 before the last layer, a non-orthogonal U, an unknown layout.
+#include "compare/learned_models.hpp"
+#include "compare/peer_models.hpp"
+#include "compare/weights_file.hpp"
+#include "core/eigen_scalar.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace iclproof;
+using nlohmann::json;
+
+namespace {
+
+const std::string peers_dir = ICLPROOF_TEST_PEERS_DIR;
+
+std::string safetensors_bytes(const std::vector<std::int64_t>& shape, const std::vector<float>& v,
+                              const std::string& name = "allparam") {
+  json h = {{name, {{"dtype", "F32"}, {"shape", shape}, {"data_offsets", {0, 4 * v.size()}}}}};
+  std::string header = h.dump();
+  while (header.size() % 8) header += ' ';
+  std::string out(8, '\0');
+  std::uint64_t n = header.size();
+  for (int i = 0; i < 8; ++i) out[std::size_t(i)] = char((n >> (8 * i)) & 0xff);
+  out += header;
+  out.append(reinterpret_cast<const char*>(v.data()), 4 * v.size());
+  return out;
+}
+
+std::string one_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const weights_file_error& e) {
+    const std::string m = e.what();
+    CHECK(m.find('\n') == std::string::npos);
+    return m;
+  }
+  return "accepted";
+}
+
+// Writes a sidecar and its safetensors file to a temporary folder; returns the sidecar's path.
+std::string write_model(const std::string& stem, const std::vector<std::int64_t>& shape,
+                        const std::vector<float>& v, json data) {
+  const auto dir = std::filesystem::temp_directory_path() / "iclproof_peer_models_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / (stem + ".safetensors"), std::ios::binary) << safetensors_bytes(shape, v);
+  const json sidecar = {{"schema", "iclproof-peer-model"},
+                        {"schema_version", 1},
+                        {"layout", "ahn_allparam"},
+                        {"weights", stem + ".safetensors"},
+                        {"data", std::move(data)}};
+  std::ofstream(dir / (stem + ".json")) << sidecar.dump();
+  return (dir / (stem + ".json")).string();
+}
+
+}  // namespace
+
+TEST_CASE("compare.peers.safetensors: each defect is one error") {
+  const std::string good = safetensors_bytes({2}, {1.5f, -2.0f});
+  const auto t = parse_safetensors(good, "t");
+  REQUIRE(t.at("allparam").data == std::vector<double>{1.5, -2.0});
+  CHECK(one_error([&] { parse_safetensors(good.substr(0, 5), "t"); }).find("8-byte") !=
+        std::string::npos);
+  CHECK(one_error([&] {
+          parse_safetensors(good.substr(0, good.size() - 1), "t");
+        }).find("data_offsets") != std::string::npos);
+  std::string huge_len = good;
+  huge_len[7] = '\x7f';
+  CHECK(one_error([&] { parse_safetensors(huge_len, "t"); }).find("exceeds") != std::string::npos);
+  const std::string f16 = [&] {
+    std::string s = good;
+    const auto p = s.find("F32");
+    s.replace(p, 3, "F16");
+    return s;
+  }();
+  CHECK(one_error([&] { parse_safetensors(f16, "t"); }).find("F16") != std::string::npos);
+  std::string nan = good;
+  const float q = std::nanf("");
+  std::memcpy(nan.data() + nan.size() - 4, &q, 4);
+  CHECK(one_error([&] { parse_safetensors(nan, "t"); }).find("not finite") != std::string::npos);
+}
+
+TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T, P refused before the last layer") {
+  const int d = 2;
+  // (n_layer, n_head, 2, d, d) = (2, 2, 2, 2, 2): P = 0 everywhere, Q non-symmetric per head.
+  std::vector<float> v(2 * 2 * 2 * d * d, 0.0f);
+  auto at = [&](int l, int h, int k, int r, int c) -> float& {
+    return v[std::size_t((((l * 2 + h) * 2 + k) * d + r) * d + c)];
+  };
+  at(0, 0, 1, 0, 1) = 1.0f;  // layer 1 head 1: Q = [[0, 1], [0, 0]]
+  at(0, 1, 1, 0, 0) = 2.0f;  // layer 1 head 2: Q = [[2, 0], [0, 0]]
+  at(1, 0, 1, 1, 1) = -3.0f;
+  const json gaussian = {{"N", 7}, {"inputs", "gaussian"}};
+  const weights_file w = read_weights_file(write_model("two_heads", {2, 2, 2, d, d}, v, gaussian));
+  CHECK(w.kind == learned_model_kind::ahn_linear);
+  CHECK(w.layers == 2);
+  CHECK(w.N == 7);
+  Mat<double> A0(2, 2), A1(2, 2);
+  A0 << -2, 0, -1, 0;  // -(Q_1^T + Q_2^T)
+  A1 << 0, 0, 0, 3;
+  CHECK(w.parameter(0, "A") == A0);
+  CHECK(w.parameter(1, "A") == A1);
+
+  at(1, 0, 0, 0, 0) = 0.5f;  // P != 0 in the LAST layer: accepted, with a note
+  const weights_file last = read_weights_file(write_model("p_last", {2, 2, 2, d, d}, v, gaussian));
+  bool noted = false;
+  for (const auto& n : last.provenance)
+    noted = noted || n.find("does not act") != std::string::npos;
+  CHECK(noted);
+  at(0, 1, 0, 1, 0) = 0.25f;  // P != 0 in layer 1: refused, never dropped
+  const std::string refused = one_error([&] {
+    read_weights_file(write_model("p_first", {2, 2, 2, d, d}, v, gaussian));
+  });
+  CHECK(refused.find("layer 1 head 2 has P != 0") != std::string::npos);
+
+  const json rotated = {{"N", 7},
+                        {"inputs", "anisotropic"},
+                        {"U", {{1.0, 0.1}, {0.0, 1.0}}},
+                        {"D", {{1.0, 0.0}, {0.0, 0.5}}}};
+  std::fill(v.begin(), v.end(), 0.0f);
+  at(0, 0, 1, 0, 0) = -1.0f;
+  CHECK(one_error([&] {
+          read_weights_file(write_model("bad_u", {2, 2, 2, d, d}, v, rotated));
+        }).find("not orthogonal") != std::string::npos);
+}
+
+// The fixtures made with Ahn et al.'s own Transformer_F: iclproof's ahn_linear forward pass on
+// the weights read through the layout reproduces the peer's prediction on the recorded prompt.
+// Tolerance: the peer computes in float32; each of the L layers sums N products of (d+1)-term
+// inner products, so its rounding error is within 8 (d+1) N L 2^-24 relative to the sizes of
+// the prediction and the labels (|y_hat| + |y_q|), a loose form of the standard dot-product
+// bound gamma_n = n u / (1 - n u).
+TEST_CASE("compare.peers.fixtures: the layout reproduces the peer's own prediction") {
+  for (const std::string name : {"ahn_L1_gaussian", "ahn_L3_rotated"}) {
+    INFO(name);
+    const std::string path = peers_dir + "/" + name + ".json";
+    const weights_file w = read_weights_file(path);
+    std::ifstream in(path);
+    const json probe = json::parse(in)["probe"];
+    const int d = w.d, N = w.N;
+    Mat<double> X(d, N), Y(1, N), xq(d, 1);
+    for (int i = 0; i < d; ++i)
+      for (int n = 0; n < N; ++n) X(i, n) = probe["X"][std::size_t(i)][std::size_t(n)];
+    for (int n = 0; n < N; ++n) Y(0, n) = probe["y"][std::size_t(n)];
+    for (int i = 0; i < d; ++i) xq(i, 0) = probe["x_q"][std::size_t(i)];
+    const auto pred = learned_predictions(to_scalar<double>(w), X, Y, xq);
+    const double ours = pred.back()(0), peer = probe["y_hat_peer"], yq = probe["y_q"];
+    const double tol =
+        8.0 * (d + 1) * N * w.layers * std::ldexp(1.0, -24) * (std::abs(peer) + std::abs(yq));
+    INFO("ours " << ours << " peer " << peer << " tolerance " << tol);
+    CHECK(std::abs(ours - peer) <= tol);
+    // And not by accident: the prediction is far from 0, so the sign-flipped reading
+    // (A_l = +Q^T, predicting about -ours) could not pass the same check.
+    CHECK(std::abs(ours) > 100 * tol);
+  }
+}
