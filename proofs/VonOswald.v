@@ -23,6 +23,10 @@
    - lsa_stack_gd_steps : K masked layers with W0 = 0 from [[X, Xq], [Y, 0]] give
        [[X, Xq], [Y - W_K X, - W_K Xq]], W_K = K GD steps from 0 (GradientDescent.gd_iter).
    - lsa_stack_neumann : the same with W_K in the closed Neumann form of gd_iterates_neumann.
+   - lsa_stack_gd_steps_etas : K masked layers with W0 = 0, layer l with its own step eta_l,
+       from [[X, Xq], [Y, 0]] give [[X, Xq], [Y - W_K X, - W_K Xq]], W_K = K GD steps from 0
+       with the steps eta_0 .. eta_(K-1) (gd_iter_etas); gd_iter_etas_const: constant steps
+       are gd_iter.
    - gdpp_layer_identity : GD++ head WV = [[-gamma I_d, 0], [W0, -I_o]],
        P = blockdiag(I_d, (eta/N) I_o): x_j <- (I - gamma X X^T) x_j, y_j <- y_j - DeltaW x_j.
    - gdpp_preconditioned_gd : layers (eta_l, gamma_l), W0 = 0: the stack gives
@@ -176,6 +180,35 @@ elim: K => [|K IHK]; first by rewrite /= !mul0mx subr0 oppr0.
 rewrite iterS IHK prop1_lsa_gd_step gd_delta_residual gd_iterS gd_step_delta.
 by rewrite !mulmxDl opprD addrA opprD.
 Qed.
+
+(* GD with one step size per step: W_0 = 0, W_(l+1) = W_l - eta_l grad L(W_l). *)
+Fixpoint gd_iter_etas N (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (etas : nat -> R) K
+    : 'M[R]_(o, d) :=
+  if K is K'.+1 then gd_step X Y (etas K') (gd_iter_etas X Y etas K') else 0.
+
+(* A stack of K masked Prop. 1 layers with W0 = 0, layer l (from 0) with its own step eta_l. *)
+Fixpoint lsa_stack_etas N Q (etas : nat -> R) K (T : 'M[R]_(d + o, N + Q))
+    : 'M[R]_(d + o, N + Q) :=
+  if K is K'.+1 then
+    lsa_masked (prop1_P N (etas K')) (prop1_WV 0) prop1_WKQ prop1_WKQ (lsa_stack_etas etas K' T)
+  else T.
+
+(* K layers with steps eta_0 .. eta_(K-1): the y-parts hold Y - W_K X, the queries -W_K Xq,
+   W_K = K GD steps from 0 with those steps in that order. *)
+Theorem lsa_stack_gd_steps_etas N Q (etas : nat -> R) K
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) :
+  lsa_stack_etas etas K (block_mx X Xq Y 0)
+    = block_mx X Xq (Y - gd_iter_etas X Y etas K *m X) (- (gd_iter_etas X Y etas K *m Xq)).
+Proof.
+elim: K => [|K IHK]; first by rewrite /= !mul0mx subr0 oppr0.
+rewrite /= IHK prop1_lsa_gd_step gd_delta_residual gd_step_delta.
+by rewrite !mulmxDl opprD addrA opprD.
+Qed.
+
+(* With one step size for every layer the per-layer stack is the recurrent one. *)
+Lemma gd_iter_etas_const N (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (eta : R) K :
+  gd_iter_etas X Y (fun=> eta) K = gd_iter X Y eta K.
+Proof. by elim: K => [|K IHK] //=; rewrite IHK. Qed.
 
 (* The stack's prediction in closed form: -(query y-part) = W_K Xq with
    W_K = eta (Y X^T / N) sum_(k < K) (I - eta X X^T / N)^k. *)

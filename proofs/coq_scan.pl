@@ -8,9 +8,11 @@
 #   VIOLATION <file>:<line> <message>       a forbidden construct (the audit fails)
 #   DECL      <file> <kind> <name>          a constant the file declares; kind = theorem
 #                                            (Theorem Lemma Fact Remark Corollary Proposition
-#                                            Property Example) or definition (Definition
-#                                            Fixpoint CoFixpoint Instance Inductive CoInductive
-#                                            Variant Record Structure Class)
+#                                            Property Example), definition (Definition
+#                                            Fixpoint CoFixpoint Instance, Canonical/Coercion
+#                                            with a body), inductive (Inductive CoInductive
+#                                            Variant Record Structure Class) or projection (a
+#                                            named field of a Record/Structure/Class)
 # Exit 0 (also when there are violations: audit.sh decides), 2 on a usage or read error.
 #
 # Lexing (Coq 8.16 cLexer): comments nest; INSIDE a comment a `"` starts a string literal that
@@ -34,9 +36,23 @@
 #     assumed without proof), Load (reads a file the audit does not scan), Primitive and
 #     Register (bind kernel primitives), Add LoadPath / Add Rec LoadPath / Add ML Path, Reset /
 #     Back / BackTo (undo commands, e.g. a Section opening, behind the scan's back);
-#   * Module Type and functors (Module F (X : T)): the audit lists a file's constants by name
-#     and does not follow them into signatures;
+#   * Module Type, functors (Module F (X : T)), sealed or checked modules (Module M : T,
+#     Module M <: T), module definitions (Module M := N, a copy or alias whose constants the
+#     scan cannot name) and Include: the scan lists a file's constants by name and does not
+#     follow signatures or copies;
+#   * command prefixes the scan does not follow: Time, Timeout N, Fail, Succeed, Redirect "f",
+#     Instructions, Profile (each runs, hides or undoes a command), Program (obligations are
+#     constants the scan cannot name), Private; every attribute #[...] except local, global
+#     and export (the prefixes Local, Global, Export, Polymorphic, Monomorphic, Cumulative,
+#     NonCumulative are followed: they do not change what a command declares);
+#   * plugins and meta-programming: any Elpi command, an lp:{{ }} quotation (Coq-Elpi can add
+#     axioms and modules, coq.env.add-axiom, with no forbidden token in sight), a Require of a
+#     library outside the allow-list (Coq, mathcomp, Interval, Coquelicot, Flocq, ICLProof;
+#     e.g. `From elpi Require`), Declare ML Module;
 #   * an unterminated comment or string (Coq would reject the file; the scan must not guess).
+#
+# Numbers are one token (10, 1_000, 0x1F, 1.5e3), as in Coq's lexer; `:=`, `<:` and `:>` are one
+# token each.
 use strict;
 use warnings;
 
@@ -48,11 +64,20 @@ my %forbidden_anywhere = map { $_ => 1 } qw(
 my %section_only = map { $_ => 1 } qw(Variable Variables Hypothesis Hypotheses Context);
 my %theorem_kw = map { $_ => 1 } qw(Theorem Lemma Fact Remark Corollary Proposition Property
   Example);
-my %definition_kw = map { $_ => 1 } qw(Definition Fixpoint CoFixpoint Instance Inductive
-  CoInductive Variant Record Structure Class);
-# Prefixes that do not change what a command is.
+my %definition_kw = map { $_ => 1 } qw(Definition Fixpoint CoFixpoint Instance);
+my %inductive_kw = map { $_ => 1 } qw(Inductive CoInductive Variant Record Structure Class);
+my %record_kw = map { $_ => 1 } qw(Record Structure Class);
+# Prefixes that do not change what a command declares (followed: stripped).
 my %prefix = map { $_ => 1 } qw(Local Global Export Polymorphic Monomorphic Cumulative
-  NonCumulative Private Program Time Fail Succeed Instructions Profile);
+  NonCumulative);
+# Prefixes the scan does not follow (refused): each runs a command under a limit, hides its
+# output, undoes it, or makes constants the scan cannot name.
+my %refused_prefix = map { $_ => 1 } qw(Time Timeout Fail Succeed Redirect Instructions Profile
+  Program Private);
+# The only attributes accepted in #[...].
+my %allowed_attribute = map { $_ => 1 } qw(local global export);
+# The libraries a theory may Require (the logical roots of -Q/-R mappings).
+my %allowed_root = map { $_ => 1 } qw(Coq mathcomp Interval Coquelicot Flocq ICLProof);
 
 for my $file (@ARGV) {
   open(my $fh, '<:raw', $file) or do { print STDERR "coq_scan: cannot read $file\n"; exit 2 };
@@ -132,7 +157,14 @@ sub lex {
       $i = $j;
       next;
     }
-    if (substr($src, $i, 2) eq '#[') { push @tok, ['#[', $line]; $i += 2; next }
+    if ($c =~ /[0-9]/) {    # a number is one token: 10, 1_000, 0x1F, 1.5, 1.5e-3
+      my $rest = substr($src, $i);
+      $rest =~ /^(0[xX][0-9a-fA-F_]+(?:\.[0-9a-fA-F_]+)?(?:[pP][+-]?[0-9_]+)?|[0-9][0-9_]*(?:\.[0-9][0-9_]*)?(?:[eE][+-]?[0-9][0-9_]*)?)/;
+      push @tok, [$1, $line];
+      $i += length $1;
+      next;
+    }
+    if (substr($src, $i, 2) =~ /^(?:#\[|:=|<:|:>)$/) { push @tok, [substr($src, $i, 2), $line]; $i += 2; next }
     push @tok, [$c, $line];
     $i++;
   }
@@ -160,9 +192,14 @@ sub scan_file {
   my ($file, $src) = @_;
   my @tok = lex($file, $src);
   # forbidden tokens, anywhere
-  for my $t (@tok) {
+  for my $k (0 .. $#tok) {
+    my $t = $tok[$k];
     my $base = $t->[0];
     violation($file, $t->[1], "forbidden '$base'") if $forbidden_anywhere{$base};
+    # a Coq-Elpi quotation lp:{{ ... }} (its text is elpi code the scan cannot read)
+    if ($base eq 'lp' && $k + 2 <= $#tok && $tok[$k + 1][0] eq ':' && $tok[$k + 2][0] eq '{') {
+      violation($file, $t->[1], "forbidden 'lp:{{ }}' (a Coq-Elpi quotation: elpi code can add axioms and modules)");
+    }
   }
   # sentences
   my @sentences;
@@ -177,30 +214,51 @@ sub scan_file {
     my @w = @$s;
     # bullets and braces
     shift @w while @w && $w[0][0] =~ /^[-+*{}]+$/;
-    # attributes and prefixes; under Fail or Succeed a command's effect is undone, so such a
-    # sentence opens or closes no Section/Module and declares nothing
-    my $undone = 0;
+    # attributes and prefixes: the followed ones are stripped, the others refused (the sentence
+    # is then not read further: what it declares is not listed, so the audit fails anyway)
+    my $refused = 0;
     while (@w) {
       if ($w[0][0] eq '#[') {
-        my $depth = 1;
+        my ($depth, $aline) = (1, $w[0][1]);
         shift @w;
+        my @attr;
         while (@w && $depth > 0) {
           my $x = shift(@w)->[0];
           $depth++ if $x eq '[' || $x eq '#[';
           $depth-- if $x eq ']';
+          push @attr, $x if $depth > 0;
+        }
+        my @bad = grep { $_ ne ',' && !$allowed_attribute{$_} } @attr;
+        if (@bad) {
+          violation($file, $aline, "attribute '#[@attr]' is not on the allow-list (local, global, export)");
+          $refused = 1;
+          last;
         }
         next;
       }
-      if ($prefix{$w[0][0]}) { $undone = 1 if $w[0][0] eq 'Fail' || $w[0][0] eq 'Succeed'; shift @w; next }
-      if ($w[0][0] eq 'Redirect' && @w > 1) { splice(@w, 0, 2); next }
-      if ($w[0][0] eq 'Timeout' && @w > 1) { splice(@w, 0, 2); next }
+      if ($refused_prefix{$w[0][0]}) {
+        violation($file, $w[0][1], "command prefix '$w[0][0]' (the audit does not follow it)");
+        $refused = 1;
+        last;
+      }
+      if ($prefix{$w[0][0]}) { shift @w; next }
       last;
     }
-    next unless @w;
+    next if $refused || !@w;
     my ($cmd, $line) = @{$w[0]};
     my @rest = map { $_->[0] } @w[1 .. $#w];
     my $in_section = grep { $_->[0] eq 'Section' } @blocks;
-    if ($section_only{$cmd} && !$in_section) {
+    if ($cmd =~ /^Elpi/) {
+      violation($file, $line, "forbidden '$cmd' (a Coq-Elpi command: elpi code can add axioms and modules)");
+    } elsif ($cmd eq 'Require' || ($cmd eq 'From' && grep { $_ eq 'Require' } @rest)) {
+      my @roots;
+      if ($cmd eq 'From') { @roots = ($rest[0] // '') }
+      else { @roots = map { (split /\./, $_)[0] } grep { /^[A-Za-z_]/ && $_ ne 'Import' && $_ ne 'Export' } @rest }
+      for my $r (@roots) {
+        violation($file, $line, "Require of '$r' (not an allowed library: Coq, mathcomp, Interval, Coquelicot, Flocq, ICLProof)")
+          unless $allowed_root{$r};
+      }
+    } elsif ($section_only{$cmd} && !$in_section) {
       violation($file, $line, "top-level '$cmd' (outside a Section it is a global axiom)");
     } elsif ($cmd eq 'Set' || $cmd eq 'Unset') {
       my @flag;
@@ -210,12 +268,10 @@ sub scan_file {
       }
     } elsif ($cmd eq 'Declare' && @rest && $rest[0] =~ /^(ML|Instance|Module)$/) {
       violation($file, $line, "forbidden 'Declare $rest[0]'");
-    } elsif ($cmd =~ /^(Load|Primitive|Register|Reset|Back|BackTo)$/) {
+    } elsif ($cmd =~ /^(Load|Primitive|Register|Reset|Back|BackTo|Include)$/) {
       violation($file, $line, "forbidden '$cmd'");
     } elsif ($cmd eq 'Add' && @rest && $rest[0] =~ /^(LoadPath|Rec|ML)$/) {
       violation($file, $line, "forbidden 'Add $rest[0]'");
-    } elsif ($undone) {
-      # nothing to track
     } elsif ($cmd eq 'Section' && @rest) {
       push @blocks, ['Section', $rest[0]];
     } elsif ($cmd eq 'Module') {
@@ -224,22 +280,55 @@ sub scan_file {
       if (@r && $r[0] eq 'Type') {
         violation($file, $line, "'Module Type' (the audit does not follow signatures)");
         push @blocks, ['ModuleType', $r[1] // ''];
-      } elsif (grep { $_ eq ':=' || $_ eq '<:' } @r) {
-        # Module M := ... : no block opens
+      } elsif (grep { $_ eq ':=' } @r) {
+        violation($file, $line, "'Module $r[0] := ...' (a module copy or alias: the audit does not list its constants)");
+      } elsif (@r > 1 && ($r[1] eq ':' || $r[1] eq '<:')) {
+        violation($file, $line, "'Module $r[0] $r[1] ...' (a sealed or checked module: the audit does not follow signatures)");
+        push @blocks, ['Module', $r[0]];
       } elsif (@r > 1 && $r[1] eq '(') {
         violation($file, $line, "functor 'Module $r[0] (...)' (the audit does not follow functors)");
         push @blocks, ['Module', $r[0]];
-      } elsif (@r) {
+      } elsif (@r == 1) {
         push @blocks, ['Module', $r[0]];
+      } else {
+        violation($file, $line, "'Module @r' (a form the audit does not follow)");
+        push @blocks, ['Module', $r[0] // ''] if @r;
       }
     } elsif ($cmd eq 'End' && @rest) {
       if (@blocks && $blocks[-1][1] eq $rest[0]) { pop @blocks }
       else { violation($file, $line, "'End $rest[0]' closes no open Section or Module of that name") }
-    } elsif (($theorem_kw{$cmd} || $definition_kw{$cmd}) && @rest && $rest[0] =~ /^[A-Za-z_\x80-\xff][A-Za-z0-9_'\x80-\xff]*$/) {
+    } elsif (($cmd eq 'Canonical' || $cmd eq 'Coercion') && @rest) {
+      # Canonical [Structure] name := body / Coercion name := body declare a constant;
+      # `Canonical name.` / `Coercion f : A >-> B.` only register an existing one
+      my @r = @rest;
+      shift @r if $r[0] eq 'Structure';
       next if grep { $_->[0] eq 'ModuleType' } @blocks;
-      my $kind = $theorem_kw{$cmd} ? 'theorem' : 'definition';
+      if (@r > 1 && $r[0] =~ /^[A-Za-z_\x80-\xff][A-Za-z0-9_'\x80-\xff]*$/ && grep { $_ eq ':=' } @r) {
+        my $path = join('', map { "$_->[1]." } grep { $_->[0] eq 'Module' } @blocks);
+        print "DECL\t$file\tdefinition\t$path$r[0]\n";
+      }
+    } elsif (($theorem_kw{$cmd} || $definition_kw{$cmd} || $inductive_kw{$cmd}) && @rest && $rest[0] =~ /^[A-Za-z_\x80-\xff][A-Za-z0-9_'\x80-\xff]*$/) {
+      next if grep { $_->[0] eq 'ModuleType' } @blocks;
+      my $kind = $theorem_kw{$cmd} ? 'theorem' : $definition_kw{$cmd} ? 'definition' : 'inductive';
       my $path = join('', map { "$_->[1]." } grep { $_->[0] eq 'Module' } @blocks);
       print "DECL\t$file\t$kind\t$path$rest[0]\n";
+      if ($record_kw{$cmd}) {
+        # the named fields: the identifier right after `{` or `;` at depth 1 of the field block
+        my ($depth, $opened, $expect) = (0, 0, 0);
+        my $seen_def = 0;
+        for my $x (@rest) {
+          $seen_def = 1 if $x eq ':=';
+          next unless $seen_def;
+          if ($x eq '{' && $depth == 0 && !$opened) { $depth = 1; $opened = 1; $expect = 1; next }
+          if ($x =~ /^[({\[]$/) { $depth++; $expect = 0; next }
+          if ($x =~ /^[)}\]]$/) { $depth--; $expect = 0; next }
+          if ($depth == 1 && $x eq ';') { $expect = 1; next }
+          if ($expect && $depth == 1 && $x =~ /^[A-Za-z\x80-\xff][A-Za-z0-9_'\x80-\xff]*$/) {
+            print "DECL\t$file\tprojection\t$path$x\n";
+          }
+          $expect = 0;
+        }
+      }
     }
   }
   for my $b (@blocks) { violation($file, 0, "$b->[0] $b->[1] is never closed") }

@@ -80,8 +80,10 @@ ICLPROOF_SIZES(unmasked_exact, lsa_sizes);
 ICLPROOF_PROPERTY(
     gd_stack, "vonoswald.gd_stack_tokens_follow_k_gd_steps",
     "K masked Prop. 1 layers with W0 = 0 (a stack of K layers, and one layer applied K times) "
-    "hold [[X, Xq], [Y - W_k X, -W_k Xq]] after layer k, W_k = k GD steps from 0.",
-    exact_identity(identity("proofs/VonOswald.v:lsa_stack_gd_steps"))) {
+    "hold [[X, Xq], [Y - W_k X, -W_k Xq]] after layer k, W_k = k GD steps from 0 (the stack: "
+    "layer l with its own eta_l, the steps taken with those eta_l; the recurrent layer: one eta).",
+    exact_identity(identity("proofs/VonOswald.v:lsa_stack_gd_steps_etas"),
+                   identity("proofs/VonOswald.v:lsa_stack_gd_steps"))) {
   gd_stack_follows_gd_steps<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gd_stack, ::iclproof::rational_real);

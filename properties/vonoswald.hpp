@@ -321,10 +321,12 @@ gd_stack_case<T> gen_gd_stack_case(case_context& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// K-layer GD stack (proofs/VonOswald.v:lsa_stack_gd_steps): K masked Prop. 1 layers with W0 = 0
-// from [[X, Xq], [Y, 0]] hold [[X, Xq], [Y - W_k X, -W_k Xq]] after layer k, W_k = k GD steps
-// from 0 (gd_iterates). Checked for the stack of K layers (gd_stack_weights) and for the
-// recurrent stack (the Prop. 1 layer applied K times), every layer.
+// K-layer GD stack (proofs/VonOswald.v:lsa_stack_gd_steps_etas, one eta_l per layer;
+// proofs/VonOswald.v:lsa_stack_gd_steps, the recurrent layer): K masked Prop. 1 layers with
+// W0 = 0 from [[X, Xq], [Y, 0]] hold [[X, Xq], [Y - W_k X, -W_k Xq]] after layer k, W_k = k GD
+// steps from 0 (with eta_0 .. eta_(k-1) for the stack, gd_iterates for the recurrent one).
+// Checked for the stack of K layers (gd_stack_weights) and for the recurrent stack (the Prop. 1
+// layer applied K times), every layer.
 // Shadows (header): layer S_{k+1} = S_k + |eta|/N S_k^ctx |X|^T |X_all|, S_0 = |[Y, 0]|; the
 // reference |[Y, 0]| + What_k |X_all| with What_{k+1} = What_k + |eta|/N (What_k |X| + |Y|) |X|^T
 // is the same matrix (induction), so both shadows are S_k. Depth k n_layer (n_keys = N).

@@ -54,6 +54,42 @@ for kw in hypothesis variable variables parameter parameters conjecture context 
   expect "top_$kw" "rejects_top_level_$kw" 1 "$re" "$F"
 done
 expect succeed_section     rejects_succeed_section 1 "Fixture.v:5: top-level 'Hypothesis'" "$F"
+# --- what the scan does not follow is refused; Coq's side (coqchk: its axioms and its list of
+# constants; Print Assumptions) rejects the same fixture without the scan ----------------------
+C="coqchk: axiom ICLProof.Fixture"
+U="a constant Coq lists \\(coqchk\\) that the text scan did not"
+expect timeout_text        rejects_timeout_prefix 1 "Fixture.v:4: command prefix 'Timeout'" "$F"
+expect timeout_coq         rejects_timeout_prefix 1 "$C.fixture_hidden_false \\(declared in a project theory\\)" \
+  '"name":"fixture_timeout_false","kind":"unlisted","status":"failed","assumptions":\["ICLProof.Fixture.fixture_hidden_false"\]' --no-text-scan
+expect timeout_module_text rejects_timeout_module 1 "Fixture.v:3: command prefix 'Timeout'" "$F"
+expect timeout_module_coq  rejects_timeout_module 1 "Fixture.v:Hidden.fixture_hidden_def: $U" "$F" --no-text-scan
+expect timeout_module_coq2 rejects_timeout_module 1 "Fixture.v:fixture_hidden_def: the text scan lists it but Coq's checker has no such constant" "$F" --no-text-scan
+expect time_text           rejects_time_prefix 1 "Fixture.v:2: command prefix 'Time'" "$F"
+expect time_coq            rejects_time_prefix 1 "$C.fixture_timed_false " "$F" --no-text-scan
+expect redirect_text       rejects_redirect_prefix 1 "Fixture.v:3: command prefix 'Redirect'" "$F"
+expect redirect_coq        rejects_redirect_prefix 1 "$C.fixture_redirected_false " "$F" --no-text-scan
+expect fail_section_text   rejects_fail_section 1 "Fixture.v:3: command prefix 'Fail'" "$F"
+expect fail_section_coq    rejects_fail_section 1 "$C.fixture_undone_false " "$F" --no-text-scan
+expect section_prefix_text rejects_section_closed_by_prefix 1 "Fixture.v:4: command prefix 'Timeout'" "$F"
+expect section_prefix_coq  rejects_section_closed_by_prefix 1 "$C.fixture_outside_false " "$F" --no-text-scan
+expect program_text        rejects_program_obligation 1 "Fixture.v:4: command prefix 'Program'" "$F"
+expect program_coq         rejects_program_obligation 1 "Fixture.v:fixture_prog_obligation_1: $U" "$F" --no-text-scan
+expect attribute_text      rejects_attribute 1 "Fixture.v:4: attribute '#\\[program\\]' is not on the allow-list" "$F"
+expect attribute_coq       rejects_attribute 1 "Fixture.v:fixture_prog_attr_obligation_1: $U" "$F" --no-text-scan
+expect module_copy_text    rejects_module_copy 1 "Fixture.v:6: 'Module Copy := ...'" "$F"
+expect module_copy_coq     rejects_module_copy 1 "Fixture.v:Copy.fixture_base: $U" "$F" --no-text-scan
+expect include_text        rejects_include 1 "Fixture.v:6: forbidden 'Include'" "$F"
+expect include_coq         rejects_include 1 "Fixture.v:Inc.fixture_base: $U" "$F" --no-text-scan
+expect declare_module_text rejects_declare_module 1 "Fixture.v:6: forbidden 'Declare Module'" "$F"
+expect declare_module_coq  rejects_declare_module 1 "$C.FixtureDecl.fixture_field " "$F" --no-text-scan
+expect sealed_module_text  rejects_sealed_module 1 "Fixture.v:6: 'Module FixtureImpl : ...' \\(a sealed or checked module" "$F"
+expect sealed_module_coq   rejects_sealed_module 1 "Fixture.v:FixtureSig.fixture_sig_def: $U" "$F" --no-text-scan
+expect elpi_text           rejects_elpi_add_axiom 1 "Fixture.v:4: Require of 'elpi' \\(not an allowed library" "$F"
+expect elpi_quote_text     rejects_elpi_add_axiom 1 "Fixture.v:6: forbidden 'lp:\\{\\{ \\}\\}'" "$F"
+expect elpi_coq            rejects_elpi_add_axiom 1 "$C.fixture_elpi_axiom " \
+  '"name":"fixture_elpi_false","kind":"unlisted","status":"failed","assumptions":\["ICLProof.Fixture.fixture_elpi_axiom"\]' --no-text-scan
+expect elpi_ring_text      rejects_elpi_via_ring 1 "Fixture.v:4: forbidden 'Elpi' \\(a Coq-Elpi command" "$F"
+expect elpi_ring_coq       rejects_elpi_via_ring 1 "$C.fixture_ring_axiom " "$F" --no-text-scan
 # An allow-list naming a project constant is rejected (only Coq.* names may be allowed).
 mkdir -p "$work" && { cat "$src/allowed_axioms.txt"; echo ICLProof.Fixture.fixture_assumed; } > "$work/allow_project.txt"
 expect allow_project_name  rejects_top_level_hypothesis 1 "allow_project.txt: 'ICLProof.Fixture.fixture_assumed' is not a name of Coq's standard library" \
@@ -77,10 +113,11 @@ expect kept_audit_v        rejects_kept_audit_v 1 "Audit.v is not in _CoqProject
 expect coqproject_flag     rejects_coqproject_flag 1 "_CoqProject:2: '-arg -type-in-type' is not allowed" "$F"
 expect dangling_citation   rejects_dangling_citation 1 "dangling citation: proofs/Fixture.v:no_such_theorem \(Fixture.v declares no constant 'no_such_theorem'\)" "$F"
 # The generated Audit_<k>.v Requires exactly the fixture's modules and nothing else: past its
-# header comment, every line is that Require, a Print Assumptions or a Locate.
+# header comment, every line is that Require, a Print Assumptions (of a project constant, or of
+# an axiom coqchk reports, to show it a sealed-module field) or a Locate.
 gen="$work/closed/out/Audit_1.v"
 n=$((n + 1))
-if [ -f "$gen" ] && [ "$(sed -n '4,$p' "$gen" | grep -cvE '^Redirect "(pa/[0-9]+" Print Assumptions ICLProof|loc/[0-9.]+" Locate Coq)\.[A-Za-z0-9_.]+\.$')" = 1 ] \
+if [ -f "$gen" ] && [ "$(sed -n '4,$p' "$gen" | grep -cvE '^Redirect "(pa/[0-9]+" Print Assumptions ICLProof|sealed/[0-9]+" Print Assumptions [A-Za-z]+|loc/[0-9.]+" Locate Coq)\.[A-Za-z0-9_.]+\.$')" = 1 ] \
    && [ "$(sed -n 4p "$gen")" = 'From ICLProof Require Fixture.' ]; then
   echo "ok   generated_audit_requires_only_project"
 else
