@@ -32,13 +32,20 @@ set(allowed_references core)
 set(allowed_lsa core)
 set(allowed_memformer core references)
 set(allowed_raw core references)
+set(allowed_newton_schulz core lsa)
+set(allowed_iterative_newton core lsa newton_schulz)
+set(allowed_implicit_weights core lsa)
+set(allowed_gdpp_rate core lsa)
 set(allowed_compare core tasks references lsa memformer)
 set(allowed_report core harness tasks trust compare)
-set(allowed_properties core harness tasks trust references lsa memformer raw report)
-set(allowed_cli core harness tasks trust references lsa memformer raw compare report)
-set(allowed_trainer "")
-set(layers core harness tasks trust references lsa memformer raw compare report properties cli
-           trainer)
+set(allowed_properties core harness tasks trust references lsa memformer raw newton_schulz
+                         iterative_newton implicit_weights gdpp_rate report)
+set(allowed_cli core harness tasks trust references lsa memformer raw newton_schulz
+                  iterative_newton implicit_weights gdpp_rate compare report)
+# The trainer uses the progress reporter only (harness/progress.hpp: standard library alone).
+set(allowed_trainer harness)
+set(layers core harness tasks trust references lsa memformer raw newton_schulz iterative_newton
+           implicit_weights gdpp_rate compare report properties cli trainer)
 
 file(GLOB_RECURSE sources RELATIVE ${SOURCE} ${SOURCE}/src/*.hpp ${SOURCE}/src/*.cpp
      ${SOURCE}/src/*.in ${SOURCE}/properties/*.hpp ${SOURCE}/properties/*.cpp)

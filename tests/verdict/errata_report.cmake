@@ -24,7 +24,16 @@ foreach(i RANGE ${last})
   string(JSON paper GET "${report}" findings ${i} measurement paper_side)
   string(JSON corrected GET "${report}" findings ${i} measurement corrected_side)
   message(STATUS "${id}: ${status}\n    paper:     ${paper}\n    corrected: ${corrected}")
-  if(NOT status STREQUAL "confirmed erratum" OR paper STREQUAL "" OR corrected STREQUAL "")
+  # Findings that are measured but not settled against the paper's print (the paper's text could
+  # not be read here): they must carry both sides and say "not reproduced", never "confirmed".
+  # Every other finding is a confirmed erratum.
+  set(unsettled iterative_newton.sec5_expansions_of_m1_m2)
+  if(id IN_LIST unsettled)
+    set(want_status "not reproduced")
+  else()
+    set(want_status "confirmed erratum")
+  endif()
+  if(NOT status STREQUAL want_status OR paper STREQUAL "" OR corrected STREQUAL "")
     message(FATAL_ERROR "finding ${id}: status '${status}', paper side '${paper}', corrected "
                         "side '${corrected}'")
   endif()
