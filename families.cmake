@@ -1,4 +1,4 @@
-# families.cmake -- every built-in construction family of iclproof, declared ONCE (issue 14).
+# families.cmake -- every built-in construction family of iclproof, declared ONCE.
 # The order is the report's order. What derives from these calls (cmake/iclproof_families.cmake
 # has the function and the generators):
 #   - the ctest entries properties.<id>.<run> (tests/CMakeLists.txt; CI_RUNS);
@@ -60,7 +60,7 @@ iclproof_family(akyurek
 
 iclproof_family(population_optima
   TITLE "Population optima: the exact best step size and preconditioner of one GD step"
-  REFERENCE "Closed forms in the moments of the data for eta* and A* of one step from W0 = 0 (src/references/population_optima.hpp, issue 17), against an exact cubature of the expected loss; the optima that `iclproof compare` measures trained models against."
+  REFERENCE "Closed forms in the moments of the data for eta* and A* of one step from W0 = 0 (src/references/population_optima.hpp), against an exact cubature of the expected loss; the optima that `iclproof compare` measures trained models against."
   SECTION "not a construction of the sheet (the references of section 6 on random data)"
   SOURCES references
   PROOFS PopulationOptima.v

@@ -1,5 +1,5 @@
 (* PopulationOptima.v -- the algebraic half of the exact population optima of one-step
-   in-context learners (src/references/population_optima.hpp, issue 17).
+   in-context learners (src/references/population_optima.hpp).
 
    The expected loss of one GD step with step size eta from W0 = 0 is the quadratic
      q(eta) = a eta^2 - 2 b eta + c,

@@ -145,7 +145,7 @@ inline double fitted_slope(const std::vector<double>& ls, const std::vector<doub
 }
 
 // Convergence order of Lemma 4 (corrected: fourth order in the inputs, i.e. O(1/s^2)): the
-// log-log slope of |gelu_product - x y| against s is -2 within 0.05 (issue 5's criterion).
+// log-log slope of |gelu_product - x y| against s is -2 within 0.05 (the acceptance criterion).
 // s runs from 16 X (the next term, relative O(X^2/s^2) <= 1/256 * C, moves the slope by < 0.01)
 // up to where the approximation error is still 1e6 times the rounding bound
 // (s <= X (4e-10 / eps)^(1/3)), so rounding moves the slope by < 1e-5: the check is honest

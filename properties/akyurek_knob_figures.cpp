@@ -1,10 +1,10 @@
-// Error-vs-knob figures of Akyurek et al.'s approximate constructions (issue 16, item 2), fed to
-// `iclproof report` as plot sources of the akyurek family (report/plot_series.hpp). Each figure
-// shows, against its knob, the measured error in double (53 bits) and in MPFR at the run's
-// precision, the bound the properties use (labelled with its Coq theorem, or "hand-derived"),
-// and the rounding floor at each precision: the approximation error falls with the knob until
-// it meets rounding, and the bound (approximation + rounding) sits above both.
-// Inputs are fixed; axes are log2 values (errors at 256+ bits do not fit a double).
+// Error-vs-knob figures of Akyurek et al.'s approximate constructions, fed to `iclproof report` as
+// plot sources of the akyurek family (report/plot_series.hpp). Each figure shows, against its knob,
+// the measured error in double (53 bits) and in MPFR at the run's precision, the bound the
+// properties use (labelled with its Coq theorem, or "hand-derived"), and the rounding floor at each
+// precision: the approximation error falls with the knob until it meets rounding, and the bound
+// (approximation + rounding) sits above both. Inputs are fixed; axes are log2 values (errors at
+// 256+ bits do not fit a double).
 #include "akyurek.hpp"
 #include "report/plot_series.hpp"
 

@@ -1,4 +1,4 @@
-// The errata of CONSTRUCTIONS.md measured in every report run (issue 16): the computations
+// The errata of CONSTRUCTIONS.md measured in every report run: the computations
 // (declared in errata.hpp, checked at 256 bits by the unit tests) and, below, the findings that
 // attach them to the catalogue's entries (errata_catalogue.hpp) with their evidence.
 #include "errata.hpp"

@@ -1,4 +1,4 @@
-// The errata of CONSTRUCTIONS.md measured (issue 16): each function evaluates the paper's
+// The errata of CONSTRUCTIONS.md measured: each function evaluates the paper's
 // statement and the corrected one on real data at the current MPFR precision and returns both
 // numbers. `iclproof report` calls them through the findings registered in errata.cpp (the
 // errata table shows both sides and a status); tests/unit/memformer_test.cpp and akyurek_test.cpp

@@ -1,4 +1,4 @@
-// Properties of the exact population optima (src/references/population_optima.hpp, issue 17).
+// Properties of the exact population optima (src/references/population_optima.hpp).
 #include "population_optima.hpp"
 
 using namespace iclproof;

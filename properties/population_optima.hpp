@@ -14,7 +14,7 @@
 // the degree-5 cubature rule of symmetric_cubature.hpp gives E f EXACTLY, up to rounding, from
 // 2 (d N)^2 + 1 evaluations of the reference. Nothing is sampled; there is no false-alarm rate.
 //
-// Why not Monte Carlo (the first version of this check; issue 17). A 5-standard-error criterion
+// Why not Monte Carlo (the first version of this check). A 5-standard-error criterion
 // on a 2000-task sample mean failed on a correct formula (`iclproof check --scalar double --cases
 // 3000 --seed 57465`: d = 3, N = 2, w ~ N(0, I), mean 0.91213 +- 0.00645 against the exact
 // 0.94444, 5.007 standard errors). f has finite moments of every order (a polynomial in

@@ -89,11 +89,11 @@ task_spec gen_ridge_family_task(double max_noise) {
 // (sherman_morrison_update_sum), and the error of W = (Y X^T) A_N^-1 is at most ||Y X^T||_F
 // times that. History: until a 20000-case sweep (seed 20261123) failed a 1-D task with N = 1,
 // lambda = 1/8 (tests/unit/references_test.cpp, "Sherman-Morrison bound: the update's
-// cancellation") the operand norm was ||A_N^-1||; from then until issue 15 it was 1 / lambda
-// for every update with f_i = kappa(A_N) and ||X||_F ||Y||_F for ||Y X^T||_F, N kappa(A_N)
-// ||X||_F ||Y||_F / lambda in all, which grows like N^2 on Gaussian data while the error grows
-// at most like N (the early updates' errors are damped by the later ones, f_i ~ (i / N)^2, and
-// 1 / lambda_min(A_(i-1)) ~ 1 / i): under --size paper (N up to 100) its margin reached 10^3.6
+// cancellation") the operand norm was ||A_N^-1||; from then until the size profiles came it was
+// 1 / lambda for every update with f_i = kappa(A_N) and ||X||_F ||Y||_F for ||Y X^T||_F, N
+// kappa(A_N) ||X||_F ||Y||_F / lambda in all, which grows like N^2 on Gaussian data while the error
+// grows at most like N (the early updates' errors are damped by the later ones, f_i ~ (i / N)^2,
+// and 1 / lambda_min(A_(i-1)) ~ 1 / i): under --size paper (N up to 100) its margin reached 10^3.6
 // (tests/unit/references_test.cpp, "Sherman-Morrison bound: sharp at the paper's N").
 // The final product Y X^T A^-1 adds gamma_{N+d} relative in |.| norms, bounded by the Frobenius
 // norms used here. The sum, with a factor 2 for second-order terms, is the bound.

@@ -1,5 +1,5 @@
 // A wide-precision enclosure of an exact real computation, for checks that judge one term of a
-// bound on its own (issue 18: the sharpness gate must see every named bound).
+// bound on its own (the sharpness gate must see every named bound).
 //
 // A floating-point check err <= approximation bound + rounding bound is judged by its worst
 // comparison, and where one term dominates the other is invisible: a 10^6-loosened approximation

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes one tests/mutations/*.patch from an exact old/new string (issue 18 item 4).
+"""Writes one tests/mutations/*.patch from an exact old/new string.
 
 Usage: scripts/make-mutation.py NAME FILE RATIONALE TESTS [TARGETS] < spec
 where spec holds the old text, a line "=====", and the new text (several such pairs, all

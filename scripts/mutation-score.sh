@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation score (issue 18 item 4): applies each small source mutation kept in tests/mutations/
+# Mutation score: applies each small source mutation kept in tests/mutations/
 # (a patch whose first lines are "# rationale: ..." and "# tests: <ctest -R regex>"), rebuilds
 # incrementally, runs the ctest entries the patch names, and prints killed / survived with the
 # tests that killed it. A mutation that does not compile is reported as such (not a kill).

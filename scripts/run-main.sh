@@ -16,13 +16,13 @@ if cmake --build "$build" --target proofs 2>&1 | tail -n 3; then
 else
   echo "iclproof: the proofs did not check; the report will show their theorems as unchecked" >&2
 fi
-# Trained models (issue 7): the CI presets of the experiments families.cmake registers, trained
+# Trained models: the CI presets of the experiments families.cmake registers, trained
 # on CPU (or a GPU when there is one; ~3 min on 2 cores) and compared with the constructions in
 # the report's section "Trained models vs constructions". vonoswald_stack is left out: its CI preset does not converge to GD++'s
 # predictions (relative difference 0.117 > 0.05; src/trainer/README.md), a measured negative
 # result that would fail this job; `iclproof report --weights` shows it when asked. Each training
 # also writes 12 snapshots at log-spaced steps (--trajectory 12), which the report compares as
-# convergence curves (issue 17); the single-layer preset is trained over seeds 1..5 (a seed
+# convergence curves; the single-layer preset is trained over seeds 1..5 (a seed
 # sweep: scripts/train-seeds.sh's naming) and its curves are those of the five seeds. A weights
 # file newer than the trainer and its config, with its last snapshot, is reused.
 weights=()

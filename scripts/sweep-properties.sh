@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The long sweep of issue 12 item 4: every property with many more cases than CI and with a
-# non-default seed, in double, long double (>= 20000 cases) and MPFR at 256 bits (>= 1000
-# cases), one configuration at a time under `nice` (the machine is shared). Writes one JSON per
-# configuration into OUT (default build/sweep/) and the table tests/sweep/table.py prints.
+# The long sweep, for failures CI's case counts miss: every property with many more cases than
+# CI and with a non-default seed, in double, long double (>= 20000 cases) and MPFR at 256 bits
+# (>= 1000 cases), one configuration at a time under `nice` (the machine is shared). Writes one
+# JSON per configuration into OUT (default build/sweep/) and the table tests/sweep/table.py
+# prints.
 # Not in CI (tens of minutes). Usage: scripts/sweep-properties.sh [SEED] [OUT]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,4 @@
-// The public API for a construction family outside this tree (issue 14, item 3). An external
+// The public API for a construction family outside this tree. An external
 // project that find_package(iclproof)s includes this one header and
 //   - declares its family once: ICLPROOF_FAMILY(id, "title", "paper reference");
 //   - registers properties named "id.what_it_checks" with ICLPROOF_PROPERTY (harness/property.hpp),

@@ -1,7 +1,7 @@
-// `compare_weights` with the forward pass as a parameter (issue 17, item 5). A missing attention
-// mask is a wrong MODEL, not wrong weights: it cannot be written in a weights file. So that a
-// test can show the gated metrics failing on it, the function that maps weights and prompt to
-// predictions is a parameter here; compare_weights(w, options) (compare.hpp) passes the
+// `compare_weights` with the forward pass as a parameter. A missing attention mask is a wrong
+// MODEL, not wrong weights: it cannot be written in a weights file. So that a test can show the
+// gated metrics failing on it, the function that maps weights and prompt to predictions is a
+// parameter here; compare_weights(w, options) (compare.hpp) passes the
 // verifier's masked learned_predictions. The forward pass must keep learned_predictions'
 // contract (each query column independent of the others).
 #pragma once

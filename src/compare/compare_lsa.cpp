@@ -204,7 +204,7 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
              ">=", thresholds::cosine, true, "mean cos(d y_TF / d x_q, w_L of tuned GD++)");
   add_metric(r, "loss.ratio_to_gdpp_tuned", loss_tf.back() / loss_gdpp_tuned.back(),
              "<=", thresholds::loss_ratio, true, "L(TF) / L(GD++ with tuned coefficients)");
-  // Gated (issue 17 item 5): the GD++ read off the weights is that model's own coefficients, so
+  // Gated: the GD++ read off the weights is that model's own coefficients, so
   // a model wrong by a sign or a scale of its step, or with a collapsed layer, passes the three
   // weight-read metrics; the references not from the weights (plain GD here, tuned GD++ above)
   // catch it. von Oswald et al. claim this one (thresholds::beats_plain_gd);

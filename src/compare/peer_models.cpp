@@ -68,24 +68,7 @@ std::map<std::string, peer_tensor> parse_safetensors(std::string_view bytes,
   if (n > bytes.size() - 8)
     fail(source, fmt::format("header length {} exceeds the file ({} bytes)", n, bytes.size()));
   // Bounded nesting before parsing: a deeply nested value is destroyed recursively.
-  int depth = 0, max_depth = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : bytes.substr(8, std::size_t(n))) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      max_depth = std::max(max_depth, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
+  const int max_depth = nesting_depth(bytes.substr(8, std::size_t(n)), limits.max_nesting);
   if (max_depth > limits.max_nesting)
     fail(source,
          fmt::format("safetensors header nested deeper than {} levels", limits.max_nesting));

@@ -140,7 +140,8 @@ class reader {
   const weights_limits& limits_;
 };
 
-// Maximum nesting of arrays/objects, skipping string contents; stops counting at `cap`.
+}  // namespace
+
 int nesting_depth(std::string_view text, int cap) {
   int depth = 0, max_depth = 0;
   bool in_string = false, escaped = false;
@@ -164,8 +165,6 @@ int nesting_depth(std::string_view text, int cap) {
   }
   return max_depth;
 }
-
-}  // namespace
 
 std::string sigma_defect(const Eigen::MatrixXd& Sigma) {
   const Eigen::Index d = Sigma.rows();

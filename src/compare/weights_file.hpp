@@ -67,6 +67,11 @@ struct weights_file {
   }
 };
 
+// The deepest nesting of JSON arrays/objects in `text`, skipping string contents; stops counting
+// once it exceeds `cap` (a bound checked before parsing: nlohmann::json destroys a deeply nested
+// value recursively). The weights reader and the safetensors header reader both use it.
+int nesting_depth(std::string_view text, int cap);
+
 // Empty if Sigma is a valid input covariance (square, exactly symmetric, positive diagonal,
 // positive definite to d eps lambda_max), else the defect in one line.
 std::string sigma_defect(const Eigen::MatrixXd& Sigma);

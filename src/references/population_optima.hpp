@@ -1,6 +1,7 @@
-// Exact population optima of one-step in-context learners (issue 17): the best GD step size
-// eta* and the best preconditioner A* for ONE step from W0 = 0, and their expected losses, as
-// closed forms in the moments of the data. Nothing is sampled.
+// Exact population optima of one-step in-context learners, the references `iclproof compare`
+// measures trained models against: the best GD step size eta* and the best preconditioner A* for
+// ONE step from W0 = 0, and their expected losses, as closed forms in the moments of the data.
+// Nothing is sampled.
 //
 // Setting (noiseless linear regression, the tasks of compare/compare.cpp and the trainer):
 //   context x_1..x_N i.i.d., query x_q independent of them with the same law, w independent of

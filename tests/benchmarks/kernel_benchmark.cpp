@@ -1,4 +1,4 @@
-// The MPFR kernels of issue 15 item 4, in ONE run, as ratios (CPU time per iteration):
+// The MPFR kernels of core/kernels.hpp, in ONE run, as ratios (CPU time per iteration):
 //  1. dot products of length 11 and 40 (the inner dimensions of the d = 10, N = 40 workloads) at
 //     257, 513 and 1027 bits (Boost's "256", "512", "1024"): the raw-MPFR floor (mpfr_mul +
 //     mpfr_add into a preallocated accumulator, raw_mpfr_floor.hpp's loop), mpfr_fma
@@ -32,7 +32,7 @@ using namespace iclproof;
 using T = mpfr_real;
 
 // ------------------------------------------------------------------------------------------
-// OLD: the code before issue 15 item 4 (src/core/kernels.hpp, linalg_impl.hpp, lsa_layer_impl.hpp,
+// OLD: the code before the fast kernels (src/core/kernels.hpp, linalg_impl.hpp, lsa_layer_impl.hpp,
 // z_form_transformer_impl.hpp, memformers_impl.hpp at commit 4833dd5), restricted to mpfr_real.
 namespace old_code {
 class mpfr_dot_workspace {

@@ -1,4 +1,4 @@
-// Speed of the Memformer forward pass at 256 bits (issue 4): L = 7, d = 10, N = 40, against the
+// Speed of the Memformer forward pass at 256 bits: L = 7, d = 10, N = 40, against the
 // floor: the same number of multiply-adds done as raw MPFR calls on preallocated mpfr_t.
 //
 // Multiply-add count of one forward pass (the floor does exactly this many mpfr_mul + mpfr_add):

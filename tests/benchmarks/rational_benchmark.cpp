@@ -1,4 +1,4 @@
-// Cost of the exact rational mode (issue 12): how the time of a Prop. 1 LSA layer, of a stack of
+// Cost of the exact rational mode: how the time of a Prop. 1 LSA layer, of a stack of
 // K GD layers (the von Oswald stack) and of an exact ridge solve grows with d, N and K, against
 // the same computation at 256-bit MPFR in the same run.
 //

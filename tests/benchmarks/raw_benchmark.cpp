@@ -1,4 +1,4 @@
-// Speed of the Akyurek et al. RAW construction at 256 bits (issue 5): one RAW layer as a real
+// Speed of the Akyurek et al. RAW construction at 256 bits: one RAW layer as a real
 // decoder layer (softmax attention, LayerNorm, erf GeLU MLP) as the hidden size H grows, and the
 // whole Theorem 2 chain (d = 4: one Sherman-Morrison update per example, 10 layers per example).
 //

@@ -1,4 +1,4 @@
-// Speed of the generic LSA layer (issue 3): one Prop. 1 layer forward, d = 10, o = 1, one query,
+// Speed of the generic LSA layer: one Prop. 1 layer forward, d = 10, o = 1, one query,
 // for N in {10, 40, 160, 640}, at 256 bits and in double. The layer forms the D x D matrix
 // sum_i v_i k_i^T once (O(N D^2)); the fitted exponent of N (log-log least squares over the four
 // points, CPU time) is printed at the end and should be about 1 (an N x N attention matrix would
@@ -10,7 +10,7 @@
 //   W_V C, W_K C, (W_V C)(W_K C)^T: 3 D^2 n_keys;  P A: D^3;  W_Q E and (P A)(W_Q E): 2 D^2 M.
 // The ratio time(layer) / time(floor) is printed at the end (aim <= 2).
 //
-// And the interval mode's cost (issue 12): the same layer on interval_real (MPFI, endpoints of
+// And the interval mode's cost: the same layer on interval_real (MPFI, endpoints of
 // the same 257 bits, products through the mpfi_t kernel) against the MPFR layer, Prop. 1 and
 // dense weights, d = 10, N = 40; the ratio interval / MPFR is printed at the end (target <= 4).
 #include "core/precision.hpp"

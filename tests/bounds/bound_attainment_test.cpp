@@ -1,5 +1,5 @@
-// Named bounds of src/raw attained on constructed inputs (issue 18 item 1 and its "Done when":
-// a bound loosened 100x fails a test). Each test builds the input that approaches its bound and
+// Named bounds of src/raw attained on constructed inputs (the target: a bound
+// loosened 100x fails a test). Each test builds the input that approaches its bound and
 // states the factor bound / attained error it may show; a bound loosened 100x exceeds every
 // factor stated here. The attained errors are computed here, independently of the bound (exact
 // dyadic arithmetic, or MPFR at 256 bits against the double computation).

@@ -74,7 +74,7 @@ ids = re.findall(r'\bid="([^"]+)"', html)
 dups = sorted({i for i in ids if ids.count(i) > 1})
 if dups:
     problems.append(f"duplicate ids: {dups[:5]}")
-# Readable figures (issue 16): at most 6 series per panel, and gnuplot's data area (recorded on
+# Readable figures: at most 6 series per panel, and gnuplot's data area (recorded on
 # each inline SVG as data-plot-area-fraction) at least half of the figure.
 for p in rep["plots"]:
     if len(p["lines"]) > 6:

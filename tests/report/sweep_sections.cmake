@@ -1,4 +1,4 @@
-# `iclproof report --seed-sweep ... --trajectory ...` (issue 17): with the checked-in single-layer
+# `iclproof report --seed-sweep ... --trajectory ...`: with the checked-in single-layer
 # CI weights as a one-seed sweep and a one-snapshot trajectory, the report passes its own schema
 # check, and report.md has the sweep table and the crossing table.
 #   -DEXE=iclproof -DWEIGHTS=vonoswald_single_lsa_ci.json -DOUT=<dir>

@@ -56,7 +56,7 @@ if(NOT EXISTS ${OUT}/plots/${stem}.svg)
     message(FATAL_ERROR "plots/${stem}.svg was not drawn")
   endif()
 endif()
-# Weight heatmaps (issue 16): the learned matrices beside the construction's, one figure per
+# Weight heatmaps: the learned matrices beside the construction's, one figure per
 # pair with two matrices sharing one colour scale.
 math(EXPR last_plot "${plots} - 1")
 set(heatmaps 0)

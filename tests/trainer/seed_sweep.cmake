@@ -1,6 +1,6 @@
-# CI seed sweep (issue 17): trains one preset over seeds FIRST..LAST with snapshots along
-# training, compares the final weights as a sweep and the snapshots as trajectories, and
-# requires at least MIN_PASS seeds to pass every gated metric (the issue's ">= 80% of seeds").
+# CI seed sweep: trains one preset over seeds FIRST..LAST with snapshots along training,
+# compares the final weights as a sweep and the snapshots as trajectories, and requires at least
+# MIN_PASS seeds to pass every gated metric (the acceptance criterion ">= 80% of seeds").
 #   -DTRAIN_SEEDS=scripts/train-seeds.sh -DBUILD=<build dir> -DCONFIG=... -DPRESET=ci
 #   -DFIRST=1 -DLAST=5 -DMIN_PASS=4 -DPOINTS=6 [-DFULL_POINTS=12] -DOUT=<dir> -DEXE=<iclproof>
 # POINTS snapshots per seed; FULL_POINTS instead when the environment has ICLPROOF_FULL_TESTS=1

@@ -1,7 +1,8 @@
 // The trainer's LibTorch models (float64) against the verifier's own forward pass
 // (compare/learned_models.hpp) in MPFR at 256 bits, on the same weights and the same tasks:
 //  - predictions after every layer agree within the rounding bound of the double evaluation,
-//    gamma_k(u) * (the same evaluation on absolute values), and within 1e-10 (issue 7);
+//    gamma_k(u) * (the same evaluation on absolute values), and within 1e-10 (the acceptance
+//    bound);
 //  - the gradient torch descends is the gradient of the verifier's loss: autograd against
 //    central differences of the MPFR loss.
 // This executable links torch AND the verifier on purpose (a test); iclproof-train itself does not.

@@ -177,8 +177,8 @@ TEST_CASE("trainer.stages_freeze_the_other_parameters_and_resume_exactly") {
                   std::runtime_error);
 }
 
-// Trajectory snapshots (issue 17): log-spaced, strictly increasing, from step 1 to the last, at
-// most `points` of them; the snapshot file names.
+// Trajectory snapshots (the report's convergence curves): log-spaced, strictly increasing, from
+// step 1 to the last, at most `points` of them; the snapshot file names.
 TEST_CASE("trajectory steps are log-spaced from 1 to the last step", "[trainer]") {
   CHECK(trajectory_steps(3000, 0).empty());
   CHECK(trajectory_steps(3000, 12) ==

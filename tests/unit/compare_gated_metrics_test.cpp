@@ -1,12 +1,12 @@
-// Every gated metric of `iclproof compare` shown failing (issue 17, item 5): for each gated
-// metric of each experiment kind, a model that is wrong in the way the metric exists to catch
-// makes THAT metric fail, and the same model with the right weights passes it. Wrong in the
-// ways the issue lists: sign-flipped weights (cosine -1), a wrong scale, a missing mask, a wrong
-// preconditioner, a collapsed layer. A missing mask is a wrong forward pass, not wrong weights:
-// compare_weights takes the forward pass as a parameter (compare/compare_forward.hpp), and the
-// "missing mask" sections evaluate the right weights with learned_predictions(...,
-// learned_attention_mask::none) (every token, the query included, is a key and a value).
-// Where a wrong model does not apply, the section says why and checks that reason.
+// Every gated metric of `iclproof compare` shown failing: for each gated metric of each
+// experiment kind, a model that is wrong in the way the metric exists to catch makes THAT metric
+// fail, and the same model with the right weights passes it. Wrong in five ways: sign-flipped
+// weights (cosine -1), a wrong scale, a missing mask, a wrong preconditioner, a collapsed layer. A
+// missing mask is a wrong forward pass, not wrong weights: compare_weights takes the forward pass
+// as a parameter (compare/compare_forward.hpp), and the "missing mask" sections evaluate the right
+// weights with learned_predictions(..., learned_attention_mask::none) (every token, the query
+// included, is a key and a value). Where a wrong model does not apply, the section says why and
+// checks that reason.
 //
 // The right weights are exact constructions at the exact population optimum where one exists
 // (references/population_optima.hpp): Prop 1 with eta* for one LSA layer, A* = (N/(N+d+1))

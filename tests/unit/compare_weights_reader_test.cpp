@@ -274,7 +274,7 @@ TEST_CASE("compare.gdpp_alignment is gated for tied models and reported for unti
   for (const bool tied : {true, false}) {
     INFO("tied = " << tied);
     // GD++ at its optimal coefficients (optimal_gdpp.hpp): it beats two plain GD steps, so the
-    // construction also passes the gated loss.ratio_to_gd <= 1 (issue 17 item 5), and it is the
+    // construction also passes the gated loss.ratio_to_gd <= 1, and it is the
     // tuned GD++ reference's model, so it passes the tuned metrics.
     const gdpp_tuning_result opt = optimal_gdpp(d, N, 2, tied);
     const json good = gdpp_weights(d, N, 2, tied, opt.eta, opt.gamma);

@@ -1,5 +1,5 @@
 // Per-layer parameters of the constructions, and core quantities the tolerances use, each shown
-// to matter (issue 18 items 3 and 4): tests written for mutations that survived every other test
+// to matter: tests written for mutations that survived every other test
 // (tests/mutations/RESULTS.md).
 #include "core/linalg.hpp"
 #include "memformer/memformers.hpp"

@@ -90,7 +90,7 @@ TEST_CASE("check_le rejects a negative error or tolerance as a misuse", "[harnes
   CHECK(run_body(harness_info, negative_bound, one_case_double()).outcome == verdict::fail);
 }
 
-// Watchers of the runner itself (issue 18): a property that checks nothing must not pass, and a
+// Watchers of the runner itself: a property that checks nothing must not pass, and a
 // run must execute exactly the cases asked for (the sweeps and the CI budget rely on it).
 TEST_CASE("a property that ran no check fails", "[harness]") {
   run_config cfg = one_case_double();

@@ -1,4 +1,4 @@
-// The MPFR kernels of core/kernels.hpp (issue 15 item 4): the exact-accumulator dot product must
+// The MPFR kernels of core/kernels.hpp: the exact-accumulator dot product must
 // equal mpfr_dot (MPFR's own correctly rounded dot product) bit for bit, on its fast path and on
 // every fallback (wide exponent spread, large precision, NaN/infinity), with an addend, aliased
 // output, zeros of both signs and exact cancellation; matmul's MPFR entries are these dot

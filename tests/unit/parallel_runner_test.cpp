@@ -1,4 +1,4 @@
-// The runner's results must not depend on how the cases were split (issue 15): blocks merged in
+// The runner's results must not depend on how the cases were split: blocks merged in
 // case order, worker processes (--jobs) and shards (--shard, merge) all give the one-piece run.
 #include "harness/parallel_runner.hpp"
 #include "harness/property.hpp"

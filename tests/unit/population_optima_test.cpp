@@ -109,7 +109,7 @@ TEST_CASE("population_optima: the symmetric cubature rule is exact to degree 5, 
   }
 }
 
-// Regression (issue 17): `iclproof check --scalar double --cases 3000 --seed 57465` failed the
+// Regression: `iclproof check --scalar double --cases 3000 --seed 57465` failed the
 // former Monte Carlo version of population_optima.one_step_preconditioner_matches_monte_carlo on a
 // CORRECT formula: d = 3, N = 2, w ~ N(0, I), this Sigma (the counterexample's digits), Monte
 // Carlo seed 1358310991224529089: mean 0.91213 +- 0.00645 against 0.94444, 5.007 standard

@@ -333,10 +333,10 @@ TEST_CASE("the GD iterate polynomial in eta equals K GD steps, exactly on dyadic
   CHECK_THROWS_AS(gd_iterate_polynomial(q, 0), std::invalid_argument);
 }
 
-// Regression (issue 12 item 4): `iclproof check --scalar double --cases 20000` failed
-// references.ridge_at_p_agrees_with_ridge_at_2p on this shrunk 1-D counterexample (error
-// 2^-5.33 eps against a tolerance of 2^-6.33 eps). The old bound was relative to ||W||_F only,
-// 2 ||W||_F (chol(d, kappa) + gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 + eps); it
+// Regression (the long sweep, tests/sweep/README.md): `iclproof check --scalar double --cases
+// 20000` failed references.ridge_at_p_agrees_with_ridge_at_2p on this shrunk 1-D counterexample
+// (error 2^-5.33 eps against a tolerance of 2^-6.33 eps). The old bound was relative to ||W||_F
+// only, 2 ||W||_F (chol(d, kappa) + gamma_{N+2} (||X||_F^2 + lambda sqrt d) ||A^-1||_2 + eps); it
 // omitted the rounding of the right-hand side X y^T, which is relative to sum |x_i y_i| and here
 // far exceeds |sum x_i y_i|. The old bound must fail on this case and the corrected one hold.
 TEST_CASE("ridge forward bound: the right-hand side term", "[references][tolerance]") {
@@ -379,7 +379,7 @@ TEST_CASE("ridge forward bound: the right-hand side term", "[references][toleran
   CHECK(new_bound <= 64 * err);  // and is not vacuous on it
 }
 
-// Regression (sweep of issue 12 item 4, seed 20261123): iterated_sherman_morrison_equals_ridge
+// Regression (the long sweep, seed 20261123): iterated_sherman_morrison_equals_ridge
 // failed in double on this shrunk case (error 2^5.81 eps, tolerance 2^5.44 eps; long double
 // failed likewise). The old bound counted the updates' rounding as N gamma_{2d+3} kappa(A_N)
 // relative to ||A_N^-1||; in 1-D kappa(A_N) = 1 while the update 1/lambda - x^2 / (lambda

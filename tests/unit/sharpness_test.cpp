@@ -1,4 +1,4 @@
-// Tolerances that are sharp (issue 18 item 1).
+// Tolerances that are sharp (a loose tolerance passes wrong code).
 //  * Every named bound function is shown ATTAINED within a stated factor on a constructed
 //    (adversarial) input or, for the composite RAW bounds, on the fixed sample of the property
 //    that uses it: a bound loosened 100x fails one of these tests.
@@ -283,7 +283,7 @@ TEST_CASE("no property is vacuous on a second seed", "[sharpness][properties]") 
   }
 }
 
-// Regression (issue 15, finding of the size-profile run): under --size paper (N up to 100) the
+// Regression (finding of the size-profile run): under --size paper (N up to 100) the
 // Sherman-Morrison bound of references.iterated_sherman_morrison_equals_ridge counted every
 // update's rounding at the first update's scale 1 / lambda and propagated it with kappa(A_N):
 // N kappa(A_N) ||X||_F ||Y||_F / lambda, ~N^2 on Gaussian data, and the property was VACUOUS

@@ -1,4 +1,4 @@
-// Size profiles (issue 15, harness/size_profile.hpp): `--size paper` and `--size large` change
+// Size profiles (harness/size_profile.hpp): `--size paper` and `--size large` change
 // the sizes the properties draw, `small` does not, and every built-in property states what it
 // does with the profile (ICLPROOF_SIZES next to its definition, harness/size_statement.hpp,
 // shown by `iclproof list`).
@@ -70,7 +70,7 @@ TEST_CASE("every built-in property states what it does with --size", "[harness][
     FAIL_CHECK("two ICLPROOF_SIZES statements for " << name);
 }
 
-TEST_CASE("size profiles parse by name and have the issue's caps", "[harness][size]") {
+TEST_CASE("size profiles parse by name and have their stated caps", "[harness][size]") {
   for (size_profile p : all_size_profiles) CHECK(parse_size_profile(size_profile_name(p)) == p);
   CHECK_FALSE(parse_size_profile("huge"));
   CHECK(size_profile_cap(size_profile::paper, size_axis::dimension) == 20);

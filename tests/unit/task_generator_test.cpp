@@ -1,4 +1,4 @@
-// Generators do what they say (issue 18 item 2): each option of make_task_double and of
+// Generators do what they say: each option of make_task_double and of
 // gen_task_spec has a test of its effect, statistical (bounds of 5 standard errors, fixed seeds:
 // deterministic) or exact.
 #include "harness/runner.hpp"
@@ -116,7 +116,7 @@ TEST_CASE("input distributions have their family's moments", "[tasks][generators
 // anisotropic condition range and both noise levels at least once. Before the draws were made at
 // full size (rapidcheck_gen.cpp) N = 22..24 and the condition 10^3 were never drawn. Why 200:
 // with 24 values of N, 100 cases miss one in about 30% of seeds (measured when the runner moved
-// to per-case seeds, issue 15: all of N drawn for 139 of seeds 1..200 at 100 cases, 192 at 150,
+// to per-case seeds: all of N drawn for 139 of seeds 1..200 at 100 cases, 192 at 150,
 // 200 of 200 at 200 cases, and every other range too), so 100 cases passed only by the luck of
 // the seed.
 TEST_CASE("gen_task_spec reaches every value in its ranges within 200 cases",

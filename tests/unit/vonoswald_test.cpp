@@ -69,8 +69,8 @@ constructions<T> one_layer_eta_changed() {
   };
   return m;
 }
-// The stack ignores its per-layer step sizes and uses the first layer's eta throughout (issue 18:
-// survived every test while the stack properties passed one eta for all layers).
+// The stack ignores its per-layer step sizes and uses the first layer's eta throughout (a mutation
+// that survived every test while the stack properties passed one eta for all layers).
 constructions<T> first_layer_eta_everywhere() {
   auto m = real_constructions<T>();
   m.gd_stack = [](Eigen::Index d, Eigen::Index o, Eigen::Index N, const std::vector<T>& eta) {

@@ -1,4 +1,4 @@
-// Test-only properties that make the verdict plumbing fail on purpose (issue 16, item 6).
+// Test-only properties that make the verdict plumbing fail on purpose.
 //
 // Linked only into iclproof_verdict_fixture (tests/verdict/CMakeLists.txt), a copy of the
 // iclproof command line built from the same src/cli/main.cpp; the shipped `iclproof` never

@@ -1,4 +1,4 @@
-# `check` must not depend on --jobs (issue 15): the fixture's vonoswald family (the real
+# `check` must not depend on --jobs: the fixture's vonoswald family (the real
 # properties, one test-only property that holds, one that fails at case 0 and one that fails in
 # some cases only, late in the run, and is shrunk) with --jobs 1, 2 and 3 gives the same stdout
 # and the same --json file once the "seconds" timings are removed.

@@ -1,4 +1,4 @@
-# Shards and merge (issue 15): `report --shard k/3` for k = 1, 2, 3 then `merge` gives the
+# Shards and merge: `report --shard k/3` for k = 1, 2, 3 then `merge` gives the
 # report.json of one `report` run with the same parameters (only "generated_at" may differ; the
 # timings live in timings.json), and `check --shard k/3 --json` then `merge` gives the check.json
 # of one `check --json` run (only the "seconds" timings may differ). The selection includes a

@@ -1,4 +1,4 @@
-// A test-only property that fails in SOME cases (issue 15): the determinism tests need a failure
+// A test-only property that fails in SOME cases: the determinism tests need a failure
 // whose first failing case lies somewhere inside the run (not at case 0) and whose shrunk
 // counterexample takes real shrinking, so that splitting the cases among jobs or shards could
 // show a different first failure, a different shrink or different statistics if they depended

@@ -1,4 +1,4 @@
-// A test-only property whose tolerance is 10^10 times its error (issue 18: the sharpness gate
+// A test-only property whose tolerance is 10^10 times its error (the sharpness gate
 // shown catching its own failure). Linked only into iclproof_verdict_fixture; the shipped
 // `iclproof` never contains it. Its margin is log10(10^10) = 10, above the default sharpness
 // limit 10^4, so at >= 100 cases `check` must call it VACUOUS and `check --ci` must fail
