@@ -7,11 +7,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ICLPROOF_BUILD_DIR:-$root/build}
 bash "$root/scripts/install-dependencies.sh" core
 bash "$root/scripts/build.sh"
-# The Coq proofs and their audit (Print Assumptions on every headline theorem); the report marks
-# each property's theorem as checked in this run only if the audit passed.
+# The Coq proofs and their audit (coqchk, then Print Assumptions on every constant Coq lists); the
+# report marks each property's theorem as checked in this run only if the audit passed.
 audit=()
 echo "iclproof: checking the Coq proofs and auditing their assumptions"
-if cmake --build "$build" --target proofs 2>&1 | tail -n 3; then
+# The audit's own progress lines (a line per theory built, re-checked by coqchk and audited, with
+# seconds), not its table of every constant.
+if cmake --build "$build" --target proofs 2>&1 | grep --line-buffered -E '^(audit|AUDIT)'; then
   [ -f "$build/proofs/audit.json" ] && audit=(--proof-audit "$build/proofs/audit.json")
 else
   echo "iclproof: the proofs did not check; the report will show their theorems as unchecked" >&2
