@@ -12,6 +12,8 @@
 #include "core/eigen_scalar.hpp"
 
 #include <catch2/catch.hpp>
+#include "weights_json_builders.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -25,15 +27,7 @@ using nlohmann::json;
 
 namespace {
 
-json tensor(const Mat<double>& m) {
-  json data = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    json row = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    data.push_back(row);
-  }
-  return {{"shape", {m.rows(), m.cols()}}, {"data", data}};
-}
+using weights_json_builders::matrix_tensor;
 json scalar(double v) { return {{"shape", json::array()}, {"data", v}}; }
 
 struct experiment_shape {
@@ -61,20 +55,20 @@ json weights_text(const experiment_shape& e, const std::string& inputs, int d, i
   for (int l = 0; l < sets; ++l) {
     json s;
     if (e.kind == "lsa") {
-      for (const char* name : {"W_K", "W_Q", "W_V", "P"}) s[name] = tensor(random(D, D, l));
+      for (const char* name : {"W_K", "W_Q", "W_V", "P"}) s[name] = matrix_tensor(random(D, D, l));
     } else if (e.kind == "ahn_linear") {
-      s["A"] = tensor(random(d, d, l));
+      s["A"] = matrix_tensor(random(d, d, l));
     } else if (e.kind == "memformer_cgd") {
       s["alpha"] = scalar(random(1, 1, l)(0, 0));
       s["gamma"] = scalar(l == 0 ? 0.0 : random(1, 1, l)(0, 0));
     } else {
-      s["A"] = tensor(random(d, d, l));
+      s["A"] = matrix_tensor(random(d, d, l));
       s["Gamma"] = scalar(random(1, 1, l)(0, 0));
     }
     ps.push_back(s);
   }
   json task = {{"inputs", inputs}, {"d", d}, {"N", N}};
-  if (inputs == "anisotropic") task["Sigma"] = tensor(Sigma);
+  if (inputs == "anisotropic") task["Sigma"] = matrix_tensor(Sigma);
   return {{"schema", "iclproof-weights"},
           {"schema_version", 1},
           {"experiment", e.experiment},

@@ -7,6 +7,8 @@
 #include "optimal_gdpp.hpp"
 
 #include <catch2/catch.hpp>
+#include "weights_json_builders.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -21,15 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-json matrix_tensor(const Mat<double>& m) {
-  json data = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    json row = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    data.push_back(row);
-  }
-  return {{"shape", {m.rows(), m.cols()}}, {"data", data}};
-}
+using weights_json_builders::matrix_tensor;
 
 // Prop 1's construction (W0 = 0) as a weights file: W_K = W_Q = [[I,0],[0,0]],
 // W_V = [[0,0],[0,-1]], P = (eta/N) I.
