@@ -208,7 +208,7 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
   // a model wrong by a sign or a scale of its step, or with a collapsed layer, passes the three
   // weight-read metrics; the references not from the weights (plain GD here, tuned GD++ above)
   // catch it. von Oswald et al. claim this one (thresholds::beats_plain_gd);
-  // tests/unit/compare_gated_metrics_test.cpp shows each of those models failing a gated metric.
+  // tests/unit/compare_gated_lsa_test.cpp shows each of those models failing a gated metric.
   add_metric(r, "loss.ratio_to_gd", loss_tf.back() / loss_gd.back(),
              "<=", thresholds::beats_plain_gd, true,
              "L(TF) / L(K GD steps, line-searched eta) <= 1: von Oswald Sec. 3, trained K-layer "

@@ -138,7 +138,7 @@ std::vector<T> losses_per_layer(const std::vector<std::vector<T>>& pred,
 // worst = max(worst, v) where a NaN, once seen, stays: a NaN value (e.g. Dist of a collapsed,
 // all-zero layer, 0/0) must fail the metric. The previous `if (!(v <= worst)) worst = v` let a
 // later finite layer overwrite the NaN, so a model with a collapsed middle layer passed
-// (tests/unit/compare_gated_metrics_test.cpp, "ahn_collapsed_layer").
+// (tests/unit/compare_gated_memformer_test.cpp, "ahn_collapsed_layer").
 void keep_worst(T& worst, const T& v) {
   if (isnan(worst)) return;
   if (!(v <= worst)) worst = v;

@@ -19,7 +19,7 @@
 // learned_predictions can drop it (learned_attention_mask::none: every token, the query
 // included, is a key and a value, so the query attends to itself and, from layer 2 on, to its
 // own prediction in its label slot). That is a WRONG model, kept for the tests that show
-// compare's gated metrics failing on it (tests/unit/compare_gated_metrics_test.cpp); compare
+// compare's gated metrics failing on it (tests/unit/compare_gated_*_test.cpp); compare
 // itself always evaluates the masked models of the papers.
 #pragma once
 

@@ -1,4 +1,5 @@
 // Linear algebra on interval_real: the products (mpfi_t kernel) and the certified solves.
+#include "core/interval_matrix_norm.hpp"
 #include "core/linalg_impl.hpp"
 
 #include <fmt/format.h>
@@ -34,6 +35,23 @@ mpfr_real column_max_upper(const Mat<interval_real>& M, Eigen::Index j) {
 }
 }  // namespace
 
+mpfr_real infinity_norm_upper(const Mat<interval_real>& M) {
+  mpfr_real norm(0);
+  for (Eigen::Index i = 0; i < M.rows(); ++i) {
+    interval_real s(0);
+    for (Eigen::Index j = 0; j < M.cols(); ++j) s += abs_of(M(i, j));
+    const mpfr_real u = upper(s);
+    // Every comparison with NaN is false, so `norm < u` would skip a NaN row: return NaN.
+    if (mpfr_nan_p(u.backend().data()) || mpfr_nan_p(lower(s).backend().data())) {
+      mpfr_real nan;
+      mpfr_set_nan(nan.backend().data());
+      return nan;
+    }
+    if (norm < u) norm = u;
+  }
+  return norm;
+}
+
 Mat<interval_real> certified_solve(const Mat<interval_real>& A, const Mat<interval_real>& B) {
   if (A.rows() != A.cols() || A.rows() != B.rows())
     throw std::invalid_argument("certified_solve: dimensions differ");
@@ -44,21 +62,12 @@ Mat<interval_real> certified_solve(const Mat<interval_real>& A, const Mat<interv
   const Mat<interval_real> Z = matmul<interval_real>(Ri, Mat<interval_real>(B - matmul(A, X0)));
   const Mat<interval_real> C =
       Mat<interval_real>(Mat<interval_real>::Identity(n, n)) - matmul<interval_real>(Ri, A);
-  // beta: upper end of the max row sum of |C|. A NaN row sum refuses the solve: R is the MPFR
-  // inverse of the midpoint, which for an exactly singular midpoint holds inf and NaN entries,
-  // and every comparison with NaN is false, so `beta < s` alone kept beta at 0 and returned
-  // [nan, nan] enclosures as if certified.
-  mpfr_real beta(0);
-  bool beta_is_nan = false;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    interval_real s(0);
-    for (Eigen::Index j = 0; j < n; ++j) s += abs_of(C(i, j));
-    const mpfr_real u = upper(s);
-    if (mpfr_nan_p(u.backend().data()) || mpfr_nan_p(lower(s).backend().data()))
-      beta_is_nan = true;
-    else if (beta < u)
-      beta = u;
-  }
+  // beta: upper end of ||C||_inf. A NaN beta refuses the solve: R is the MPFR inverse of the
+  // midpoint, which for an exactly singular midpoint holds inf and NaN entries, and every
+  // comparison with NaN is false, so `beta < 1` alone would return [nan, nan] enclosures as if
+  // certified.
+  const mpfr_real beta = infinity_norm_upper(C);
+  const bool beta_is_nan = mpfr_nan_p(beta.backend().data()) != 0;
   if (beta_is_nan || !(beta < mpfr_real(1)))
     throw std::domain_error(
         fmt::format("certified solve: ||I - R A||_inf <= {} is not < 1 (matrix singular or too "

@@ -9,7 +9,7 @@
 // translation unit instead of every property (scripts/mutation-score.sh, "# targets:").
 //
 // Bounds tested elsewhere: the LSA and Memformer shadow bounds (tests/unit/sharpness_test.cpp,
-// they live in properties/); inv_sqrt_second_order_remainder (tests/unit/akyurek_test.cpp,
+// they live in properties/); inv_sqrt_second_order_remainder (tests/unit/akyurek_errata_test.cpp,
 // "LayerNorm bounds"); the Sherman-Morrison and ridge tolerances (tests/unit/references_test.cpp,
 // "Sherman-Morrison bound" and "ridge forward bound", within 64 of the error); every composite
 // bound again on the fixed sample of its property (sharpness_test.cpp, "composite bounds").

@@ -1,5 +1,6 @@
 # Runs EXE with ARGS and requires: exit code 2, exactly one line on stderr starting with
-# "iclproof: error:", nothing that looks like a crash.
+# "iclproof: error:" (or -DPREFIX=..., for a script of the tests: "render_html: error:"), nothing
+# that looks like a crash.
 # Optional -DMKFIFO=path: make a named pipe there first (nobody ever writes to it).
 # Optional -DEMPTY_STDOUT=ON: nothing on stdout, i.e. rejected before any work began.
 if(DEFINED MKFIFO)
@@ -9,6 +10,9 @@ if(DEFINED MKFIFO)
     message(FATAL_ERROR "mkfifo ${MKFIFO} failed")
   endif()
 endif()
+if(NOT DEFINED PREFIX)
+  set(PREFIX "iclproof: error: ")
+endif()
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(STRIP "${err}" err_stripped)
 string(REGEX MATCHALL "\n" newlines "${err_stripped}")
@@ -16,8 +20,9 @@ list(LENGTH newlines extra_lines)
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "expected exit code 2, got '${rc}'\nstdout: ${out}\nstderr: ${err}")
 endif()
-if(NOT err_stripped MATCHES "^iclproof: error: " OR extra_lines GREATER 0)
-  message(FATAL_ERROR "expected one 'iclproof: error:' line on stderr, got:\n${err}")
+string(FIND "${err_stripped}" "${PREFIX}" prefix_at)
+if(NOT prefix_at EQUAL 0 OR extra_lines GREATER 0)
+  message(FATAL_ERROR "expected one '${PREFIX}' line on stderr, got:\n${err}")
 endif()
 message(STATUS "rejected as expected: ${err_stripped}")
 # Optional -DMATCH=regex: the error line must say what was wrong (not some other error).

@@ -13,7 +13,10 @@
 # wider than the page column and that every plot is rendered with its data area (gnuplot's
 # plot area, recorded on the SVG as data-plot-area-fraction) at least half of the figure; the
 # static checks also require at most 6 series per plot.
-# Exit codes: 0 ok, 1 a check failed, 77 chromium not installed (ctest shows "skipped").
+# Exit codes: 0 ok, 1 a check failed, 2 not a report to check (no report.html or report.json,
+# report.json not JSON, or listing no properties: a page with nothing to show passed every check
+# vacuously) with one "render_html: error:" line on stderr, 77 chromium not installed (ctest
+# shows "skipped").
 # Look at REPORT_DIR/report.png afterwards to judge the layout yourself.
 set -euo pipefail
 
@@ -23,15 +26,32 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --no-render) render=0; shift ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
-dir="${1:?usage: render_html.sh [--no-render] REPORT_DIR}"
+refuse() { echo "render_html: error: $*" >&2; exit 2; }
+[[ $# -eq 1 ]] || refuse "usage: render_html.sh [--no-render] [--keep] REPORT_DIR"
+dir="$1"
 html="$dir/report.html"
 json="$dir/report.json"
-[[ -f "$html" ]] || { echo "render_html: no $html"; exit 1; }
-[[ -f "$json" ]] || { echo "render_html: no $json"; exit 1; }
+[[ -f "$html" ]] || refuse "no $html"
+[[ -f "$json" ]] || refuse "no $json"
+python3 - "$json" <<'PY' || exit 2
+import json, sys
+def refuse(why):
+    print(f"render_html: error: {sys.argv[1]}: {why}", file=sys.stderr)
+    sys.exit(2)
+try:
+    rep = json.load(open(sys.argv[1], encoding="utf-8"))
+except (OSError, ValueError) as e:
+    refuse(f"not JSON ({str(e).splitlines()[0]})")
+if not isinstance(rep, dict) or not isinstance(rep.get("properties"), list) or \
+        not isinstance(rep.get("plots"), list):
+    refuse('not a report ("properties" and "plots" must be lists)')
+if not rep["properties"]:
+    refuse("lists no properties: nothing to check")
+PY
 
 fail() { echo "render_html: FAIL: $*"; exit 1; }
 

@@ -16,6 +16,7 @@
 #include "core/precision.hpp"
 #include "core/rational.hpp"
 #include "harness/property.hpp"
+#include "rational_enclosure.hpp"
 
 #include <rapidcheck.h>
 #include <catch2/catch.hpp>
@@ -36,30 +37,8 @@ using Q = rational_real;
 
 namespace {
 
-Q to_rational(const mpfr_real& x) {
-  Q q;
-  mpfr_get_q(q.backend().data(), x.backend().data());
-  return q;
-}
-// The exact rational q enclosed outward at the interval precision in force.
-I enclose(const Q& q) {
-  I r;
-  mpfi_set_q(r.backend().data(), q.backend().data());
-  return r;
-}
-bool encloses(const I& x, const Q& q) {
-  const mpfr_real lo = lower(x), hi = upper(x);
-  if (mpfr_nan_p(lo.backend().data()) || mpfr_nan_p(hi.backend().data())) return false;
-  if (mpfr_inf_p(lo.backend().data()) || mpfr_inf_p(hi.backend().data())) {
-    // An infinite end: compare the finite one only (an infinite enclosure is sound, if useless).
-    const bool lo_ok =
-        mpfr_inf_p(lo.backend().data()) ? mpfr_sgn(lo.backend().data()) < 0 : to_rational(lo) <= q;
-    const bool hi_ok =
-        mpfr_inf_p(hi.backend().data()) ? mpfr_sgn(hi.backend().data()) > 0 : q <= to_rational(hi);
-    return lo_ok && hi_ok;
-  }
-  return to_rational(lo) <= q && q <= to_rational(hi);
-}
+using iclproof::enclose;  // the scalar overload, beside the matrix one below
+
 Q pow2(int k) {
   Q r(1);
   const Q two(2);

@@ -26,9 +26,7 @@ const mutation_runner iterative_newton_mutants{37};
 
 template <class Check>
 void expect_mutant_killed(const Check& check, const inc::constructions<T>& mutant, int cases = 30) {
-  iterative_newton_mutants.expect_killed(
-      [&](case_context& ctx) { check(ctx, inc::real_constructions<T>()); },
-      [&](case_context& ctx) { check(ctx, mutant); }, cases);
+  iterative_newton_mutants.expect_check_kills(check, inc::real_constructions<T>(), mutant, cases);
 }
 
 const T tiny = T(std::ldexp(1.0, -40));

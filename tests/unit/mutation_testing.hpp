@@ -55,6 +55,15 @@ class mutation_runner {
     CHECK(!b.failure.empty());
   }
 
+  // The form every family's mutation tests share: `check(ctx, constructions)` passes on the
+  // family's real constructions and fails on `mutant`.
+  template <class Check, class Constructions>
+  void expect_check_kills(const Check& check, const Constructions& real,
+                          const Constructions& mutant, int cases = 30) const {
+    expect_killed([&](case_context& ctx) { check(ctx, real); },
+                  [&](case_context& ctx) { check(ctx, mutant); }, cases);
+  }
+
   static const property_info& info() {
     static const property_info mutant{"mutant", "a deliberately broken construction", {}};
     return mutant;

@@ -26,9 +26,7 @@ const mutation_runner newton_schulz_mutants{31};
 
 template <class Check>
 void expect_mutant_killed(const Check& check, const nsc::constructions<T>& mutant, int cases = 30) {
-  newton_schulz_mutants.expect_killed(
-      [&](case_context& ctx) { check(ctx, nsc::real_constructions<T>()); },
-      [&](case_context& ctx) { check(ctx, mutant); }, cases);
+  newton_schulz_mutants.expect_check_kills(check, nsc::real_constructions<T>(), mutant, cases);
 }
 
 // Mutants: each rebuilds the real stack and breaks one weight of every step.

@@ -1,4 +1,4 @@
-// The right model of a gated GD++ comparison in the compare tests (compare_gated_metrics_test,
+// The right model of a gated GD++ comparison in the compare tests (compare_gated_lsa_test,
 // compare_weights_reader_test): GD++ with its population-optimal coefficients.
 #pragma once
 

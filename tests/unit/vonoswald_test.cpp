@@ -26,8 +26,7 @@ const mutation_runner vonoswald_mutants{17};
 
 template <class Check>
 void expect_mutant_killed(const Check& check, const constructions<T>& mutant, int cases = 30) {
-  vonoswald_mutants.expect_killed([&](case_context& ctx) { check(ctx, real_constructions<T>()); },
-                                  [&](case_context& ctx) { check(ctx, mutant); }, cases);
+  vonoswald_mutants.expect_check_kills(check, real_constructions<T>(), mutant, cases);
 }
 
 const T tiny_relative_change =
