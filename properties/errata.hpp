@@ -1,9 +1,9 @@
 // The errata of CONSTRUCTIONS.md measured: each function evaluates the paper's
 // statement and the corrected one on real data at the current MPFR precision and returns both
 // numbers. `iclproof report` calls them through the findings registered in errata.cpp (the
-// errata table shows both sides and a status); tests/unit/memformer_test.cpp and akyurek_test.cpp
-// call the same functions and check the numbers at 256 bits. All inputs are fixed (seeded), so a
-// measurement is deterministic for a given precision.
+// errata table shows both sides and a status); tests/unit/memformer_test.cpp and
+// akyurek_errata_test.cpp call the same functions and check the numbers at 256 bits. All inputs are
+// fixed (seeded), so a measurement is deterministic for a given precision.
 #pragma once
 
 #include "core/scalar.hpp"

@@ -3,6 +3,7 @@
 # some cases only, late in the run, and is shrunk) with --jobs 1, 2 and 3 gives the same stdout
 # and the same --json file once the "seconds" timings are removed.
 #   -DEXE=iclproof_verdict_fixture -DWORK=dir -DCASES=n -DSEED=s
+include(${CMAKE_CURRENT_LIST_DIR}/report_json_reading.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(sometimes "vonoswald.fixture_fails_in_some_cases")
@@ -30,31 +31,20 @@ foreach(jobs IN ITEMS 2 3)
   endif()
 endforeach()
 # The run holds what this test is about: a failure found late and shrunk, and passing rows.
-string(JSON n LENGTH "${json_1}" properties)
-math(EXPR last "${n} - 1")
-set(found OFF)
-foreach(i RANGE ${last})
-  string(JSON name GET "${json_1}" properties ${i} name)
-  if(name STREQUAL sometimes)
-    string(JSON verdict GET "${json_1}" properties ${i} verdict)
-    string(JSON failure GET "${json_1}" properties ${i} failure)
-    string(JSON example GET "${json_1}" properties ${i} counterexample)
-    if(NOT verdict STREQUAL "fail" OR NOT failure MATCHES "first failing case: case ([0-9]+)")
-      message(FATAL_ERROR "${sometimes} did not fail with seed ${SEED}: pick another seed\n"
-                          "${failure}")
-    endif()
-    set(first ${CMAKE_MATCH_1})
-    # The shrunk draws (RapidCheck's "int = v" lines) and the body's notes of the shrunk case.
-    if(first LESS 10 OR NOT example MATCHES "int = [0-9]+\nint = [0-9]+"
-       OR NOT failure MATCHES "x = [0-9]+\ny = [0-9]+")
-      message(FATAL_ERROR "${sometimes}: first failing case ${first}, counterexample '${example}'"
-                          "; expected a failure late in the run with a shrunk x, y")
-    endif()
-    set(found ON)
-  endif()
-endforeach()
-if(NOT found)
-  message(FATAL_ERROR "${sometimes} is not in the output")
+json_property_index(i "${json_1}" ${sometimes} "check --json")
+string(JSON verdict GET "${json_1}" properties ${i} verdict)
+string(JSON failure GET "${json_1}" properties ${i} failure)
+string(JSON example GET "${json_1}" properties ${i} counterexample)
+if(NOT verdict STREQUAL "fail" OR NOT failure MATCHES "first failing case: case ([0-9]+)")
+  message(FATAL_ERROR "${sometimes} did not fail with seed ${SEED}: pick another seed\n"
+                      "${failure}")
+endif()
+set(first ${CMAKE_MATCH_1})
+# The shrunk draws (RapidCheck's "int = v" lines) and the body's notes of the shrunk case.
+if(first LESS 10 OR NOT example MATCHES "int = [0-9]+\nint = [0-9]+"
+   OR NOT failure MATCHES "x = [0-9]+\ny = [0-9]+")
+  message(FATAL_ERROR "${sometimes}: first failing case ${first}, counterexample '${example}'"
+                      "; expected a failure late in the run with a shrunk x, y")
 endif()
 if(NOT out_1 MATCHES " PASS ")
   message(FATAL_ERROR "no property passed:\n${out_1}")

@@ -7,6 +7,7 @@
 #   - `report --shard k/2` then `merge` exits 1 with the same report.json gate;
 #   - `check --ci --shard k/2 --json` then `merge` exits 1 (0 passed).
 #   -DEXE=iclproof_verdict_fixture -DWORK=dir
+include(${CMAKE_CURRENT_LIST_DIR}/report_json_reading.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(sel --property "sharpness.test_only_vacuous*" --scalar double --cases 100)
@@ -23,12 +24,7 @@ endfunction()
 # The report folder DIR fails both vacuous properties, in every form.
 function(report_fails dir)
   file(READ ${dir}/report.json j)
-  string(JSON summary GET "${j}" summary verdict)
-  string(JSON failed GET "${j}" summary failed)
-  if(NOT summary STREQUAL "fail" OR NOT failed EQUAL 2)
-    message(FATAL_ERROR "${dir}/report.json: summary verdict '${summary}', ${failed} failed; "
-                        "expected fail, 2")
-  endif()
+  require_report_summary("${j}" "${dir}/report.json" fail 2)
   foreach(i IN ITEMS 0 1)
     string(JSON gate GET "${j}" properties ${i} gate)
     string(JSON text GET "${j}" properties ${i} gate_text)
