@@ -84,4 +84,15 @@ foreach(want IN ITEMS rational interval)
                         "'${cverdict}' in '${cscalar}'; expected pass, fail, fail in ${want}")
   endif()
 endforeach()
+# The headline leads with what was proved: each property's strongest verified level (its
+# certified run) comes before the levels of the MPFR run, in report.md and report.html.
+foreach(form IN ITEMS md html)
+  file(READ ${OUT}/report/report.${form} text)
+  string(FIND "${text}" "2 of 2 properties FAILED. Strongest verified level per property (its certified run" strongest)
+  string(FIND "${text}" "Levels of the mpfr run:" mpfr_levels)
+  if(strongest LESS 0 OR NOT mpfr_levels GREATER strongest)
+    message(FATAL_ERROR "report.${form}: the headline does not lead with the strongest verified "
+                        "levels (the certified run's) before the MPFR run's levels")
+  endif()
+endforeach()
 message(STATUS "the certified runs alone fail check --certified and the report")
