@@ -21,7 +21,7 @@
      exact_chain, realised_chain and chain_bound) with its hypotheses needed only for the
      layers l < n of the chain and only at e = chain_bound l.  The all-e form cannot be met by
      a div layer: y / |c| has no finite Lipschitz bound once e >= |c|.
-   - realised_chain_within_propagated_bound: for a chain of well-formed RAW/div layers (a list,
+   - realised_chain_propagated_bound: for a chain of well-formed RAW/div layers (a list,
      as the C++ std::vector), any realised layers g_l and any start state, if every realised
      layer is within B_l of its exact layer at its realised input (the one-layer bounds
      raw_layer_bound / div_layer_bound, taken as HYPOTHESES here) and every div layer has
@@ -487,7 +487,7 @@ have := layer_lip_ge T (chain_layer Ls l) (realised_chain hstate g x0 l)
 by rewrite /propagated_bound /realised_lip; lra.
 Qed.
 
-Theorem realised_chain_within_propagated_bound (D T : nat) (Ls : list layer)
+Theorem realised_chain_propagated_bound (D T : nat) (Ls : list layer)
     (g : nat -> hstate -> hstate) (x0 : hstate) (B : nat -> R) :
   let xr := realised_chain hstate g x0 in
   let E := propagated_bound T Ls g x0 B in
