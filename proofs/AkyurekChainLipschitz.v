@@ -30,11 +30,14 @@
      the realised input: the value run_chain_with_bounds returns as propagated_bound.
    The Theorem 1 and Theorem 2 chains (AkyurekChains.v, src/raw/chains.hpp) are such chains:
    every op reads data rows and K(i) is a non-empty list of earlier tokens, which the C++
-   checks on every run (check_op_shapes, and layer_lipschitz's read-row check).
+   checks on every run (layer_lipschitz calls check_op_shapes, check_div and
+   check_reads_data_rows and throws otherwise).
 
    What is modelled: src/raw/raw_operator.hpp's raw_exact, div_exact, layer_exact, over Coq's
    R, transcribed as AkyurekChains.v does it over a realFieldType (same fields, same formula,
-   a write list with a repeated row first-wins), and the max-norm distance over the data rows
+   a write list with a repeated row first-wins where the C++ loop is last-wins: the bound is a
+   maximum over every written entry, so the same proof covers both; the chains write distinct
+   rows), and the max-norm distance over the data rows
    [0, D) and tokens [0, T) that run_chain_with_bounds measures with max_abs on topRows(D).
    The maxima are taken in another order than the C++ loops take them (max is associative and
    commutative; op_lip starts from 0 where the C++ starts from E >= 0: the same value).  The
