@@ -187,7 +187,9 @@ void realised_chain_within_bounds(case_context& ctx, const std::vector<raw::laye
   ctx.check_le_hand_derived<T>(
       "realised chain vs exact chain (data rows) within the propagated bound", err,
       cr.propagated_bound,
-      "layer_bounds.hpp: chain_error_bound propagation E_(l+1) = B_l + Lip_l(E_l), hand-derived");
+      "layer_bounds.hpp: run_chain_with_bounds's E_(l+1) = B_l + Lip_l(E_l); given the one-layer "
+      "bounds B_l (hand-derived, checked above) it is "
+      "proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound");
 }
 
 }  // namespace iclproof::akyurek_checks

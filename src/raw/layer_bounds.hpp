@@ -21,16 +21,22 @@
 // A chain (chain_error_bound): E_0 = 0, E_{l+1} = B_l(h^_l) + Lip_l(h^_l, E_l), where B_l is the
 // one-layer bound at the realised input h^_l and Lip_l bounds |f_l(h) - f_l(h')| over the data
 // rows for |h - h'| <= E_l there (RAW +: row sums of |Wo| (|Wa| + |W|); RAW (.): the product
-// rule with the quadratic term; div: |y/c - y'/c'| <= (|dy| + |y'/c'| |dc|)/(|c'| - |dc|)).
-// That this recursion bounds |h^_l - h_l| (triangle inequality, induction over the layers) is
-// proofs/AkyurekLayerBounds.v:chain_error_propagation, for any distance; the per-layer B_l and
-// Lip_l above are hand-derived (their GeLU, LayerNorm and attention terms cite their theorems).
+// rule with the quadratic term; div: |y/c - y'/c'| <= (|dy| + |y/c| |dc|)/(|c| - |dc|)).
+// Lip_l is proved, with the formula of layer_lipschitz below:
+// proofs/AkyurekChainLipschitz.v:layer_lipschitz_bound (raw_layer_lipschitz, div_layer_lipschitz).
+// That the recursion then bounds |h^_l - h_l| on the data rows, given every realised layer within
+// its one-layer bound B_l at its realised input, is
+// proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound (E_L = the
+// propagated_bound of run_chain_with_bounds, exact arithmetic). The one-layer bounds B_l are
+// hand-derived (their GeLU, LayerNorm and attention terms cite their theorems).
 #pragma once
 
 #include "core/rounding_error_bounds.hpp"
 #include "raw/raw_operator.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace iclproof::raw {
@@ -283,9 +289,42 @@ T layer_bound(const raw_layout& lay, const layer_spec<T>& L, const raw_knobs<T>&
   return L.div ? div_layer_bound(lay, *L.div, kn, h) : raw_layer_bound(lay, L.ops, kn, h);
 }
 
-// Propagation of a data-row error E through the exact layer at (a state near) h.
+// The hypotheses of AkyurekChainLipschitz.v:layer_lipschitz_bound (layer_wf) that the exact
+// layer's own checks do not enforce: every row the layer reads (RAW: r and s; div: the y rows and
+// c) is a data row of h. A read of another row would make the data-row distance E say nothing
+// about the values read.
+template <class T>
+void check_reads_data_rows(const layer_spec<T>& L, Index D) {
+  auto need = [&](Index row) {
+    if (row < 0 || row >= D)
+      throw std::domain_error("layer_lipschitz: layer '" + L.label + "' reads row " +
+                              std::to_string(row) + ", not a data row [0, " + std::to_string(D) +
+                              ")");
+  };
+  if (L.div) {
+    need(L.div->c_row);
+    for (Index y : L.div->y_rows) need(y);
+    return;
+  }
+  for (const auto& op : L.ops) {
+    for (Index r : op.r) need(r);
+    for (Index s : op.s) need(s);
+  }
+}
+
+// Propagation of a data-row error E >= 0 through the exact layer at h (the realised input's data
+// rows): max |f(h') - f(h)| over the data rows and tokens for every h' within E of h there.
+// proofs/AkyurekChainLipschitz.v:layer_lipschitz_bound, whose layer_lip is this formula
+// (raw_lip: max(E, sum_n |Wo_mn| term_n over ops, tokens, written rows m); div_lip:
+// max(E, (E + z E) / (|c| - E))), under layer_wf (check_op_shapes / check_div and
+// check_reads_data_rows, all checked here) and, for div, E < |c| at every token.
 template <class T>
 T layer_lipschitz(const layer_spec<T>& L, const Mat<T>& h, const T& E) {
+  check_reads_data_rows(L, h.rows());
+  if (L.div)
+    check_div(*L.div);
+  else
+    for (const auto& op : L.ops) check_op_shapes(op, h.cols());
   T out = E;
   if (L.div) {
     for (Index i = 0; i < h.cols(); ++i) {

@@ -26,6 +26,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 using namespace iclproof;
@@ -119,6 +120,34 @@ TEST_CASE("layer_lipschitz is attained by the aligned perturbation: div",
   INFO("attained " << attained << ", layer_lipschitz " << bound);
   CHECK(attained <= bound * (1 + 1e-12));
   CHECK(bound <= attained * (1 + 1e-12));
+}
+
+// layer_lipschitz is proved (AkyurekChainLipschitz.v:layer_lipschitz_bound) only for layers that
+// read data rows, and for div only while E < |c|: it refuses the others rather than return a
+// number that bounds nothing.
+TEST_CASE("layer_lipschitz refuses a layer outside AkyurekChainLipschitz.v's hypotheses",
+          "[tolerance][raw]") {
+  const Index Tn = 2, D = 4;
+  Mat<double> h(D, Tn);
+  h << 0.5, -0.25, 1.5, -2, 0.75, -0.5, 2, -1.25;
+  const double E = std::ldexp(1.0, -8);
+  const Mat<double> W = Mat<double>::Identity(1, 1);
+  layer_spec<double> reads_data;  // h3 <- h0 + h1: inside
+  reads_data.ops.push_back(aff_op<double>({0}, W, {1}, W, Vec<double>::Zero(1), {3}, Tn));
+  CHECK(layer_lipschitz(reads_data, h, E) == 2 * E);
+  layer_spec<double> reads_r_outside;  // reads row D through the attention read
+  reads_r_outside.ops.push_back(aff_op<double>({0}, W, {D}, W, Vec<double>::Zero(1), {3}, Tn));
+  CHECK_THROWS_AS(layer_lipschitz(reads_r_outside, h, E), std::domain_error);
+  layer_spec<double> reads_s_outside;  // reads row D + 1 at the current token
+  reads_s_outside.ops.push_back(aff_op<double>({D + 1}, W, {1}, W, Vec<double>::Zero(1), {3}, Tn));
+  CHECK_THROWS_AS(layer_lipschitz(reads_s_outside, h, E), std::domain_error);
+  layer_spec<double> div_c_outside;
+  div_c_outside.div = div_op{{0}, D, {3}};
+  CHECK_THROWS_AS(layer_lipschitz(div_c_outside, h, E), std::domain_error);
+  layer_spec<double> div_small_c;  // c = row 2: |c| = 0.75 at token 0, 0.5 at token 1
+  div_small_c.div = div_op{{0}, 2, {3}};
+  CHECK_THROWS_AS(layer_lipschitz(div_small_c, h, 0.6), std::domain_error);
+  CHECK_NOTHROW(layer_lipschitz(div_small_c, h, 0.25));
 }
 
 // --------------------------------------------------------------------- hard_attention_bound
