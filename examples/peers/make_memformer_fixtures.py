@@ -14,7 +14,9 @@ and generate_data) and executes it, so the models below are THEIR class with THE
 shortened to run on a CPU in a minute: run_mode 0 with AdamW on fresh batches (their
 "variable_L" loop), then run_mode 1 fine-tuning allparam, alpha and gamma with Adam on one
 fixed batch (their "Fine-tune gamma on the validation data" cell). Data: their generate_data
-('normal', no U, D: x ~ N(0, I), w ~ N(0, I)), d = 5, N = 20, three layers.
+('normal', no U, D: x ~ N(0, I), w ~ N(0, I)), d = 3, N = 10, three layers (their einsum
+'BNM,ML,BLi->BNi' costs B N^3 (d+1) per attention: smaller than the paper's d = 5, N = 20 to
+train on a loaded CPU in minutes).
 
 Each model is written with torch.save(model.state_dict(), NAME.pt) after one forward pass (so
 the stored Q are those their identity_q leaves), with a sidecar NAME.json (schema
@@ -27,7 +29,7 @@ import sys
 import torch
 
 folder, out = sys.argv[1], sys.argv[2]
-N, d, L = 20, 5, 3
+N, d, L = 10, 3, 3
 torch.set_num_threads(1)
 
 
@@ -67,12 +69,12 @@ def save(ns, name, layout, model, run_mode, notebook):
         f.write("\n")
 
 
-def train(ns, make, per_layer_alpha=None, steps0=400, steps1=400, seed=0):
+def train(ns, make, per_layer_alpha=None, steps0=300, steps1=300, seed=0):
     torch.manual_seed(seed)
     model = make(0)
     opt = torch.optim.AdamW([model.allparam], lr=0.01, betas=(0.99, 0.9), weight_decay=0)
     for t in range(steps0):  # stage 1: run_mode 0, fresh batches
-        Z, y = ns["generate_data"]("normal", N, d, 1000, 0.1)
+        Z, y = ns["generate_data"]("normal", N, d, 500, 0.1)
         opt.zero_grad()
         loss = ns["in_context_loss"](model, Z, y)
         loss.backward()
@@ -87,7 +89,7 @@ def train(ns, make, per_layer_alpha=None, steps0=400, steps1=400, seed=0):
     model.alpha.requires_grad = True
     model.gamma.requires_grad = True
     torch.manual_seed(999)
-    Zv, yv = ns["generate_data"]("normal", N, d, 4000, 0.1)
+    Zv, yv = ns["generate_data"]("normal", N, d, 2000, 0.1)
     if per_layer_alpha is not None:  # one scalar per layer, broadcast into their alpha tensor
         scalars = torch.nn.Parameter(torch.full((L,), per_layer_alpha))
         params = [model.allparam, scalars]

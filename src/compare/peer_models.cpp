@@ -488,7 +488,7 @@ void read_vonoswald_haiku(weights_file& w, tensor_set& ts, const nlohmann::json&
       "read from {} (layout vonoswald_haiku: von Oswald et al.'s Transformer, {} layer(s){}, "
       "d {}): W_Q = query.w^T, W_K = key.w^T, W_V = value.w^T, P = {} linear.w^T{} (Haiku's "
       "x @ w, tokens as rows; docs/weights.md)",
-      ts.file(), L, tied ? ", shared (deq)" : "", D - 1, dampening,
+      ts.file(), L, tied ? ", one shared set (multi_head_attention)" : "", D - 1, dampening,
       y_update ? " with its x-rows zeroed (y_update)" : ""));
   read_data_model(w, j, src, limits, {"uniform"},
                   "von Oswald et al.'s create_reg_data (x ~ U(-1, 1)^d at input_range 2, w ~ "

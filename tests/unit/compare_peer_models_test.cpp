@@ -270,7 +270,7 @@ TEST_CASE("compare.peers.memformer: the notebooks' parameters map to iclproof's 
                                           {"gamma", {{L}, gamma}},
                                           {"beta", {{L}, gamma}}},
                                          data));
-        }).find("'beta', which layout memformer_cgd does not read") != std::string::npos);
+        }).find("tensor 'beta', which layout memformer_cgd") != std::string::npos);
 
   // memformer_lfom: Gamma_l = alpha[l, 0, n, d], the same at every token n.
   const int N = 3;
