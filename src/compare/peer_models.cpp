@@ -434,7 +434,9 @@ void read_vonoswald_haiku(weights_file& w, tensor_set& ts, const nlohmann::json&
     if (!sets.count(l))
       fail(src, fmt::format("layer_{} is missing (layers must be numbered 0, 1, ...)", l));
   int D = 0;
-  for (auto& [l, set] : sets) {
+  for (auto& entry : sets) {  // not a structured binding: the lambda below uses l and set
+    const int l = entry.first;
+    auto& set = entry.second;
     for (const char* proj : {"query", "key", "value", "linear"})
       if (!set.count(proj)) fail(src, fmt::format("layer {}: no '{}/w'", l, proj));
     const peer_tensor& q = *set["query"];
