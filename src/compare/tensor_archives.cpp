@@ -223,6 +223,17 @@ bool known_global(const std::string& g) {
 class unpickler {
  public:
   unpickler(std::string_view code, const std::string& source) : b_(code), source_(source) {}
+  // A hostile pickle can make a container hold itself (BINGET, then SETITEM): reference cycles
+  // that shared_ptr never frees. Every value made is cleared here, which breaks any cycle.
+  ~unpickler() {
+    for (const auto& v : made_) {
+      v->items.clear();
+      v->entries.clear();
+      v->storage.reset();
+    }
+  }
+  unpickler(const unpickler&) = delete;
+  unpickler& operator=(const unpickler&) = delete;
 
   pref run() {
     while (true) {
@@ -399,22 +410,23 @@ class unpickler {
     at_ = end + 1;
     return s;
   }
-  static pref make(pvalue::kind k) {
+  pref make(pvalue::kind k) {
     auto v = std::make_shared<pvalue>();
     v->k = k;
+    made_.push_back(v);
     return v;
   }
-  static pref integer(std::int64_t i) {
+  pref integer(std::int64_t i) {
     auto v = make(pvalue::kind::integer);
     v->i = i;
     return v;
   }
-  static pref string(std::string_view s) {
+  pref string(std::string_view s) {
     auto v = make(pvalue::kind::string);
     v->s = std::string(s);
     return v;
   }
-  pref global(const std::string& g) const {
+  pref global(const std::string& g) {
     if (!known_global(g))
       bad(fmt::format("it names the callable {}, which this reader does not call", g));
     auto v = make(pvalue::kind::global);
@@ -483,7 +495,7 @@ class unpickler {
       bad(fmt::format("values nested deeper than {} levels", max_depth));
   }
   // ('storage', <torch.XStorage>, key, location, numel)
-  pref persistent(const pref& pid) const {
+  pref persistent(const pref& pid) {
     const auto& it = pid->items;
     if (pid->k != pvalue::kind::tuple || it.size() != 5 || it[0]->k != pvalue::kind::string ||
         it[0]->s != "storage" || it[1]->k != pvalue::kind::global ||
@@ -505,7 +517,7 @@ class unpickler {
     }
     return v;
   }
-  pref reduce(const pref& callable, const pref& args) const {
+  pref reduce(const pref& callable, const pref& args) {
     if (callable->k != pvalue::kind::global || args->k != pvalue::kind::tuple)
       bad("REDUCE of something other than a known callable and its arguments");
     const auto& a = args->items;
@@ -540,6 +552,7 @@ class unpickler {
   std::vector<pref> stack_;
   std::vector<std::size_t> marks_;
   std::vector<pref> memo_;
+  std::vector<pref> made_;
 };
 
 // ---- npy headers ---------------------------------------------------------------------------
