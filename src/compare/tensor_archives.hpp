@@ -11,9 +11,10 @@
 //               only these callables: collections.OrderedDict, torch._utils._rebuild_tensor_v2,
 //               torch._utils._rebuild_parameter and the torch.*Storage types; any other
 //               callable is refused, nothing is ever executed. LibTorch 1.13's own
-//               torch::pickle_load was measured on such files and does not read them (a
-//               one-entry state_dict: "Unknown opcode 0x73" (SETITEM); a two-entry one: None),
-//               so this reader does not use it and the verifier does not link LibTorch.
+//               torch::jit::pickle_load was measured on such files and does not read them (a
+//               one-entry dict of tensors: "Unknown opcode 0x73" (SETITEM); a module's two-entry
+//               state_dict: None), so this reader does not use it and the verifier does not
+//               link LibTorch.
 //  npz          what numpy.savez writes: a zip archive of NAME.npy entries (stored; the
 //               deflated entries of numpy.savez_compressed are refused with that advice).
 //
