@@ -6,6 +6,11 @@ Run by hand (not in CI), with Debian's python3-torch (1.13):
         > /tmp/peers/linear_transformer.py
     /usr/bin/python3 examples/peers/make_ahn_fixtures.py /tmp/peers tests/peers
 
+With a third argument --pt-only, nothing is trained: each tests/peers/ahn_*.safetensors already
+there is loaded into their Transformer_F and saved again with torch.save(model.state_dict())
+as ahn_*.pt, next to a sidecar ahn_*_pt.json naming it (the same data model and probe), so that
+both readers are tested on the same weights.
+
 The first argument is a folder holding the peer's linear_transformer.py (commit b6ddc35 was
 used for the checked-in files); this script imports Transformer_F, generate_data,
 generate_data_inplace and in_context_loss from it and does not copy any of it. Training follows
@@ -14,7 +19,8 @@ clipping, U from the SVD of a uniform matrix, D = diag(1, 1, 1/2, 1/4, 1), the l
 halved at fixed steps), shortened to run on a CPU in minutes: 1200 steps of batch 4000 with a
 fresh batch every step (their notebook: batch 20000, resampled every 100 steps, 100000 steps).
 
-Each model is written as a safetensors file holding the state_dict (one tensor, allparam) and a
+Each model is written as a safetensors file holding the state_dict (one tensor, allparam), as
+torch.save(model.state_dict()) writes it (NAME.pt, with the sidecar NAME_pt.json), and a
 sidecar JSON (schema iclproof-peer-model, layout ahn_allparam) with the data model (N, and U and
 D as passed to their generate_data). safetensors is written by hand (8-byte little-endian header
 length, JSON header padded with spaces to a multiple of 8, raw little-endian float32 data), as
@@ -32,6 +38,36 @@ import linear_transformer as lt  # noqa: E402  (the peer's file)
 
 N, d, B = 20, 5, 4000
 torch.set_num_threads(1)
+
+
+def save_pt(name, model):
+    """torch.save of the state_dict, and a copy of the sidecar NAME.json that names it."""
+    torch.save(model.state_dict(), f"{out}/{name}.pt")
+    with open(f"{out}/{name}.json") as f:
+        sidecar = json.load(f)
+    sidecar["weights"] = f"{name}.pt"
+    with open(f"{out}/{name}_pt.json", "w") as f:
+        json.dump(sidecar, f, indent=1)
+        f.write("\n")
+
+
+if len(sys.argv) > 3 and sys.argv[3] == "--pt-only":
+    import glob
+    import os
+    for path in sorted(glob.glob(f"{out}/ahn_*.safetensors")):
+        name = os.path.basename(path)[:-len(".safetensors")]
+        raw = open(path, "rb").read()
+        n = struct.unpack("<Q", raw[:8])[0]
+        meta = json.loads(raw[8:8 + n])["allparam"]
+        assert meta["dtype"] == "F32"
+        begin, end = meta["data_offsets"]
+        t = torch.frombuffer(bytearray(raw[8 + n + begin:8 + n + end]), dtype=torch.float32)
+        shape = meta["shape"]
+        model = lt.Transformer_F(shape[0], shape[1], shape[3], 0.0001)
+        with torch.no_grad():
+            model.allparam.copy_(t.reshape(shape))
+        save_pt(name, model)
+    sys.exit(0)
 
 
 def probe(model, U=None, D=None):
@@ -64,6 +100,7 @@ def save(name, model, data, U=None, D=None):
     with open(f"{out}/{name}.json", "w") as f:
         json.dump(sidecar, f, indent=1)
         f.write("\n")
+    save_pt(name, model)
 
 
 def train(n_layer, steps, U=None, D=None, zero_p=True, seed=0, lr=0.01):
@@ -100,9 +137,6 @@ def matrix(t):
 # 1. One layer, isotropic Gaussian data, P = 0 (zero_p): near the exact optimum A* = N/(N+d+1) I.
 m1 = train(1, 1200)
 save("ahn_L1_gaussian", m1, {"N": N, "inputs": "gaussian"})
-# The same state_dict as torch.save writes it (a zip archive): compare must name it, not call it
-# damaged JSON.
-torch.save(m1.state_dict(), f"{out}/ahn_L1_gaussian.pt")
 # 2. The same, sign-flipped Q: a wrong model (the prediction changes sign).
 with torch.no_grad():
     m1.allparam[:, :, 1] *= -1

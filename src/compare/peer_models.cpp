@@ -1,6 +1,7 @@
 #include "compare/peer_models.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -9,6 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <regex>
+#include <set>
+#include <utility>
 
 namespace iclproof {
 
@@ -19,12 +23,6 @@ namespace {
   for (char& c : msg)
     if (c == '\n' || c == '\r') c = ' ';
   throw weights_file_error(msg);
-}
-
-std::uint64_t little_endian_u64(std::string_view b) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[std::size_t(i)]);
-  return v;
 }
 
 // A d x d matrix given as nested JSON arrays of numbers.
@@ -53,159 +51,73 @@ std::string string_field(const nlohmann::json& j, const char* key, const std::st
   return j[key].get<std::string>();
 }
 
-}  // namespace
+// The tensors of a sidecar's file; every layout takes its own by name and must use them all.
+class tensor_set {
+ public:
+  tensor_set(std::map<std::string, peer_tensor> t, std::string file, std::string src)
+      : t_(std::move(t)), file_(std::move(file)), src_(std::move(src)) {}
+  const peer_tensor& take(const std::string& name, const std::string& layout) {
+    const auto it = t_.find(name);
+    if (it == t_.end())
+      fail(src_,
+           fmt::format("{} has no tensor '{}' (layout {}; docs/weights.md)", file_, name, layout));
+    used_.insert(name);
+    return it->second;
+  }
+  const std::map<std::string, peer_tensor>& all() const { return t_; }
+  void mark_used(const std::string& name) { used_.insert(name); }
+  // Weights are never dropped silently: a tensor the layout does not read is an error.
+  void require_all_used(const std::string& layout) const {
+    for (const auto& [name, t] : t_)
+      if (!used_.count(name))
+        fail(src_, fmt::format("{} holds tensor '{}', which layout {} does not read: refusing to "
+                               "leave any weights out",
+                               file_, name, layout));
+  }
+  const std::string& file() const { return file_; }
 
-std::map<std::string, peer_tensor> parse_safetensors(std::string_view bytes,
-                                                     const std::string& source,
-                                                     const weights_limits& limits) {
-  static_assert(std::endian::native == std::endian::little,
-                "safetensors data are little-endian; this reader copies them as they are");
-  if (bytes.size() > limits.max_bytes)
-    fail(source,
-         fmt::format("{} bytes, more than the limit of {}", bytes.size(), limits.max_bytes));
-  if (bytes.size() < 8) fail(source, "shorter than the 8-byte safetensors header length");
-  const std::uint64_t n = little_endian_u64(bytes);
-  if (n > bytes.size() - 8)
-    fail(source, fmt::format("header length {} exceeds the file ({} bytes)", n, bytes.size()));
-  // Bounded nesting before parsing: a deeply nested value is destroyed recursively.
-  const int max_depth = nesting_depth(bytes.substr(8, std::size_t(n)), limits.max_nesting);
-  if (max_depth > limits.max_nesting)
-    fail(source,
-         fmt::format("safetensors header nested deeper than {} levels", limits.max_nesting));
-  nlohmann::json header;
-  try {
-    const std::string_view text = bytes.substr(8, std::size_t(n));
-    header = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::exception& e) {
-    fail(source, fmt::format("safetensors header is not valid JSON: {}", e.what()));
-  }
-  if (!header.is_object()) fail(source, "safetensors header is not a JSON object");
-  const std::string_view data = bytes.substr(8 + std::size_t(n));
-  std::map<std::string, peer_tensor> out;
-  for (const auto& [name, t] : header.items()) {
-    if (name == "__metadata__") continue;
-    const std::string where = "tensor '" + name + "'";
-    if (!t.is_object() || !t.contains("dtype") || !t["dtype"].is_string() || !t.contains("shape") ||
-        !t["shape"].is_array() || !t.contains("data_offsets") || !t["data_offsets"].is_array() ||
-        t["data_offsets"].size() != 2)
-      fail(source, where + ": expected {dtype, shape, data_offsets}");
-    const std::string dtype = t["dtype"].get<std::string>();
-    const std::size_t width = dtype == "F32" ? 4 : dtype == "F64" ? 8 : 0;
-    if (width == 0) fail(source, where + ": dtype " + dtype + " (this reader takes F32 and F64)");
-    peer_tensor pt;
-    std::uint64_t count = 1;
-    for (const auto& s : t["shape"]) {
-      if (!s.is_number_unsigned() || s.get<std::uint64_t>() > (std::uint64_t{1} << 31))
-        fail(source, where + ": shape entries must be non-negative integers below 2^31");
-      count *= s.get<std::uint64_t>();
-      if (count > limits.max_bytes) fail(source, where + ": more entries than the size limit");
-      pt.shape.push_back(static_cast<std::int64_t>(s.get<std::uint64_t>()));
-    }
-    const auto& off = t["data_offsets"];
-    if (!off[0].is_number_unsigned() || !off[1].is_number_unsigned())
-      fail(source, where + ": data_offsets must be non-negative integers");
-    const std::uint64_t begin = off[0].get<std::uint64_t>(), end = off[1].get<std::uint64_t>();
-    if (begin > end || end > data.size() || end - begin != count * width)
-      fail(source, fmt::format("{}: data_offsets [{}, {}) do not hold {} {} values in {} bytes",
-                               where, begin, end, count, dtype, data.size()));
-    pt.data.resize(std::size_t(count));
-    for (std::size_t i = 0; i < count; ++i) {
-      const char* p = data.data() + begin + i * width;
-      double v;
-      if (width == 4) {
-        float f;
-        std::memcpy(&f, p, 4);
-        v = f;  // exact
-      } else {
-        std::memcpy(&v, p, 8);
-      }
-      if (!std::isfinite(v)) fail(source, fmt::format("{}: entry {} is not finite", where, i));
-      pt.data[i] = v;
-    }
-    out.emplace(name, std::move(pt));
-  }
-  return out;
+ private:
+  std::map<std::string, peer_tensor> t_;
+  std::set<std::string> used_;
+  std::string file_, src_;
+};
+
+std::string shape_text(const peer_tensor& t) {
+  return fmt::format("({})", fmt::join(t.shape, ", "));
 }
 
-weights_file read_peer_model(const nlohmann::json& j, const std::string& sidecar_path,
-                             const weights_limits& limits) {
-  const std::string& src = sidecar_path;
-  if (!j.contains("schema_version") || j["schema_version"] != 1)
-    fail(src, "schema_version must be 1");
-  const std::string layout = string_field(j, "layout", src);
-  if (layout != "ahn_allparam")
-    fail(src, fmt::format("unknown layout '{}' (known: ahn_allparam; docs/weights.md)", layout));
-  const std::string rel = string_field(j, "weights", src);
-  const std::filesystem::path tensor_path =
-      std::filesystem::path(sidecar_path).parent_path() / std::filesystem::path(rel);
-  const std::string tensor_file = tensor_path.string();
-  const std::string ext = tensor_path.extension().string();
-  if (ext == ".pt" || ext == ".pth")
-    fail(src, fmt::format("{}: PyTorch pickle checkpoints are not read by this build; save the "
-                          "state_dict as safetensors (safetensors.torch.save_file) and name that",
-                          tensor_file));
-  if (ext != ".safetensors")
-    fail(src, fmt::format("{}: expected a .safetensors file", tensor_file));
-  const std::map<std::string, peer_tensor> tensors =
-      parse_safetensors(read_model_file_bytes(tensor_file, limits), tensor_file, limits);
-  const std::string name = j.contains("tensor") ? string_field(j, "tensor", src) : "allparam";
-  const auto it = tensors.find(name);
-  if (it == tensors.end()) fail(src, fmt::format("{} has no tensor '{}'", tensor_file, name));
-  if (tensors.size() != 1)
-    fail(src, fmt::format("{} holds {} tensors; Transformer_F's state_dict holds allparam only: "
-                          "refusing to leave any out",
-                          tensor_file, tensors.size()));
-  const peer_tensor& t = it->second;
-  if (t.shape.size() != 5 || t.shape[2] != 2 || t.shape[3] != t.shape[4] || t.shape[0] < 1 ||
-      t.shape[1] < 1 || t.shape[3] < 1)
-    fail(src, fmt::format("tensor '{}' has shape [{}]; ahn_allparam is (n_layer, n_head, 2, d, d)",
-                          name, fmt::join(t.shape, ", ")));
-  const int L = int(t.shape[0]), H = int(t.shape[1]), d = int(t.shape[3]);
-  if (L > limits.max_layers || d > limits.max_d)
-    fail(src, fmt::format("n_layer {} or d {} beyond the limits ({}, {})", L, d, limits.max_layers,
-                          limits.max_d));
-  auto block = [&](int l, int h, int which) {  // allparam[l, h, which] as a d x d matrix
+// allparam of Ahn et al.'s Transformer_F (and of the Memformer notebooks, which copy it):
+// (n_layer, n_head, 2, d, d), [l, h, 0] = P, [l, h, 1] = Q.
+struct allparam_view {
+  const peer_tensor& t;
+  int L = 0, H = 0, d = 0;
+  Eigen::MatrixXd block(int l, int h, int which) const {
     Eigen::MatrixXd m(d, d);
     const std::size_t base = ((std::size_t(l) * H + h) * 2 + which) * std::size_t(d) * d;
     for (int r = 0; r < d; ++r)
       for (int c = 0; c < d; ++c) m(r, c) = t.data[base + std::size_t(r) * d + c];
     return m;
-  };
-
-  weights_file w;
-  w.source = sidecar_path;
-  w.schema_version = supported_weights_schema_version;
-  w.experiment = "ahn_linear_transformer";
-  w.preset = "peer:ahn_allparam";
-  w.kind = learned_model_kind::ahn_linear;
-  w.d = d;
-  w.layers = L;
-  w.provenance.push_back(fmt::format(
-      "read from {} (layout ahn_allparam: Ahn et al.'s Transformer_F, n_layer {}, n_head {}, "
-      "d {}): A_l = -sum_h Q_(l,h)^T (tokens as rows, docs/weights.md)",
-      tensor_file, L, H, d));
-  for (int l = 0; l < L; ++l) {
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(d, d);
-    for (int h = 0; h < H; ++h) {
-      const Eigen::MatrixXd P = block(l, h, 0);
-      const double p_norm = P.norm();
-      if (p_norm != 0 && l + 1 < L)
-        fail(src, fmt::format(
-                      "layer {} head {} has P != 0 (||P||_F = {:.6g}): this is the full linear "
-                      "transformer of Ahn et al., whose x-parts change from layer to layer; "
-                      "compare judges the model with P = 0 only (Ahn Thm 3 is stated for it) and "
-                      "refuses rather than drop P",
-                      l + 1, h + 1, p_norm));
-      if (p_norm != 0)
-        w.provenance.push_back(fmt::format(
-            "layer {} head {}: P != 0 (||P||_F = {:.6g}) in the last layer, where it updates only "
-            "x-parts that no later layer reads: it does not act on the prediction",
-            l + 1, h + 1, p_norm));
-      A -= block(l, h, 1).transpose();
-    }
-    w.parameter_sets.push_back({{"A", A}});
   }
+};
 
+allparam_view read_allparam(const peer_tensor& t, const std::string& name, const std::string& src,
+                            const weights_limits& limits) {
+  if (t.shape.size() != 5 || t.shape[2] != 2 || t.shape[3] != t.shape[4] || t.shape[0] < 1 ||
+      t.shape[1] < 1 || t.shape[3] < 1)
+    fail(src, fmt::format("tensor '{}' has shape {}; allparam is (n_layer, n_head, 2, d, d)", name,
+                          shape_text(t)));
+  const int L = int(t.shape[0]), H = int(t.shape[1]), d = int(t.shape[3]);
+  if (L > limits.max_layers || d > limits.max_d || H > 64)
+    fail(src, fmt::format("n_layer {}, n_head {} or d {} beyond the limits ({}, 64, {})", L, H, d,
+                          limits.max_layers, limits.max_d));
+  return {t, L, H, d};
+}
+
+// The data model of the sidecar (`data`): N, inputs and, for anisotropic inputs, Sigma or the
+// peer's U and D. `allowed` lists the input kinds the layout's source draws.
+void read_data_model(weights_file& w, const nlohmann::json& j, const std::string& src,
+                     const weights_limits& limits, const std::vector<std::string>& allowed,
+                     const std::string& source_name) {
   if (!j.contains("data") || !j["data"].is_object()) fail(src, "missing object 'data'");
   const auto& data = j["data"];
   if (!data.contains("N") || !data["N"].is_number_unsigned() ||
@@ -214,6 +126,10 @@ weights_file read_peer_model(const nlohmann::json& j, const std::string& sidecar
     fail(src, fmt::format("data.N must be an integer in [1, {}]", limits.max_N));
   w.N = int(data["N"].get<std::uint64_t>());
   w.inputs = string_field(data, "inputs", src);
+  if (std::find(allowed.begin(), allowed.end(), w.inputs) == allowed.end())
+    fail(src, fmt::format("data.inputs '{}' ({} draws: {})", w.inputs, source_name,
+                          fmt::join(allowed, ", ")));
+  const int d = w.d;
   if (w.inputs == "anisotropic") {
     Eigen::MatrixXd Sigma;
     if (data.contains("Sigma")) {
@@ -237,15 +153,383 @@ weights_file read_peer_model(const nlohmann::json& j, const std::string& sidecar
       fail(src, "data.inputs 'anisotropic' needs data.Sigma, or data.U and data.D");
     }
     w.Sigma = (Sigma + Sigma.transpose()) / 2;  // exactly symmetric
-  } else if (w.inputs != "gaussian") {
-    fail(src, fmt::format("data.inputs '{}' (Ahn et al.'s generate_data: gaussian, or "
-                          "anisotropic with U and D)",
-                          w.inputs));
-  }
-  // The data model is checked as in a weights file (the same function).
-  if (w.inputs == "anisotropic")
+    // The data model is checked as in a weights file (the same function).
     if (const std::string defect = sigma_defect(w.Sigma); !defect.empty())
       fail(src, "Sigma " + defect);
+  }
+}
+
+int run_mode_field(const nlohmann::json& j, const std::string& src) {
+  if (!j.contains("run_mode") || !j["run_mode"].is_number_unsigned() ||
+      j["run_mode"].get<std::uint64_t>() > 1)
+    fail(src,
+         "missing 'run_mode' (0 or 1): the notebook's Transformer_F(..., run_mode) runs "
+         "with or without its memory, and the state_dict does not record which");
+  return int(j["run_mode"].get<std::uint64_t>());
+}
+
+// ---- ahn_allparam: Ahn et al.'s Transformer_F ----------------------------------------------
+
+void read_ahn_allparam(weights_file& w, tensor_set& ts, const nlohmann::json& j,
+                       const std::string& src, const weights_limits& limits) {
+  const std::string name = j.contains("tensor") ? string_field(j, "tensor", src) : "allparam";
+  const allparam_view a = read_allparam(ts.take(name, "ahn_allparam"), name, src, limits);
+  ts.require_all_used("ahn_allparam (Transformer_F's state_dict holds allparam only)");
+  const int L = a.L, H = a.H, d = a.d;
+  w.experiment = "ahn_linear_transformer";
+  w.kind = learned_model_kind::ahn_linear;
+  w.d = d;
+  w.layers = L;
+  w.provenance.push_back(fmt::format(
+      "read from {} (layout ahn_allparam: Ahn et al.'s Transformer_F, n_layer {}, n_head {}, "
+      "d {}): A_l = -sum_h Q_(l,h)^T (tokens as rows, docs/weights.md)",
+      ts.file(), L, H, d));
+  for (int l = 0; l < L; ++l) {
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(d, d);
+    for (int h = 0; h < H; ++h) {
+      const double p_norm = a.block(l, h, 0).norm();
+      if (p_norm != 0 && l + 1 < L)
+        fail(src, fmt::format(
+                      "layer {} head {} has P != 0 (||P||_F = {:.6g}): this is the full linear "
+                      "transformer of Ahn et al., whose x-parts change from layer to layer; "
+                      "compare judges the model with P = 0 only (Ahn Thm 3 is stated for it) and "
+                      "refuses rather than drop P",
+                      l + 1, h + 1, p_norm));
+      if (p_norm != 0)
+        w.provenance.push_back(fmt::format(
+            "layer {} head {}: P != 0 (||P||_F = {:.6g}) in the last layer, where it updates only "
+            "x-parts that no later layer reads: it does not act on the prediction",
+            l + 1, h + 1, p_norm));
+      A -= a.block(l, h, 1).transpose();
+    }
+    w.parameter_sets.push_back({{"A", A}});
+  }
+  read_data_model(w, j, src, limits, {"gaussian", "anisotropic"},
+                  "Ahn et al.'s generate_data ('normal', with U and D or without)");
+}
+
+// The P blocks the Memformer notebooks' forward zeroes (zero_p): named in a note, not refused.
+void note_zeroed_p(weights_file& w, const allparam_view& a) {
+  double worst = 0;
+  for (int l = 0; l < a.L; ++l)
+    for (int h = 0; h < a.H; ++h) worst = std::max(worst, a.block(l, h, 0).norm());
+  if (worst != 0)
+    w.provenance.push_back(fmt::format(
+        "stored P blocks are nonzero (largest ||P||_F = {:.6g}); the notebook's forward sets them "
+        "to 0 (zero_p) before every use, and so does this reading",
+        worst));
+}
+
+// ---- memformer_cgd: "ICLR_2025 Dynamic Memory CGD Implementation.ipynb" --------------------
+
+void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j,
+                        const std::string& src, const weights_limits& limits) {
+  const std::string layout = "memformer_cgd";
+  const allparam_view a = read_allparam(ts.take("allparam", layout), "allparam", src, limits);
+  const peer_tensor& alpha = ts.take("alpha", layout);
+  const peer_tensor& gamma = ts.take("gamma", layout);
+  ts.require_all_used(layout + " (the notebook's state_dict holds allparam, alpha, gamma)");
+  const int L = a.L, H = a.H, d = a.d;
+  for (const auto* t : {&alpha, &gamma})
+    if (t->shape != std::vector<std::int64_t>{L})
+      fail(src, fmt::format("alpha and gamma must have shape ({}) (one per layer), not {}", L,
+                            shape_text(*t)));
+  const int run_mode = run_mode_field(j, src);
+  w.experiment = "memformer_cgd";
+  w.kind = learned_model_kind::memformer_cgd;
+  w.d = d;
+  w.layers = L;
+  note_zeroed_p(w, a);
+  // identity_q: Q_(l,h) := mean(diag Q_(l,h)) I before every use. Then the heads' attentions
+  // add to (1/N) k_l R(I) with k_l = -sum_h q_(l,h), R(I) = P Z M Z^T Q Z of iclproof's
+  // memformer_cgd with A = I (tokens as columns; the peer's z_n^T Q z_m is symmetric in n, m
+  // for Q = q I).
+  std::vector<double> k(std::size_t(L), 0.0);
+  double off_identity = 0;
+  for (int l = 0; l < L; ++l)
+    for (int h = 0; h < H; ++h) {
+      const Eigen::MatrixXd Q = a.block(l, h, 1);
+      const double q = Q.diagonal().mean();
+      off_identity = std::max(off_identity, (Q - q * Eigen::MatrixXd::Identity(d, d)).norm());
+      k[std::size_t(l)] -= q;
+    }
+  if (off_identity != 0)
+    w.provenance.push_back(fmt::format(
+        "stored Q blocks are not multiples of I (largest ||Q - mean(diag Q) I||_F = {:.6g}); the "
+        "notebook's forward replaces each by mean(diag Q) I (identity_q) before every use, and so "
+        "does this reading (the mean in double, theirs in float32)",
+        off_identity));
+  // The peer's memory R_l = gamma_l R_(l-1) + (k_l / N) R_l(I) (run_mode 1; run_mode 0 drops
+  // gamma), Z += alpha_l R_l, is iclproof's S_l = R_l(I) + g_l S_(l-1), Z += (a_l / N) S_l with
+  // R_l = (k_l / N) S_l: a_l = alpha_l k_l, g_l = gamma_l k_(l-1) / k_l.
+  for (int l = 0; l < L; ++l)
+    if (k[std::size_t(l)] == 0)
+      fail(src, fmt::format("layer {}: sum over heads of mean(diag Q) is 0, so the layer adds "
+                            "nothing to the memory but its decay; iclproof's memformer_cgd adds "
+                            "attention(I) in every layer: no construction of this suite covers "
+                            "it",
+                            l + 1));
+  for (int l = 0; l < L; ++l) {
+    const double g = l == 0 || run_mode == 0
+                         ? 0.0
+                         : gamma.data[std::size_t(l)] * k[std::size_t(l - 1)] / k[std::size_t(l)];
+    Eigen::MatrixXd am(1, 1), gm(1, 1);
+    am(0, 0) = alpha.data[std::size_t(l)] * k[std::size_t(l)];
+    gm(0, 0) = g;
+    w.parameter_sets.push_back({{"alpha", am}, {"gamma", gm}});
+  }
+  w.provenance.push_back(fmt::format(
+      "read from {} (layout memformer_cgd: the Memformer paper's CGD notebook, n_layer {}, "
+      "n_head {}, d {}, run_mode {}): alpha_l = alpha[l] k_l, gamma_l = gamma[l] k_(l-1) / k_l, "
+      "k_l = -sum_h mean(diag Q_(l,h)) (docs/weights.md){}",
+      ts.file(), L, H, d, run_mode,
+      run_mode == 0 ? "; run_mode 0 uses no memory, so every gamma_l is 0" : ""));
+  read_data_model(w, j, src, limits, {"gaussian", "anisotropic"},
+                  "the Memformer notebooks' generate_data ('normal', with U and D or without)");
+}
+
+// ---- memformer_lfom: "ICLR_2025 Memformer LFOM on Isotropic Data.ipynb" ---------------------
+
+void read_memformer_lfom(weights_file& w, tensor_set& ts, const nlohmann::json& j,
+                         const std::string& src, const weights_limits& limits) {
+  const std::string layout = "memformer_lfom";
+  const allparam_view a = read_allparam(ts.take("allparam", layout), "allparam", src, limits);
+  const peer_tensor& alpha = ts.take("alpha", layout);
+  const peer_tensor& gamma = ts.take("gamma", layout);
+  ts.require_all_used(layout + " (the notebook's state_dict holds allparam, alpha, gamma)");
+  const int L = a.L, H = a.H, d = a.d;
+  const int run_mode = run_mode_field(j, src);
+  w.d = d;
+  w.layers = L;
+  read_data_model(w, j, src, limits, {"gaussian", "anisotropic"},
+                  "the Memformer notebooks' generate_data ('normal', with U and D or without)");
+  const int N = w.N;
+  const std::vector<std::int64_t> per_token{L, 1, N + 1, d + 1};
+  for (const auto* t : {&alpha, &gamma})
+    if (t->shape != per_token)
+      fail(src, fmt::format("alpha and gamma must have shape (n_layer, 1, N+1, d+1) = ({}, 1, {}, "
+                            "{}) for data.N = {}, not {}",
+                            L, N + 1, d + 1, N, shape_text(*t)));
+  note_zeroed_p(w, a);
+  w.provenance.push_back(
+      "tensor 'gamma' is not read by the notebook's forward (it uses alpha "
+      "only); it is not read here either");
+  std::vector<Eigen::MatrixXd> A;
+  for (int l = 0; l < L; ++l) {
+    Eigen::MatrixXd Al = Eigen::MatrixXd::Zero(d, d);
+    for (int h = 0; h < H; ++h) Al -= a.block(l, h, 1).transpose();
+    A.push_back(Al);
+  }
+  if (run_mode == 0) {
+    // Z = Z_l + R_l: Ahn et al.'s model with P = 0 (alpha unused).
+    w.experiment = "ahn_linear_transformer";
+    w.kind = learned_model_kind::ahn_linear;
+    for (int l = 0; l < L; ++l) w.parameter_sets.push_back({{"A", A[std::size_t(l)]}});
+    w.provenance.push_back(fmt::format(
+        "read from {} (layout memformer_lfom, run_mode 0: no memory, Z_(l+1) = Z_l + R_l, so the "
+        "model is ahn_linear with A_l = -sum_h Q_(l,h)^T; alpha is not used in run_mode 0)",
+        ts.file()));
+    return;
+  }
+  // run_mode 1: Z_(l+1) = Z_l + sum_(k <= l) R_k * alpha_k (elementwise over the (N+1) x (d+1)
+  // token grid). With P = 0 only the label column of R_k is nonzero, so only alpha_k[0, :, d]
+  // acts; iclproof's memformer_lfom has one Gamma_k per layer: it must be the same at every token.
+  for (int l = 0; l < L; ++l) {
+    const auto at = [&](int n) {
+      return alpha
+          .data[(std::size_t(l) * std::size_t(N + 1) + std::size_t(n)) * std::size_t(d + 1) +
+                std::size_t(d)];
+    };
+    for (int n = 1; n <= N; ++n)
+      if (at(n) != at(0))
+        fail(src, fmt::format("alpha[{}, 0, :, {}] weights the memory per token ({} at token 0, {} "
+                              "at token {}): iclproof's memformer_lfom has one Gamma_l per layer; "
+                              "no construction of this suite covers per-token weights",
+                              l, d, at(0), at(n), n));
+    Eigen::MatrixXd G(1, 1);
+    G(0, 0) = at(0);
+    w.parameter_sets.push_back({{"A", A[std::size_t(l)]}, {"Gamma", G}});
+  }
+  w.experiment = "memformer_lfom";
+  w.kind = learned_model_kind::memformer_lfom;
+  w.provenance.push_back(fmt::format(
+      "read from {} (layout memformer_lfom: the Memformer paper's LFOM notebook, n_layer {}, "
+      "n_head {}, d {}, run_mode 1): A_l = -sum_h Q_(l,h)^T, Gamma_l = alpha[l, 0, n, d] (the "
+      "same at every token n; the x-columns of alpha multiply zeros) (docs/weights.md)",
+      ts.file(), L, H, d));
+}
+
+// ---- vonoswald_haiku: von Oswald et al.'s Haiku parameter tree ------------------------------
+
+void read_vonoswald_haiku(weights_file& w, tensor_set& ts, const nlohmann::json& j,
+                          const std::string& src, const weights_limits& limits) {
+  const std::string layout = "vonoswald_haiku";
+  // Flattened names "<module path>/<param>": <root>/~trans_block/layer_<l>/<proj>/w (one set
+  // per layer) or <root>/multi_head_attention/<proj>/w (one set, shared: deq, or one layer).
+  static const std::regex per_layer(
+      R"(^([^/]+)/~trans_block/layer_([0-9]{1,3})/(query|key|value|linear)/(w|b)$)");
+  static const std::regex shared(
+      R"(^([^/]+)/multi_head_attention/(query|key|value|linear)/(w|b)$)");
+  std::map<int, std::map<std::string, const peer_tensor*>> sets;
+  bool tied = false, untied = false;
+  for (const auto& [name, t] : ts.all()) {
+    std::smatch m;
+    int layer = 0;
+    std::string proj, param;
+    if (std::regex_match(name, m, per_layer)) {
+      untied = true;
+      layer = std::stoi(m[2].str());
+      proj = m[3].str();
+      param = m[4].str();
+    } else if (std::regex_match(name, m, shared)) {
+      tied = true;
+      proj = m[2].str();
+      param = m[3].str();
+    } else {
+      continue;  // refused below (require_all_used), by name
+    }
+    ts.mark_used(name);
+    if (param == "b") {
+      if (std::any_of(t.data.begin(), t.data.end(), [](double v) { return v != 0; }))
+        fail(src, fmt::format("tensor '{}' is a nonzero bias: iclproof's linear self-attention "
+                              "layer has none (use_bias_p = False in their GD construction); no "
+                              "construction of this suite covers it",
+                              name));
+      w.provenance.push_back(fmt::format("tensor '{}' is a bias of zeros: no effect", name));
+      continue;
+    }
+    sets[layer][proj] = &t;
+  }
+  ts.require_all_used(layout +
+                      " (attention-only, linear, no layer norm, no embeddings: the "
+                      "model of their GD construction)");
+  if (tied && untied)
+    fail(src, "the file mixes ~trans_block/layer_<l> and multi_head_attention parameters");
+  if (sets.empty()) fail(src, fmt::format("{} holds no query/key/value/linear weights", ts.file()));
+  const auto& model = j.contains("model") ? j["model"] : nlohmann::json::object();
+  if (!model.is_object()) fail(src, "'model' must be an object");
+  auto number = [&](const char* key, double fallback) {
+    if (!model.contains(key)) return fallback;
+    if (!model[key].is_number()) fail(src, fmt::format("model.{} must be a number", key));
+    return model[key].get<double>();
+  };
+  if (number("num_heads", 1) != 1)
+    fail(src,
+         "model.num_heads != 1: iclproof's LSA layer is single-headed (their GD construction "
+         "uses num_heads = 1); no construction of this suite covers several heads");
+  const double dampening = number("dampening", 1.0);
+  const bool y_update =
+      model.contains("y_update") && model["y_update"].is_boolean() && model["y_update"].get<bool>();
+  int L = int(sets.size());
+  if (tied) {
+    if (!model.contains("num_layers") || !model["num_layers"].is_number_unsigned())
+      fail(src,
+           "shared (multi_head_attention) weights: give model.num_layers, the number of "
+           "times their recurrent (deq) model applies them");
+    L = int(model["num_layers"].get<std::uint64_t>());
+  }
+  if (L < 1 || L > limits.max_layers)
+    fail(src, fmt::format("{} layers: outside [1, {}]", L, limits.max_layers));
+  for (int l = 0; l < int(sets.size()); ++l)
+    if (!sets.count(l))
+      fail(src, fmt::format("layer_{} is missing (layers must be numbered 0, 1, ...)", l));
+  int D = 0;
+  for (auto& entry : sets) {  // not a structured binding: the lambda below uses l and set
+    const int l = entry.first;
+    auto& set = entry.second;
+    for (const char* proj : {"query", "key", "value", "linear"})
+      if (!set.count(proj)) fail(src, fmt::format("layer {}: no '{}/w'", l, proj));
+    const peer_tensor& q = *set["query"];
+    if (q.shape.size() != 2) fail(src, fmt::format("layer {}: query/w is not a matrix", l));
+    if (D == 0) D = int(q.shape[0]);
+    const std::int64_t K = q.shape[1],
+                       V = set["value"]->shape.size() == 2 ? set["value"]->shape[1] : -1;
+    const auto want = [&](const char* proj, std::int64_t r, std::int64_t c) {
+      const auto& s = set[proj]->shape;
+      if (s != std::vector<std::int64_t>{r, c})
+        fail(src, fmt::format("layer {}: {}/w has shape {}, expected ({}, {}) (Haiku's x @ w, "
+                              "tokens as rows)",
+                              l, proj, shape_text(*set[proj]), r, c));
+    };
+    want("query", D, K);
+    want("key", D, K);
+    want("value", D, V);
+    want("linear", V, D);
+    if (K > D || V > D || K < 1 || V < 1)
+      fail(src, fmt::format("layer {}: key size {} or value size {} exceeds the token size {}: "
+                            "beyond iclproof's LSA layer, whose matrices are (d+1) x (d+1)",
+                            l, K, V, D));
+  }
+  if (D < 2 || D - 1 > limits.max_d)
+    fail(src, fmt::format("token size {} (d + 1 with d in [1, {}])", D, limits.max_d));
+  w.d = D - 1;
+  w.layers = L;
+  w.tied = tied;
+  w.kind = learned_model_kind::lsa;
+  w.experiment = L == 1 ? "vonoswald_single_lsa" : tied ? "vonoswald_gdpp" : "vonoswald_stack";
+  // Haiku computes x @ w with tokens as rows: W_Q = query.w^T, W_K = key.w^T, W_V = value.w^T,
+  // P = dampening * linear.w^T (the layer adds dampening * attn), zero-padded to D x D (zero
+  // rows of W_Q and W_K add 0 to every score; zero rows of W_V meet zero columns of P).
+  auto padded_transpose = [&](const peer_tensor& t, double scale) {
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(D, D);
+    const std::int64_t cols = t.shape[1];
+    for (std::int64_t r = 0; r < t.shape[0]; ++r)
+      for (std::int64_t c = 0; c < cols; ++c)
+        m(Eigen::Index(c), Eigen::Index(r)) = scale * t.data[std::size_t(r * cols + c)];
+    return m;
+  };
+  for (auto& [l, set] : sets) {
+    Eigen::MatrixXd P = padded_transpose(*set["linear"], dampening);
+    if (y_update) P.topRows(D - 1).setZero();  // their y_update: only the label row changes
+    w.parameter_sets.push_back({{"W_Q", padded_transpose(*set["query"], 1.0)},
+                                {"W_K", padded_transpose(*set["key"], 1.0)},
+                                {"W_V", padded_transpose(*set["value"], 1.0)},
+                                {"P", P}});
+  }
+  w.provenance.push_back(fmt::format(
+      "read from {} (layout vonoswald_haiku: von Oswald et al.'s Transformer, {} layer(s){}, "
+      "d {}): W_Q = query.w^T, W_K = key.w^T, W_V = value.w^T, P = {} linear.w^T{} (Haiku's "
+      "x @ w, tokens as rows; docs/weights.md)",
+      ts.file(), L, tied ? ", one shared set (multi_head_attention)" : "", D - 1, dampening,
+      y_update ? " with its x-rows zeroed (y_update)" : ""));
+  read_data_model(w, j, src, limits, {"uniform"},
+                  "von Oswald et al.'s create_reg_data (x ~ U(-1, 1)^d at input_range 2, w ~ "
+                  "N(0, I) at w_scale 1)");
+  for (const char* key : {"input_range", "weight_scale"}) {
+    const double want = key[0] == 'i' ? 2.0 : 1.0;
+    if (j["data"].contains(key) &&
+        !(j["data"][key].is_number() && j["data"][key].get<double>() == want))
+      fail(src, fmt::format("data.{} must be {} (compare draws x ~ U(-1, 1)^d, w ~ N(0, I))", key,
+                            want));
+  }
+}
+
+}  // namespace
+
+weights_file read_peer_model(const nlohmann::json& j, const std::string& sidecar_path,
+                             const weights_limits& limits) {
+  const std::string& src = sidecar_path;
+  if (!j.contains("schema_version") || j["schema_version"] != 1)
+    fail(src, "schema_version must be 1");
+  const std::string layout = string_field(j, "layout", src);
+  static const std::vector<std::string> layouts = {"ahn_allparam", "memformer_cgd",
+                                                   "memformer_lfom", "vonoswald_haiku"};
+  if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end())
+    fail(src, fmt::format("unknown layout '{}' (known: {}; docs/weights.md)", layout,
+                          fmt::join(layouts, ", ")));
+  const std::string rel = string_field(j, "weights", src);
+  const std::string tensor_file =
+      (std::filesystem::path(sidecar_path).parent_path() / std::filesystem::path(rel)).string();
+  tensor_set ts(parse_tensor_file(read_model_file_bytes(tensor_file, limits), tensor_file, limits),
+                tensor_file, src);
+  weights_file w;
+  w.source = sidecar_path;
+  w.schema_version = supported_weights_schema_version;
+  w.preset = "peer:" + layout;
+  if (layout == "ahn_allparam") read_ahn_allparam(w, ts, j, src, limits);
+  if (layout == "memformer_cgd") read_memformer_cgd(w, ts, j, src, limits);
+  if (layout == "memformer_lfom") read_memformer_lfom(w, ts, j, src, limits);
+  if (layout == "vonoswald_haiku") read_vonoswald_haiku(w, ts, j, src, limits);
   return w;
 }
 

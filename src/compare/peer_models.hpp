@@ -13,18 +13,30 @@
 // be orthogonal, so that the peer's w = xi_w D^-1 U^T has covariance Sigma^-1).
 //
 // Layouts (conventions and the files they mirror: docs/weights.md):
-//   ahn_allparam  Ahn et al.'s Transformer_F (github chengxiang/LinearTransformer,
-//                 linear_transformer.py): one tensor allparam of shape (n_layer, n_head, 2, d, d),
-//                 [l, h, 0] = P, [l, h, 1] = Q. With every P that acts on the prediction equal to
-//                 0 it is iclproof's ahn_linear with A_l = -sum_h Q_{l,h}^T. A P != 0 in a layer
-//                 before the last is the full linear transformer: refused (one error naming the
-//                 layer and ||P||_F), never dropped; the last layer's P updates only x-parts no
-//                 later layer reads, and is reported in a note.
+//   ahn_allparam     Ahn et al.'s Transformer_F (github chengxiang/LinearTransformer,
+//                    linear_transformer.py): one tensor allparam of shape (n_layer, n_head, 2, d,
+//                    d), [l, h, 0] = P, [l, h, 1] = Q. With every P that acts on the prediction
+//                    equal to 0 it is iclproof's ahn_linear with A_l = -sum_h Q_{l,h}^T. A P != 0
+//                    in a layer before the last is the full linear transformer: refused (one error
+//                    naming the layer and ||P||_F), never dropped; the last layer's P updates only
+//                    x-parts no later layer reads, and is reported in a note.
+//   memformer_cgd    the Memformer paper's CGD notebook (github SanchayanDutta/LinearTransformer,
+//                    "ICLR_2025 Dynamic Memory CGD Implementation.ipynb"): allparam, alpha (L),
+//                    gamma (L), and the sidecar's run_mode; iclproof's memformer_cgd.
+//   memformer_lfom   the paper's LFOM notebook ("ICLR_2025 Memformer LFOM on Isotropic
+//                    Data.ipynb"): allparam, alpha and gamma of shape (L, 1, N+1, d+1);
+//                    iclproof's memformer_lfom (run_mode 1) or ahn_linear (run_mode 0).
+//   vonoswald_haiku  von Oswald et al.'s Haiku parameter tree (google-research/self-organising-
+//                    systems, transformers_learn_icl_by_gd), flattened to "<module>/<param>"
+//                    names; iclproof's lsa (one layer, a stack, or shared weights).
+// A model no construction of this suite covers (per-token memory weights, several heads in an
+// LSA layer, nonzero biases, ...) is refused with one error saying so; no weights are dropped.
 //
-// Tensor files: safetensors (8-byte little-endian header length, a JSON header, raw
-// little-endian data; dtypes F32 and F64). Every defect is one weights_file_error.
+// Tensor files: safetensors, PyTorch .pt (torch.save's zip format) and numpy .npz, told apart
+// by their contents (compare/tensor_archives.hpp). Every defect is one weights_file_error.
 #pragma once
 
+#include "compare/tensor_archives.hpp"
 #include "compare/weights_file.hpp"
 
 #include <nlohmann/json.hpp>
@@ -38,16 +50,6 @@
 namespace iclproof {
 
 inline constexpr std::string_view peer_model_schema = "iclproof-peer-model";
-
-struct peer_tensor {
-  std::vector<std::int64_t> shape;
-  std::vector<double> data;  // row-major (C order), converted exactly from F32 or F64
-};
-
-// Parses the bytes of a safetensors file; `source` names it in messages.
-std::map<std::string, peer_tensor> parse_safetensors(std::string_view bytes,
-                                                     const std::string& source,
-                                                     const weights_limits& limits = {});
 
 // A peer model named by a sidecar (already parsed); `sidecar_path` locates the tensor file.
 // The result is an ordinary weights_file (experiment, kind, data model, parameter sets) whose

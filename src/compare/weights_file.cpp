@@ -204,7 +204,9 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
     return text.substr(0, magic.size()) == magic;
   };
   const std::string not_json =
-      "; iclproof compare reads the JSON weights file of src/trainer/WEIGHTS_FORMAT.md";
+      "; iclproof compare reads the JSON weights file of src/trainer/WEIGHTS_FORMAT.md, or a "
+      "peer-model sidecar naming a .pt, .npz or safetensors file with the data model it was "
+      "trained on (docs/weights.md)";
   if (starts_with(std::string_view("PK\x03\x04", 4)))
     r.fail("",
            "a zip archive (a PyTorch .pt checkpoint, torch.save's format since 1.6?), not "

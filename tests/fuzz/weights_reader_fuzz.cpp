@@ -1,7 +1,9 @@
-// libFuzzer harness for the weights-file reader and the safetensors reader: any input must either
+// libFuzzer harness for the weights-file reader and the tensor-file readers (safetensors, PyTorch
+// .pt, .npz: compare/tensor_archives.hpp): any input must either
 // parse or throw exactly weights_file_error with a one-line message; anything else (another
 // exception, a crash, a sanitizer report, a multi-line message) is a finding.
 #include "compare/peer_models.hpp"
+#include "compare/tensor_archives.hpp"
 #include "compare/weights_file.hpp"
 
 #include <cstddef>
@@ -19,11 +21,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const iclproof::weights_file_error& e) {
     if (std::string_view(e.what()).find('\n') != std::string_view::npos) std::abort();
   }
-  // The same bytes as a peer's safetensors file (compare/peer_models.hpp): the same contract.
-  try {
-    (void)iclproof::parse_safetensors(text, "fuzz", limits);
-  } catch (const iclproof::weights_file_error& e) {
-    if (std::string_view(e.what()).find('\n') != std::string_view::npos) std::abort();
+  // The same bytes as a peer's tensor file (compare/tensor_archives.hpp): the same contract,
+  // for each reader (parse_tensor_file picks one by the first bytes; the others are called too
+  // so that each sees every input).
+  for (auto* read : {&iclproof::parse_tensor_file, &iclproof::parse_safetensors,
+                     &iclproof::parse_pytorch_checkpoint, &iclproof::parse_npz}) {
+    try {
+      (void)read(text, "fuzz", limits);
+    } catch (const iclproof::weights_file_error& e) {
+      if (std::string_view(e.what()).find('\n') != std::string_view::npos) std::abort();
+    }
   }
   return 0;
 }

@@ -142,8 +142,12 @@ TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T, P refused before the la
 // inner products, so its rounding error is within 8 (d+1) N L 2^-24 relative to the sizes of
 // the prediction and the labels (|y_hat| + |y_q|), a loose form of the standard dot-product
 // bound gamma_n = n u / (1 - n u).
+// Memformer layouts: the memory adds up to L attention outputs per layer, so the same bound
+// carries one more factor L (8 (d+1) N L^2 2^-24).
 TEST_CASE("compare.peers.fixtures: the layout reproduces the peer's own prediction") {
-  for (const std::string name : {"ahn_L1_gaussian", "ahn_L3_rotated"}) {
+  for (const std::string name :
+       {"ahn_L1_gaussian", "ahn_L3_rotated", "ahn_L1_gaussian_pt", "ahn_L3_rotated_pt",
+        "memformer_cgd_L3", "memformer_lfom_L3", "vonoswald_gd_L1_pt", "vonoswald_gd_L1_npz"}) {
     INFO(name);
     const std::string path = peers_dir + "/" + name + ".json";
     const weights_file w = read_weights_file(path);
@@ -157,12 +161,189 @@ TEST_CASE("compare.peers.fixtures: the layout reproduces the peer's own predicti
     for (int i = 0; i < d; ++i) xq(i, 0) = probe["x_q"][std::size_t(i)];
     const auto pred = learned_predictions(to_scalar<double>(w), X, Y, xq);
     const double ours = pred.back()(0), peer = probe["y_hat_peer"], yq = probe["y_q"];
-    const double tol =
-        8.0 * (d + 1) * N * w.layers * std::ldexp(1.0, -24) * (std::abs(peer) + std::abs(yq));
+    const int memory =
+        w.kind == learned_model_kind::memformer_cgd || w.kind == learned_model_kind::memformer_lfom
+            ? w.layers
+            : 1;
+    const double tol = 8.0 * (d + 1) * N * w.layers * memory * std::ldexp(1.0, -24) *
+                       (std::abs(peer) + std::abs(yq));
     INFO("ours " << ours << " peer " << peer << " tolerance " << tol);
     CHECK(std::abs(ours - peer) <= tol);
     // And not by accident: the prediction is far from 0, so the sign-flipped reading
     // (A_l = +Q^T, predicting about -ours) could not pass the same check.
     CHECK(std::abs(ours) > 100 * tol);
   }
+}
+
+// The .pt files torch.save wrote for the ahn fixtures (their Transformer_F's state_dict, an
+// OrderedDict with _metadata) hold the very float32 values of the safetensors files.
+TEST_CASE("compare.peers.pytorch: a .pt state_dict reads as the same tensors as its safetensors") {
+  for (const std::string name :
+       {"ahn_L1_gaussian", "ahn_L1_gaussian_sign_flipped", "ahn_L2_with_P", "ahn_L3_rotated"}) {
+    INFO(name);
+    const auto pt = parse_tensor_file(read_model_file_bytes(peers_dir + "/" + name + ".pt"), name);
+    const auto st =
+        parse_tensor_file(read_model_file_bytes(peers_dir + "/" + name + ".safetensors"), name);
+    REQUIRE(pt.size() == 1);
+    REQUIRE(st.size() == 1);
+    CHECK(pt.at("allparam").shape == st.at("allparam").shape);
+    CHECK(pt.at("allparam").data == st.at("allparam").data);
+  }
+}
+
+namespace {
+// A sidecar of `layout` for a safetensors file of several named float32 tensors.
+std::string write_layout(
+    const std::string& stem, const std::string& layout,
+    const std::vector<
+        std::pair<std::string, std::pair<std::vector<std::int64_t>, std::vector<float>>>>& ts,
+    json extra) {
+  json h = json::object();
+  std::string data;
+  for (const auto& [name, t] : ts) {
+    h[name] = {{"dtype", "F32"},
+               {"shape", t.first},
+               {"data_offsets", {data.size(), data.size() + 4 * t.second.size()}}};
+    data.append(reinterpret_cast<const char*>(t.second.data()), 4 * t.second.size());
+  }
+  std::string header = h.dump();
+  while (header.size() % 8) header += ' ';
+  std::string bytes(8, '\0');
+  for (int i = 0; i < 8; ++i) bytes[std::size_t(i)] = char((header.size() >> (8 * i)) & 0xff);
+  const auto dir = std::filesystem::temp_directory_path() / "iclproof_peer_models_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / (stem + ".safetensors"), std::ios::binary) << bytes + header + data;
+  json sidecar = {{"schema", "iclproof-peer-model"},
+                  {"schema_version", 1},
+                  {"layout", layout},
+                  {"weights", stem + ".safetensors"}};
+  sidecar.update(extra);
+  std::ofstream(dir / (stem + ".json")) << sidecar.dump();
+  return (dir / (stem + ".json")).string();
+}
+}  // namespace
+
+// memformer_cgd: alpha_l = alpha[l] k_l, gamma_l = gamma[l] k_(l-1) / k_l, k_l = -sum_h
+// mean(diag Q); identity_q and zero_p applied as the notebook's forward does.
+TEST_CASE("compare.peers.memformer: the notebooks' parameters map to iclproof's memformer models") {
+  const int d = 2, L = 2;
+  std::vector<float> allparam(L * 1 * 2 * d * d, 0.0f);
+  auto at = [&](int l, int k, int r, int c) -> float& {
+    return allparam[std::size_t(((l * 2 + k) * d + r) * d + c)];
+  };
+  at(0, 1, 0, 0) = -1.0f;  // Q_0 = diag(-1, -3): mean -2, k_0 = 2
+  at(0, 1, 1, 1) = -3.0f;
+  at(0, 1, 0, 1) = 7.0f;   // off-diagonal: identity_q drops it
+  at(1, 1, 0, 0) = -0.5f;  // Q_1 = diag(-0.5, -0.5): k_1 = 0.5
+  at(1, 1, 1, 1) = -0.5f;
+  at(0, 0, 1, 0) = 9.0f;  // P: zero_p drops it
+  const json data = {{"data", {{"N", 6}, {"inputs", "gaussian"}}}, {"run_mode", 1}};
+  const std::vector<float> alpha = {0.25f, 3.0f}, gamma = {5.0f, 0.5f};
+  const weights_file w = read_weights_file(write_layout(
+      "cgd", "memformer_cgd",
+      {{"allparam", {{L, 1, 2, d, d}, allparam}}, {"alpha", {{L}, alpha}}, {"gamma", {{L}, gamma}}},
+      data));
+  CHECK(w.kind == learned_model_kind::memformer_cgd);
+  CHECK(w.parameter(0, "alpha")(0, 0) == 0.25 * 2);
+  CHECK(w.parameter(1, "alpha")(0, 0) == 3.0 * 0.5);
+  CHECK(w.parameter(0, "gamma")(0, 0) == 0);
+  CHECK(w.parameter(1, "gamma")(0, 0) == 0.5 * 2 / 0.5);
+  json mode0 = data;
+  mode0["run_mode"] = 0;
+  CHECK(read_weights_file(write_layout("cgd0", "memformer_cgd",
+                                       {{"allparam", {{L, 1, 2, d, d}, allparam}},
+                                        {"alpha", {{L}, alpha}},
+                                        {"gamma", {{L}, gamma}}},
+                                       mode0))
+            .parameter(1, "gamma")(0, 0) == 0);
+  CHECK(one_error([&] {
+          read_weights_file(write_layout("cgd_no_mode", "memformer_cgd",
+                                         {{"allparam", {{L, 1, 2, d, d}, allparam}},
+                                          {"alpha", {{L}, alpha}},
+                                          {"gamma", {{L}, gamma}}},
+                                         {{"data", {{"N", 6}, {"inputs", "gaussian"}}}}));
+        }).find("run_mode") != std::string::npos);
+  CHECK(one_error([&] {
+          read_weights_file(write_layout("cgd_extra", "memformer_cgd",
+                                         {{"allparam", {{L, 1, 2, d, d}, allparam}},
+                                          {"alpha", {{L}, alpha}},
+                                          {"gamma", {{L}, gamma}},
+                                          {"beta", {{L}, gamma}}},
+                                         data));
+        }).find("tensor 'beta', which layout memformer_cgd") != std::string::npos);
+
+  // memformer_lfom: Gamma_l = alpha[l, 0, n, d], the same at every token n.
+  const int N = 3;
+  std::vector<float> lfom_alpha(L * (N + 1) * (d + 1), 0.0f);
+  for (int l = 0; l < L; ++l)
+    for (int n = 0; n <= N; ++n)
+      lfom_alpha[std::size_t((l * (N + 1) + n) * (d + 1) + d)] = 1.5f + l;
+  const json lfom_data = {{"data", {{"N", N}, {"inputs", "gaussian"}}}, {"run_mode", 1}};
+  const auto lfom = [&](const std::string& stem, const std::vector<float>& a) {
+    return read_weights_file(write_layout("lfom_" + stem, "memformer_lfom",
+                                          {{"allparam", {{L, 1, 2, d, d}, allparam}},
+                                           {"alpha", {{L, 1, N + 1, d + 1}, a}},
+                                           {"gamma", {{L, 1, N + 1, d + 1}, a}}},
+                                          lfom_data));
+  };
+  const weights_file wl = lfom("good", lfom_alpha);
+  CHECK(wl.kind == learned_model_kind::memformer_lfom);
+  CHECK(wl.parameter(1, "Gamma")(0, 0) == 2.5);
+  Mat<double> A0(2, 2);
+  A0 << 1, 0, -7, 3;  // -Q_0^T, Q_0 as stored (identity_q is the CGD notebook's, not LFOM's)
+  CHECK(wl.parameter(0, "A") == A0);
+  std::vector<float> per_token = lfom_alpha;
+  per_token[std::size_t((1 * (N + 1) + 2) * (d + 1) + d)] = 9.0f;
+  CHECK(one_error([&] { lfom("per_token", per_token); }).find("per token") != std::string::npos);
+}
+
+// vonoswald_haiku: W = w^T (Haiku's x @ w), zero-padded to (d+1) x (d+1); refusals by name.
+TEST_CASE("compare.peers.vonoswald: the Haiku tree maps to iclproof's lsa") {
+  const int D = 3, K = 2;
+  std::vector<float> q(D * K), v(D * D, 0.0f), o(D * D, 0.0f);
+  for (int i = 0; i < D * K; ++i) q[std::size_t(i)] = float(i + 1);
+  v[8] = -1.0f;
+  o[8] = 0.5f;
+  const std::string root = "Transformer_gd/~trans_block/layer_0/";
+  const json data = {{"data", {{"N", 5}, {"inputs", "uniform"}}}};
+  auto tree = [&](std::vector<
+                  std::pair<std::string, std::pair<std::vector<std::int64_t>, std::vector<float>>>>
+                      extra) {
+    std::vector<std::pair<std::string, std::pair<std::vector<std::int64_t>, std::vector<float>>>>
+        t = {{root + "query/w", {{D, K}, q}},
+             {root + "key/w", {{D, K}, q}},
+             {root + "value/w", {{D, D}, v}},
+             {root + "linear/w", {{D, D}, o}}};
+    for (auto& e : extra) t.push_back(e);
+    return t;
+  };
+  const weights_file w = read_weights_file(write_layout("vo", "vonoswald_haiku", tree({}), data));
+  CHECK(w.experiment == "vonoswald_single_lsa");
+  CHECK(w.d == 2);
+  Mat<double> WQ = Mat<double>::Zero(3, 3);
+  WQ << 1, 3, 5, 2, 4, 6, 0, 0, 0;  // query.w^T padded with a zero row
+  CHECK(w.parameter(0, "W_Q") == WQ);
+  CHECK(w.parameter(0, "P")(2, 2) == 0.5);
+  CHECK(one_error([&] {
+          read_weights_file(write_layout("vo_bias", "vonoswald_haiku",
+                                         tree({{root + "query/b", {{K}, {0.0f, 1.0f}}}}), data));
+        }).find("nonzero bias") != std::string::npos);
+  CHECK(read_weights_file(write_layout("vo_zero_bias", "vonoswald_haiku",
+                                       tree({{root + "query/b", {{K}, {0.0f, 0.0f}}}}), data))
+            .d == 2);
+  CHECK(one_error([&] {
+          read_weights_file(write_layout(
+              "vo_ln", "vonoswald_haiku",
+              tree({{"Transformer_gd/layer_norm/scale", {{D}, std::vector<float>(D, 1.0f)}}}),
+              data));
+        }).find("layer_norm/scale") != std::string::npos);
+  json heads = data;
+  heads["model"] = {{"num_heads", 2}};
+  CHECK(one_error([&] {
+          read_weights_file(write_layout("vo_heads", "vonoswald_haiku", tree({}), heads));
+        }).find("num_heads") != std::string::npos);
+  json gaussian = {{"data", {{"N", 5}, {"inputs", "gaussian"}}}};
+  CHECK(one_error([&] {
+          read_weights_file(write_layout("vo_gauss", "vonoswald_haiku", tree({}), gaussian));
+        }).find("create_reg_data") != std::string::npos);
 }

@@ -8,10 +8,12 @@
 // SIGSEGV (spd_sqrt of an empty Sigma) before the Z-form comparison took its geometry from
 // input_covariance.
 #include "compare/compare.hpp"
+#include "compare/tensor_archives.hpp"
 #include "compare/weights_file.hpp"
 #include "core/eigen_scalar.hpp"
 
 #include <catch2/catch.hpp>
+#include "tensor_archive_builders.hpp"
 #include "weights_json_builders.hpp"
 
 #include <nlohmann/json.hpp>
@@ -197,4 +199,113 @@ TEST_CASE("compare.unusual_files: binary model files are named, not called damag
         std::string::npos);
   // A JSON file indented by whitespace is still read as JSON.
   CHECK(message("        {}").find("not valid JSON") == std::string::npos);
+}
+
+// Peers' tensor files (compare/tensor_archives.hpp): a PyTorch .pt state_dict and an .npz file
+// are read exactly (strides included); every truncation and every single-byte corruption of a
+// valid file, a non-zip, a legacy pickle, a wrong dtype, a callable other than the ones a
+// state_dict names, deep nesting and compressed entries each end in ONE one-line
+// weights_file_error (or, for a corruption the formats cannot see, in tensors), never a signal.
+namespace {
+namespace tab = tensor_archive_builders;
+
+// The message of the one weights_file_error `f` throws, or "accepted".
+template <class F>
+std::string archive_error(F f) {
+  try {
+    f();
+  } catch (const weights_file_error& e) {
+    const std::string m = e.what();
+    CHECK(m.find('\n') == std::string::npos);
+    return m;
+  }
+  return "accepted";
+}
+}  // namespace
+
+TEST_CASE("compare.unusual_files: PyTorch .pt state_dicts, good and damaged") {
+  // A 2 x 3 float32 tensor stored transposed (a view with strides (1, 2) of 6 elements).
+  const std::vector<float> storage = {1, 2, 3, 4, 5, 6};
+  const std::string good = tab::pytorch_file(
+      tab::state_dict_pickle("w", "FloatStorage", 6, {2, 3}, {1, 2}), tab::raw_bytes(storage));
+  const auto t = parse_pytorch_checkpoint(good, "good.pt");
+  REQUIRE(t.size() == 1);
+  CHECK(t.at("w").shape == std::vector<std::int64_t>{2, 3});
+  CHECK(t.at("w").data == std::vector<double>{1, 3, 5, 2, 4, 6});  // row-major of the view
+  CHECK(parse_tensor_file(good, "good.pt").at("w").data == t.at("w").data);
+  const std::vector<double> storage64 = {0.1, -2.5};
+  CHECK(parse_pytorch_checkpoint(
+            tab::pytorch_file(tab::state_dict_pickle("v", "DoubleStorage", 2, {2}, {1}),
+                              tab::raw_bytes(storage64)),
+            "f64.pt")
+            .at("v")
+            .data == storage64);
+
+  auto err = [](const std::string& bytes) {
+    return archive_error([&] { parse_tensor_file(bytes, "bad.pt"); });
+  };
+  CHECK(err(tab::pytorch_file(tab::state_dict_pickle("w", "LongStorage", 6, {6}, {1}),
+                              tab::raw_bytes(std::vector<std::int64_t>(6, 1))))
+            .find("dtype LongStorage") != std::string::npos);
+  CHECK(err(tab::pytorch_file(tab::state_dict_pickle("w", "FloatStorage", 6, {2, 3}, {3, 2}),
+                              tab::raw_bytes(storage)))
+            .find("past the end of its storage") != std::string::npos);
+  CHECK(err(tab::pytorch_file(tab::state_dict_pickle("w", "FloatStorage", 7, {7}, {1}),
+                              tab::raw_bytes(storage)))
+            .find("not 7 elements") != std::string::npos);
+  CHECK(err(std::string("\x80\x02}q\x00.", 6)).find("legacy") != std::string::npos);
+  CHECK(err(tab::zip({{"a/data.pkl",
+                       "\x80\x02"
+                       "cos\nsystem\n"
+                       "(X\x02\x00\x00\x00lstR."}}))
+            .find("os.system, which this reader does not call") != std::string::npos);
+  CHECK(err(tab::zip({{"a/data.pkl", "\x80\x02]."}})).find("holds a list") != std::string::npos);
+  std::string deep = "\x80\x02N";
+  for (int i = 0; i < 100; ++i) deep += "\x85";  // TUPLE1, 100 times
+  CHECK(err(tab::zip({{"a/data.pkl", deep + "."}})).find("nested deeper") != std::string::npos);
+  CHECK(err(tab::zip({{"a/data.pkl", "\x80\x02}."}, {"a/data/0", ""}}, 8)).find("compressed") !=
+        std::string::npos);
+
+  // Every prefix is refused (a truncated download); every byte flipped ends in tensors or in one
+  // error. A crash would kill this test binary.
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    INFO("prefix of " << n << " bytes");
+    CHECK(err(good.substr(0, n)) != "accepted");
+  }
+  for (std::size_t i = 0; i < good.size(); ++i)
+    for (const unsigned char x : {0x01, 0x80, 0xff}) {
+      std::string bad = good;
+      bad[i] = char(static_cast<unsigned char>(bad[i]) ^ x);
+      err(bad);
+    }
+}
+
+TEST_CASE("compare.unusual_files: .npz archives, good and damaged") {
+  const std::vector<double> v = {1, 2, 3, 4, 5, 6};
+  const std::string c_order = tab::npy("<f8", "(2, 3)", false, tab::raw_bytes(v));
+  const std::string f_order = tab::npy("<f8", "(2, 3)", true, tab::raw_bytes(v));
+  const auto t = parse_tensor_file(tab::zip({{"a/w.npy", c_order}, {"b.npy", f_order}}), "x.npz");
+  CHECK(t.at("a/w").data == v);
+  CHECK(t.at("a/w").shape == std::vector<std::int64_t>{2, 3});
+  CHECK(t.at("b").data == std::vector<double>{1, 3, 5, 2, 4, 6});
+  auto err = [](const std::string& bytes) {
+    return archive_error([&] { parse_npz(bytes, "bad.npz"); });
+  };
+  CHECK(err(tab::zip({{"w.npy", tab::npy("<i8", "(6,)", false, tab::raw_bytes(v))}}))
+            .find("dtype '<i8'") != std::string::npos);
+  CHECK(err(tab::zip({{"w.npy", tab::npy("<f8", "(7,)", false, tab::raw_bytes(v))}}))
+            .find("past the end") != std::string::npos);
+  CHECK(err(tab::zip({{"w.npy", c_order}}, 8)).find("savez_compressed") != std::string::npos);
+  CHECK(err(tab::zip({{"w.txt", "hello"}})).find("not an .npy array") != std::string::npos);
+  CHECK(err("plain text").find("not a zip archive") != std::string::npos);
+  const std::string good = tab::zip({{"w.npy", c_order}});
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    INFO("prefix of " << n << " bytes");
+    CHECK(err(good.substr(0, n)) != "accepted");
+  }
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] = char(static_cast<unsigned char>(bad[i]) ^ 0xff);
+    err(bad);
+  }
 }
