@@ -1,0 +1,523 @@
+(* AkyurekLayerAssembly.v -- the one-layer error bounds of the realised RAW and div layers
+   (src/raw/layer_bounds.hpp: raw_layer_bound, div_layer_bound) assembled from their component
+   bounds, over Coq's R, for the units exactly as src/raw/raw_operator.hpp builds them
+   (build_raw_layer, build_div_layer) and src/raw/decoder_layer.hpp runs them.
+
+   The C++ bound is the maximum over tokens i, ops and written rows of one unit's error; each
+   theorem below bounds ONE unit's error by the expression the C++ evaluates for it (the names
+   in brackets are the C++ locals), in exact real arithmetic: the C++ rounding terms (gamma_bound,
+   0 on intervals) are not modelled, so the theorems cover the interval mode's bound.
+
+   Main results:
+   - ln_var_sums: L var(v) = sum v^2 - (sum v)^2 / L for the LayerNorm of decoder_layer.hpp.
+   - ln_contrast: a contrast of the LayerNorm outputs (weights summing to 0) is the same contrast
+     of the input over sqrt (var + e). Every unit of the RAW / div layers reads such a contrast
+     (mlp_builder::unit: coefficients c_j on the rows and -total/2 on each pad; the div unit:
+     its entry minus the mean of the k + 2 assembled entries), so the mean cancels exactly.
+   - layernorm_division_closed_form_rest (Lemma 8 with the rest of the hidden state): for the
+     LayerNorm input [N c, y/M, -N c - S/M, r_0, ..., r_(p-1)] (any rest r),
+       sqrt (2/L) M N (lambda_(1+i) - mean of lambda over the k + 2 assembled entries)
+         = (y_i / |c|) / sqrt (den2 + (|r|^2 - (sum r)^2 / L) / (2 N^2 c^2)),
+     den2 = LayerNorm.v:ln_div_den2 (its e L term included).
+   - ln_unit_scale_deviation: the scale a unit reads through the LayerNorm, sqrt (2/L) K /
+     sqrt (var + e), is within d / (2 (1 - d) sqrt (1 - d)) (inv_sqrt_deviation) of 1 when
+     |L (var + e) / (2 K^2) - 1| <= d < 1 (K = Nln for the RAW pads, K = N |c| for div).
+   - raw_add_unit_assembly (RAW +, written row w_m): for the unit z = Nb + b0 + rho (lin -
+     total pbar), out = h_w + g(z) - Nb, with |rho - 1| <= rx, the pads' mean |pbar| <= p,
+     the scratch reads read_n + da_n + res_n (|da_n| <= e_att, |res_n| <= rho_t), |(W h_s)_n| <=
+     Xs_n, |sum_q W_nq| <= Ws_n, and the GeLU bypass hypothesis |g(t) - t| <= byp for
+     |t - Nb| <= zmax:
+       |out - exact| <= byp + (sum |wo_n|) (rho_t + e_att) + rx (cx + p csum) + p csum,
+       zmax = (1 + rx) (cx + p csum) + |b0|.
+   - raw_hadamard_unit_assembly (RAW (.), written row w_m): with the product units' hypothesis
+     |gp(a, b) - a b| <= approx_n for |a| <= |read_n| + dA_n, |b| <= |(W h_s)_n| + dB_n:
+       |out - exact| <= byp + rx (|h_w| + p) + p
+                        + sum_n |wo_n| (|read_n| dB_n + |(W h_s)_n| dA_n + dA_n dB_n + approx_n),
+       dA_n = rx (At_n + p) + rho_t + e_att + p, dB_n = rx (Xs_n + p Ws_n) + p Ws_n,
+       zmax = (1 + rx) (|h_w| + p) + |b0|.
+   - div_unit_assembly (div, written row w_q): z = Nb + rho (y/|c| + (M/|c|) d), |d| <= 2 e_att,
+     out = x_w + g(z) - Nb with |x_w| <= aw:
+       |out - y/|c|| <= rel |y/|c|| + (1 + rel) 2 M e_att / |c| + byp + aw,
+       zmax = (1 + rel) (|y/|c|| + 2 M e_att / |c|).
+   - gelu_tanh_bypass_at_floor: the bypass hypothesis for the tanh GeLU, with byp the C++
+     gelu_bypass_bound at t = Nb - zmax >= 1 (from AkyurekBounds.v:gelu_tanh_bypass_exponential
+     and AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing).
+   What stays a hypothesis: the erf GeLU bypass bound (byp for the erf form), the product
+   bound approx_n (discharged by AkyurekBounds.v:gelu_tanh_product_quartic /
+   GeluErf.v:gelu_erf_product_bound at the scaled arguments), the attention deviations e_att
+   (AkyurekLayerBounds.v:hard_attention_deviation with the C++ value bound) and the radicand
+   bound |delta'| <= d that the C++ evaluates from the hidden state.
+   Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v.
+   Assumptions: the standard set of allowed_axioms.txt (classical reals). *)
+From Coq Require Import Reals Lra Lia ssreflect.
+From Coquelicot Require Import Coquelicot.
+From ICLProof Require Import AkyurekBounds AkyurekLayerBounds LayerNorm.
+Open Scope R_scope.
+
+(* ------------------------------------------------------------------------ finite sums *)
+Lemma rsum_plus (f g : nat -> R) (n : nat) :
+  rsum (fun j => f j + g j) n = rsum f n + rsum g n.
+Proof. by elim: n => [|n IH] /=; [ring | rewrite IH; ring]. Qed.
+
+Lemma rsum_scal (a : R) (f : nat -> R) (n : nat) :
+  rsum (fun j => a * f j) n = a * rsum f n.
+Proof. by elim: n => [|n IH] /=; [ring | rewrite IH; ring]. Qed.
+
+Lemma rsum_const (a : R) (n : nat) : rsum (fun _ => a) n = INR n * a.
+Proof.
+elim: n => [|n IH]; first by rewrite /=; ring.
+by rewrite S_INR; change (rsum (fun _ => a) (S n)) with (rsum (fun _ => a) n + a); rewrite IH; ring.
+Qed.
+
+Lemma rsum_le (f g : nat -> R) (n : nat) :
+  (forall j, (j < n)%nat -> f j <= g j) -> rsum f n <= rsum g n.
+Proof.
+elim: n => [|n IH] fg /=; first by lra.
+have := IH (fun j j_lt => fg j (Nat.lt_lt_succ_r _ _ j_lt)).
+by have := fg n (Nat.lt_succ_diag_r n); lra.
+Qed.
+
+Lemma rsum_abs_le_sum (f : nat -> R) (n : nat) : Rabs (rsum f n) <= rsum (fun j => Rabs (f j)) n.
+Proof.
+elim: n => [|n IH] /=; first by rewrite Rabs_R0; lra.
+by have := Rabs_triang (rsum f n) (f n); lra.
+Qed.
+
+(* ------------------------------------------------------------------ LayerNorm contrasts *)
+
+(* LayerNorm: L var = sum v^2 - (sum v)^2 / L. *)
+Theorem ln_var_sums (v : nat -> R) (L : nat) :
+  (0 < L)%nat ->
+  ln_var v L * INR L = rsum (fun j => v j ^ 2) L - rsum v L ^ 2 / INR L.
+Proof.
+move=> L_pos.
+have LR : 0 < INR L by apply: lt_0_INR.
+rewrite /ln_var /ln_centred.
+set m := ln_mean v L.
+have -> : rsum (fun j => (v j - m) ^ 2) L =
+          rsum (fun j => v j ^ 2) L + (-2 * m) * rsum v L + INR L * m ^ 2.
+  rewrite -rsum_scal -rsum_const -!rsum_plus.
+  by apply: rsum_ext => j _; ring.
+rewrite /m /ln_mean; field; lra.
+Qed.
+
+(* A contrast of the LayerNorm outputs (weights summing to 0) is the same contrast of the input
+   over sqrt (var + e): the mean cancels. *)
+Theorem ln_contrast (v w : nat -> R) (L : nat) (e : R) :
+  rsum w L = 0 ->
+  rsum (fun j => w j * layer_norm v L e j) L = rsum (fun j => w j * v j) L / sqrt (ln_var v L + e).
+Proof.
+move=> w0.
+rewrite /layer_norm /ln_centred.
+set s := sqrt (ln_var v L + e); set m := ln_mean v L.
+have -> : rsum (fun j => w j * ((v j - m) / s)) L =
+          / s * rsum (fun j => w j * v j) L + (- m / s) * rsum w L.
+  rewrite -!rsum_scal -rsum_plus; apply: rsum_ext => j _; rewrite /Rdiv; ring.
+by rewrite w0 /Rdiv; ring.
+Qed.
+
+(* ------------------------------------------- LayerNorm division with the rest of the state *)
+
+Section DivisionWithRest.
+Variables (k p : nat) (N c M e : R) (y r : nat -> R).
+
+Definition ln_div_rest_input (j : nat) : R :=
+  if (j <? k + 2)%nat then ln_div_input k N c M y j else r (j - (k + 2))%nat.
+
+Definition ln_div_rest_rad : R :=
+  ln_div_den2 k p N c M e y
+  + (rsum (fun j => r j ^ 2) p - rsum r p ^ 2 / INR (ln_div_L k p)) / (2 * (N * c) ^ 2).
+
+Lemma ln_div_rest_split (g : R -> R) :
+  rsum (fun j => g (ln_div_rest_input j)) (ln_div_L k p) =
+  rsum (fun j => g (ln_div_input k N c M y j)) (k + 2) + rsum (fun j => g (r j)) p.
+Proof.
+rewrite /ln_div_L rsum_split; congr (_ + _).
+  apply: rsum_ext => j /Nat.ltb_lt j_lt.
+  by rewrite /ln_div_rest_input j_lt.
+apply: rsum_ext => j _.
+have lt : (k + 2 + j <? k + 2)%nat = false by apply/Nat.ltb_ge; lia.
+by rewrite /ln_div_rest_input lt; congr (g (r _)); lia.
+Qed.
+
+Lemma ln_div_head_sum :
+  M <> 0 -> rsum (ln_div_input k N c M y) (k + 2) = 0.
+Proof.
+move=> M_neq0.
+have -> : (k + 2)%nat = ln_div_L k 0 by rewrite /ln_div_L; lia.
+rewrite ln_div_rsum.
+rewrite (rsum_ext (fun i => ln_div_input k N c M y (S i)) (fun i => y i / M)); last first.
+  by move=> i i_lt; apply: ln_div_input_data.
+rewrite rsum_div ln_div_input_close /= /ln_div_S.
+by rewrite /Rdiv; ring.
+Qed.
+
+Lemma ln_div_head_squares :
+  N <> 0 -> c <> 0 -> M <> 0 ->
+  rsum (fun j => ln_div_input k N c M y j ^ 2) (k + 2) =
+  2 * (N * c) ^ 2 * (1 + ln_div_S k y / (N * c * M)
+                     + (ln_div_S k y ^ 2 + ln_div_Q k y) / (2 * (N * c) ^ 2 * M ^ 2)).
+Proof.
+move=> N_neq0 c_neq0 M_neq0.
+have -> : (k + 2)%nat = ln_div_L k 0 by rewrite /ln_div_L; lia.
+rewrite ln_div_rsum.
+rewrite (rsum_ext (fun i => ln_div_input k N c M y (S i) ^ 2) (fun i => y i ^ 2 / M ^ 2)); last first.
+  by move=> i i_lt; rewrite ln_div_input_data //; field.
+rewrite rsum_div ln_div_input_close /= -/(ln_div_Q k y).
+by field; repeat split => //; lra.
+Qed.
+
+Theorem ln_div_rest_var_eps :
+  N <> 0 -> c <> 0 -> M <> 0 ->
+  ln_var ln_div_rest_input (ln_div_L k p) + e =
+  2 * (N * c) ^ 2 / INR (ln_div_L k p) * ln_div_rest_rad.
+Proof.
+move=> N_neq0 c_neq0 M_neq0.
+have L_pos : (0 < ln_div_L k p)%nat by rewrite /ln_div_L; lia.
+have LR : 0 < INR (ln_div_L k p) by apply: lt_0_INR.
+have V := ln_var_sums ln_div_rest_input (ln_div_L k p) L_pos.
+have sq := ln_div_rest_split (fun x => x ^ 2).
+have sm := ln_div_rest_split (fun x => x).
+cbv beta in sq; cbv beta in sm.
+rewrite (rsum_ext (fun j => ln_div_rest_input j) ln_div_rest_input) // in sm.
+rewrite (rsum_ext (fun j => ln_div_input k N c M y j) (ln_div_input k N c M y)) // in sm.
+rewrite (rsum_ext (fun j => r j) r) // in sm.
+rewrite ln_div_head_sum // Rplus_0_l in sm.
+rewrite ln_div_head_squares // in sq.
+have Nc2 : 0 < (N * c) ^ 2 by apply: sq_pos; apply: Rmult_integral_contrapositive.
+have -> : ln_var ln_div_rest_input (ln_div_L k p) =
+          (rsum (fun j => ln_div_rest_input j ^ 2) (ln_div_L k p)
+           - rsum ln_div_rest_input (ln_div_L k p) ^ 2 / INR (ln_div_L k p)) / INR (ln_div_L k p).
+  by rewrite -V; field; lra.
+rewrite sq sm /ln_div_rest_rad /ln_div_den2.
+by field; repeat split; lra.
+Qed.
+
+(* Lemma 8 with the rest of the hidden state in the LayerNorm: the division unit's contrast
+   (its entry minus the mean over the k + 2 assembled entries) recovers y_i / |c| over the
+   square root of the radicand with the rest's term (|r|^2 - (sum r)^2 / L) / (2 N^2 c^2). *)
+Theorem layernorm_division_closed_form_rest (i : nat) :
+  0 < N -> c <> 0 -> 0 < M -> (i < k)%nat -> 0 < ln_div_rest_rad ->
+  let v := ln_div_rest_input in
+  let L := ln_div_L k p in
+  sqrt (2 / INR L) * M * N *
+    (layer_norm v L e (S i) - rsum (fun j => layer_norm v L e j) (k + 2) / INR (k + 2))
+  = (y i / Rabs c) / sqrt ln_div_rest_rad.
+Proof.
+move=> N_pos c_neq0 M_pos i_lt R_pos v L.
+have N_neq0 : N <> 0 by lra.
+have M_neq0 : M <> 0 by lra.
+have L_pos : (0 < L)%nat by rewrite /L /ln_div_L; lia.
+have LR : 0 < INR L by apply: lt_0_INR.
+have K2 : 0 < INR (k + 2) by apply: lt_0_INR; lia.
+have sR : 0 < sqrt ln_div_rest_rad by apply: sqrt_lt_R0.
+have sL : 0 < sqrt (2 / INR L) by apply/sqrt_lt_R0/Rdiv_lt_0_compat; lra.
+have ac : 0 < Rabs c by apply: Rabs_pos_lt.
+have VE := ln_div_rest_var_eps N_neq0 c_neq0 M_neq0.
+have s_eq : sqrt (ln_var v L + e) = sqrt (2 / INR L) * (N * Rabs c) * sqrt ln_div_rest_rad.
+  rewrite /v /L VE.
+  have -> : 2 * (N * c) ^ 2 / INR (ln_div_L k p) * ln_div_rest_rad =
+            2 / INR (ln_div_L k p) * (Rsqr (N * c) * ln_div_rest_rad) by rewrite /Rsqr; field; rewrite -/L; lra.
+  rewrite sqrt_mult_alt; last by apply/Rlt_le/Rdiv_lt_0_compat; rewrite -/L; lra.
+  rewrite sqrt_mult_alt; last by apply: Rle_0_sqr.
+  by rewrite sqrt_Rsqr_abs Rabs_mult (Rabs_pos_eq N); [ring | lra].
+have head : forall j, (j < k + 2)%nat -> v j = ln_div_input k N c M y j.
+  by move=> j /Nat.ltb_lt j_lt; rewrite /v /ln_div_rest_input j_lt.
+rewrite /layer_norm /ln_centred.
+set s := sqrt (ln_var v L + e); set m := ln_mean v L.
+have -> : rsum (fun j => (v j - m) / s) (k + 2) =
+          / s * rsum (ln_div_input k N c M y) (k + 2) + (- m / s) * rsum (fun _ => 1) (k + 2).
+  rewrite -!rsum_scal -rsum_plus; apply: rsum_ext => j j_lt; rewrite head //.
+  by rewrite /Rdiv; ring.
+rewrite ln_div_head_sum // rsum_const.
+rewrite head; last by lia.
+rewrite ln_div_input_data // /s s_eq.
+by field; repeat split; lra.
+Qed.
+
+End DivisionWithRest.
+
+(* ---------------------------------------------------------------------- unit assembly *)
+
+Lemma abs_mul_le (a b A B : R) : Rabs a <= A -> Rabs b <= B -> Rabs (a * b) <= A * B.
+Proof.
+move=> aA bB; rewrite Rabs_mult.
+by apply: Rmult_le_compat => //; apply: Rabs_pos.
+Qed.
+
+(* The scratch read of a RAW unit (one term n of the sum): realised value x_t = read + da + res. *)
+Theorem raw_add_unit_assembly (g : R -> R) (nt : nat)
+    (wo read da res wx Xs wsum Ws : nat -> R)
+    (hw b0 Nb rho rx p pbar e_att rho_t byp : R) :
+  (forall n, (n < nt)%nat -> Rabs (da n) <= e_att) ->
+  (forall n, (n < nt)%nat -> Rabs (res n) <= rho_t) ->
+  (forall n, (n < nt)%nat -> Rabs (wx n) <= Xs n) ->
+  (forall n, (n < nt)%nat -> Rabs (wsum n) <= Ws n) ->
+  Rabs pbar <= p -> Rabs (rho - 1) <= rx ->
+  let At n := Rabs (read n) + e_att + rho_t in
+  let lin := - hw + rsum (fun n => wo n * (read n + da n + res n + wx n)) nt in
+  let total := -1 + rsum (fun n => wo n * (1 + wsum n)) nt in
+  let z := Nb + b0 + rho * (lin - total * pbar) in
+  let cx := Rabs hw + rsum (fun n => Rabs (wo n) * (At n + Xs n)) nt in
+  let csum := 1 + rsum (fun n => Rabs (wo n) * (1 + Ws n)) nt in
+  let zmax := (1 + rx) * (cx + p * csum) + Rabs b0 in
+  (forall t, Rabs (t - Nb) <= zmax -> Rabs (g t - t) <= byp) ->
+  let out := hw + g z - Nb in
+  let target := rsum (fun n => wo n * (read n + wx n)) nt + b0 in
+  Rabs (out - target)
+    <= byp + rsum (fun n => Rabs (wo n)) nt * (rho_t + e_att) + rx * (cx + p * csum) + p * csum.
+Proof.
+move=> da_le res_le wx_le ws_le p_le rho_le At lin total z cx csum zmax byp_le out target.
+have rx_ge0 : 0 <= rx by have := Rabs_pos (rho - 1); lra.
+have p_ge0 : 0 <= p by have := Rabs_pos pbar; lra.
+have lin_le : Rabs lin <= cx.
+  rewrite /lin /cx.
+  have := Rabs_triang (- hw) (rsum (fun n => wo n * (read n + da n + res n + wx n)) nt).
+  rewrite Rabs_Ropp.
+  have := rsum_abs_le_sum (fun n => wo n * (read n + da n + res n + wx n)) nt.
+  have : rsum (fun j => Rabs (wo j * (read j + da j + res j + wx j))) nt <=
+         rsum (fun n => Rabs (wo n) * (At n + Xs n)) nt.
+    apply: rsum_le => n n_lt; rewrite Rabs_mult; apply: Rmult_le_compat_l; first by apply: Rabs_pos.
+    have := Rabs_triang (read n + da n + res n) (wx n).
+    have := Rabs_triang (read n + da n) (res n).
+    have := Rabs_triang (read n) (da n).
+    have := da_le n n_lt; have := res_le n n_lt; have := wx_le n n_lt.
+    by rewrite /At; lra.
+  by lra.
+have total_le : Rabs total <= csum.
+  rewrite /total /csum.
+  have := Rabs_triang (-1) (rsum (fun n => wo n * (1 + wsum n)) nt).
+  rewrite Rabs_Ropp Rabs_R1.
+  have := rsum_abs_le_sum (fun n => wo n * (1 + wsum n)) nt.
+  have : rsum (fun j => Rabs (wo j * (1 + wsum j))) nt <=
+         rsum (fun n => Rabs (wo n) * (1 + Ws n)) nt.
+    apply: rsum_le => n n_lt; rewrite Rabs_mult; apply: Rmult_le_compat_l; first by apply: Rabs_pos.
+    have := Rabs_triang 1 (wsum n); rewrite Rabs_R1; have := ws_le n n_lt; lra.
+  by lra.
+have tp_le : Rabs (total * pbar) <= csum * p by apply: abs_mul_le.
+set q := lin - total * pbar.
+have q_le : Rabs q <= cx + p * csum.
+  by rewrite /q /Rminus; have := Rabs_triang lin (- (total * pbar)); rewrite Rabs_Ropp; lra.
+have rho_abs : Rabs rho <= 1 + rx.
+  have := Rabs_triang (rho - 1) 1; rewrite Rabs_R1.
+  have -> : rho - 1 + 1 = rho by ring.
+  by lra.
+have z_le : Rabs (z - Nb) <= zmax.
+  have -> : z - Nb = b0 + rho * q by rewrite /z /q; ring.
+  have := Rabs_triang b0 (rho * q); have := abs_mul_le _ _ _ _ rho_abs q_le.
+  by rewrite /zmax; lra.
+have gz := byp_le z z_le.
+(* the deviations the attention and the scratch residue leave in the read *)
+set D := rsum (fun n => wo n * (da n + res n)) nt.
+have D_le : Rabs D <= rsum (fun n => Rabs (wo n)) nt * (rho_t + e_att).
+  rewrite (Rmult_comm (rsum _ nt)) -rsum_scal /D.
+  have := rsum_abs_le_sum (fun n => wo n * (da n + res n)) nt.
+  have : rsum (fun j => Rabs (wo j * (da j + res j))) nt <=
+         rsum (fun n => (rho_t + e_att) * Rabs (wo n)) nt.
+    apply: rsum_le => n n_lt; rewrite Rabs_mult Rmult_comm; apply: Rmult_le_compat_r.
+      by apply: Rabs_pos.
+    by have := Rabs_triang (da n) (res n); have := da_le n n_lt; have := res_le n n_lt; lra.
+  by lra.
+have lin_eq : lin + hw = target - b0 + D.
+  rewrite /lin /target /D.
+  have -> : rsum (fun n => wo n * (read n + da n + res n + wx n)) nt =
+            rsum (fun n => wo n * (read n + wx n)) nt + rsum (fun n => wo n * (da n + res n)) nt.
+    by rewrite -rsum_plus; apply: rsum_ext => n _; ring.
+  by ring.
+have -> : out - target = (g z - z) + (rho - 1) * q + D + - (total * pbar).
+  rewrite /out /z -/q.
+  have -> : q = lin - total * pbar by [].
+  by lra.
+have := abs_mul_le _ _ _ _ rho_le q_le.
+have := Rabs_triang ((g z - z) + (rho - 1) * q + D) (- (total * pbar)); rewrite Rabs_Ropp.
+have := Rabs_triang ((g z - z) + (rho - 1) * q) D.
+have := Rabs_triang (g z - z) ((rho - 1) * q).
+by lra.
+Qed.
+
+Theorem raw_hadamard_unit_assembly (g : R -> R) (gp : R -> R -> R) (nt : nat)
+    (wo read da res wx Xs wsum Ws approx : nat -> R)
+    (hw b0 Nb rho rx p pbar e_att rho_t byp : R) :
+  (forall n, (n < nt)%nat -> Rabs (da n) <= e_att) ->
+  (forall n, (n < nt)%nat -> Rabs (res n) <= rho_t) ->
+  (forall n, (n < nt)%nat -> Rabs (wx n) <= Xs n) ->
+  (forall n, (n < nt)%nat -> Rabs (wsum n) <= Ws n) ->
+  Rabs pbar <= p -> Rabs (rho - 1) <= rx ->
+  let At n := Rabs (read n) + e_att + rho_t in
+  let dA n := rx * (At n + p) + rho_t + e_att + p in
+  let dB n := rx * (Xs n + p * Ws n) + p * Ws n in
+  (forall n a b, (n < nt)%nat -> Rabs a <= Rabs (read n) + dA n -> Rabs b <= Rabs (wx n) + dB n ->
+     Rabs (gp a b - a * b) <= approx n) ->
+  let A n := rho * (read n + da n + res n - pbar) in
+  let B n := rho * (wx n - wsum n * pbar) in
+  let z := Nb + b0 + rho * (- hw + pbar) in
+  let zmax := (1 + rx) * (Rabs hw + p) + Rabs b0 in
+  (forall t, Rabs (t - Nb) <= zmax -> Rabs (g t - t) <= byp) ->
+  let out := hw + g z - Nb + rsum (fun n => wo n * gp (A n) (B n)) nt in
+  let target := rsum (fun n => wo n * (read n * wx n)) nt + b0 in
+  Rabs (out - target)
+    <= byp + rx * (Rabs hw + p) + p
+       + rsum (fun n => Rabs (wo n) * (Rabs (read n) * dB n + Rabs (wx n) * dA n + dA n * dB n
+                                       + approx n)) nt.
+Proof.
+move=> da_le res_le wx_le ws_le p_le rho_le At dA dB prod_le A B z zmax byp_le out target.
+have rx_ge0 : 0 <= rx by have := Rabs_pos (rho - 1); lra.
+have p_ge0 : 0 <= p by have := Rabs_pos pbar; lra.
+have rho_abs : Rabs rho <= 1 + rx.
+  have := Rabs_triang (rho - 1) 1; rewrite Rabs_R1.
+  have -> : rho - 1 + 1 = rho by ring.
+  by lra.
+have q_le : Rabs (- hw + pbar) <= Rabs hw + p.
+  by have := Rabs_triang (- hw) pbar; rewrite Rabs_Ropp; lra.
+have z_le : Rabs (z - Nb) <= zmax.
+  have -> : z - Nb = b0 + rho * (- hw + pbar) by rewrite /z; ring.
+  have := Rabs_triang b0 (rho * (- hw + pbar)); have := abs_mul_le _ _ _ _ rho_abs q_le.
+  by rewrite /zmax; lra.
+have gz := byp_le z z_le.
+(* per scratch component: the recovered factors are within dA, dB of the exact ones *)
+have dev n : (n < nt)%nat ->
+    Rabs (A n - read n) <= dA n /\ Rabs (B n - wx n) <= dB n.
+  move=> n_lt.
+  have xt_le : Rabs (read n + da n + res n - pbar) <= At n + p.
+    have := Rabs_triang (read n + da n + res n) (- pbar); rewrite Rabs_Ropp.
+    have := Rabs_triang (read n + da n) (res n); have := Rabs_triang (read n) (da n).
+    by have := da_le n n_lt; have := res_le n n_lt; rewrite /At /Rminus; lra.
+  have wb_le : Rabs (wx n - wsum n * pbar) <= Xs n + p * Ws n.
+    have := Rabs_triang (wx n) (- (wsum n * pbar)); rewrite Rabs_Ropp.
+    have := abs_mul_le _ _ _ _ (ws_le n n_lt) p_le.
+    by have := wx_le n n_lt; rewrite /Rminus; lra.
+  split.
+    have -> : A n - read n = (rho - 1) * (read n + da n + res n - pbar) + (da n + res n) + - pbar.
+      by rewrite /A; ring.
+    have := abs_mul_le _ _ _ _ rho_le xt_le.
+    have := Rabs_triang ((rho - 1) * (read n + da n + res n - pbar) + (da n + res n)) (- pbar).
+    have := Rabs_triang ((rho - 1) * (read n + da n + res n - pbar)) (da n + res n).
+    have := Rabs_triang (da n) (res n); rewrite Rabs_Ropp.
+    by have := da_le n n_lt; have := res_le n n_lt; rewrite /dA; lra.
+  have -> : B n - wx n = (rho - 1) * (wx n - wsum n * pbar) + - (wsum n * pbar).
+    by rewrite /B; ring.
+  have := abs_mul_le _ _ _ _ rho_le wb_le.
+  have := Rabs_triang ((rho - 1) * (wx n - wsum n * pbar)) (- (wsum n * pbar)); rewrite Rabs_Ropp.
+  have := abs_mul_le _ _ _ _ (ws_le n n_lt) p_le.
+  by rewrite /dB; lra.
+have term n : (n < nt)%nat ->
+    Rabs (wo n * (gp (A n) (B n) - read n * wx n))
+    <= Rabs (wo n) * (Rabs (read n) * dB n + Rabs (wx n) * dA n + dA n * dB n + approx n).
+  move=> n_lt; rewrite Rabs_mult; apply: Rmult_le_compat_l; first by apply: Rabs_pos.
+  have [dAn dBn] := dev n n_lt.
+  have Aa : Rabs (A n) <= Rabs (read n) + dA n.
+    have := Rabs_triang (A n - read n) (read n).
+    have -> : A n - read n + read n = A n by ring.
+    by lra.
+  have Bb : Rabs (B n) <= Rabs (wx n) + dB n.
+    have := Rabs_triang (B n - wx n) (wx n).
+    have -> : B n - wx n + wx n = B n by ring.
+    by lra.
+  have pr := prod_le n (A n) (B n) n_lt Aa Bb.
+  have -> : gp (A n) (B n) - read n * wx n =
+            (gp (A n) (B n) - A n * B n) + read n * (B n - wx n) + wx n * (A n - read n)
+            + (A n - read n) * (B n - wx n) by ring.
+  have := abs_mul_le _ _ _ _ (Rle_refl (Rabs (read n))) dBn.
+  have := abs_mul_le _ _ _ _ (Rle_refl (Rabs (wx n))) dAn.
+  have := abs_mul_le _ _ _ _ dAn dBn.
+  set u1 := gp (A n) (B n) - A n * B n; set u2 := read n * (B n - wx n).
+  set u3 := wx n * (A n - read n); set u4 := (A n - read n) * (B n - wx n).
+  have := Rabs_triang (u1 + u2 + u3) u4; have := Rabs_triang (u1 + u2) u3;
+  have := Rabs_triang u1 u2.
+  have pr2 : Rabs u1 <= approx n by exact: pr.
+  by lra.
+set P := rsum (fun n => wo n * (gp (A n) (B n) - read n * wx n)) nt.
+have P_le : Rabs P <= rsum (fun n => Rabs (wo n) * (Rabs (read n) * dB n + Rabs (wx n) * dA n
+                                                     + dA n * dB n + approx n)) nt.
+  have := rsum_abs_le_sum (fun n => wo n * (gp (A n) (B n) - read n * wx n)) nt.
+  have := rsum_le _ _ nt term.
+  by rewrite /P; lra.
+have -> : out - target = (g z - z) + (rho - 1) * (- hw + pbar) + pbar + P.
+  rewrite /out /target /P /z.
+  have -> : rsum (fun n => wo n * (gp (A n) (B n) - read n * wx n)) nt =
+            rsum (fun n => wo n * gp (A n) (B n)) nt + - rsum (fun n => wo n * (read n * wx n)) nt.
+    have -> : - rsum (fun n => wo n * (read n * wx n)) nt = -1 * rsum (fun n => wo n * (read n * wx n)) nt by ring.
+    rewrite -rsum_scal -rsum_plus; apply: rsum_ext => n _; ring.
+  by ring.
+have := abs_mul_le _ _ _ _ rho_le q_le.
+have := Rabs_triang ((g z - z) + (rho - 1) * (- hw + pbar) + pbar) P.
+have := Rabs_triang ((g z - z) + (rho - 1) * (- hw + pbar)) pbar.
+have := Rabs_triang (g z - z) ((rho - 1) * (- hw + pbar)).
+by lra.
+Qed.
+
+Theorem div_unit_assembly (g : R -> R) (z0 rho rel Mc d e_att xw aw Nb byp : R) :
+  Rabs (rho - 1) <= rel -> Rabs d <= 2 * e_att -> Rabs xw <= aw -> 0 <= Mc ->
+  let z := Nb + rho * (z0 + Mc * d) in
+  let zmax := (1 + rel) * (Rabs z0 + 2 * Mc * e_att) in
+  (forall t, Rabs (t - Nb) <= zmax -> Rabs (g t - t) <= byp) ->
+  let out := xw + g z - Nb in
+  Rabs (out - z0) <= rel * Rabs z0 + (1 + rel) * (2 * Mc * e_att) + byp + aw.
+Proof.
+move=> rho_le d_le xw_le Mc_ge0 z zmax byp_le out.
+have rel_ge0 : 0 <= rel by have := Rabs_pos (rho - 1); lra.
+have rho_abs : Rabs rho <= 1 + rel.
+  have := Rabs_triang (rho - 1) 1; rewrite Rabs_R1.
+  have -> : rho - 1 + 1 = rho by ring.
+  by lra.
+have Md_le : Rabs (Mc * d) <= Mc * (2 * e_att).
+  by apply: abs_mul_le => //; rewrite Rabs_pos_eq //; lra.
+have q_le : Rabs (z0 + Mc * d) <= Rabs z0 + 2 * Mc * e_att.
+  by have := Rabs_triang z0 (Mc * d); lra.
+have z_le : Rabs (z - Nb) <= zmax.
+  have -> : z - Nb = rho * (z0 + Mc * d) by rewrite /z; ring.
+  by rewrite Rabs_mult /zmax; apply: Rmult_le_compat => //; apply: Rabs_pos.
+have gz := byp_le z z_le.
+have -> : out - z0 = (g z - z) + (rho - 1) * z0 + rho * (Mc * d) + xw.
+  by rewrite /out /z; ring.
+have := abs_mul_le _ _ _ _ rho_le (Rle_refl (Rabs z0)).
+have := abs_mul_le _ _ _ _ rho_abs Md_le.
+have := Rabs_triang ((g z - z) + (rho - 1) * z0 + rho * (Mc * d)) xw.
+have := Rabs_triang ((g z - z) + (rho - 1) * z0) (rho * (Mc * d)).
+have := Rabs_triang (g z - z) ((rho - 1) * z0).
+by lra.
+Qed.
+
+(* The scale the unit reads through the LayerNorm: Kl / sqrt (var + e), Kl = sqrt (2/L) K, is
+   1 / sqrt (1 + delta') for 1 + delta' = L (var + e) / (2 K^2); within inv_sqrt_deviation d of 1
+   when |delta'| <= d < 1 (AkyurekBounds.v:layernorm_bypass_deviation). K = Nln for the RAW pads,
+   K = N |c| for the division. *)
+Theorem ln_unit_scale_deviation (L : nat) (K var_e d : R) :
+  (0 < L)%nat -> 0 < K -> 0 < var_e ->
+  Rabs (INR L * var_e / (2 * K ^ 2) - 1) <= d -> d < 1 ->
+  Rabs (sqrt (2 / INR L) * K / sqrt var_e - 1) <= d / (2 * (1 - d) * sqrt (1 - d)).
+Proof.
+move=> L_pos K_pos v_pos dl_le d_lt1.
+have LR : 0 < INR L by apply: lt_0_INR.
+set delta := INR L * var_e / (2 * K ^ 2) - 1.
+have dev := layernorm_bypass_deviation delta d dl_le d_lt1.
+have sL : 0 < 2 / INR L by apply: Rdiv_lt_0_compat; lra.
+have s2 : 0 < sqrt (2 / INR L) by apply: sqrt_lt_R0.
+have sv : 0 < sqrt var_e by apply: sqrt_lt_R0.
+have e1 : sqrt (1 + delta) = sqrt var_e / (sqrt (2 / INR L) * K).
+  have -> : 1 + delta = Rsqr (sqrt var_e / (sqrt (2 / INR L) * K)).
+    rewrite /Rsqr.
+    have -> : sqrt var_e / (sqrt (2 / INR L) * K) * (sqrt var_e / (sqrt (2 / INR L) * K)) =
+              (sqrt var_e * sqrt var_e) / ((sqrt (2 / INR L) * sqrt (2 / INR L)) * K ^ 2).
+      by field; split; lra.
+    rewrite !sqrt_sqrt; try lra.
+    by rewrite /delta; field; lra.
+  by rewrite sqrt_Rsqr //; apply/Rlt_le/Rdiv_lt_0_compat => //; apply: Rmult_lt_0_compat.
+have -> : sqrt (2 / INR L) * K / sqrt var_e - 1 = - (1 - / sqrt (1 + delta)).
+  by rewrite e1; field; repeat split; lra.
+by rewrite Rabs_Ropp.
+Qed.
+
+(* The tanh GeLU bypass at every pre-activation the unit can take: if |z - Nb| <= zmax and
+   Nb - zmax >= 1, |g(z) - z| is at most the bound at t = Nb - zmax (the C++ gelu_bypass_bound). *)
+Theorem gelu_tanh_bypass_at_floor (Nb zmax : R) :
+  1 <= Nb - zmax ->
+  forall z, Rabs (z - Nb) <= zmax ->
+  Rabs (gelu_tanh z - z) <= (Nb - zmax) * exp (-2 * gelu_arg (Nb - zmax)).
+Proof.
+move=> t_ge1 z z_le.
+have z_ge : Nb - zmax <= z by move: z_le; rewrite /Rabs; case: Rcase_abs; lra.
+have := gelu_tanh_bypass_exponential z ltac:(lra).
+have := gelu_tanh_bypass_bound_decreasing (Nb - zmax) z t_ge1 z_ge.
+by lra.
+Qed.
