@@ -42,16 +42,21 @@
    - gelu_tanh_bypass_at_floor: the bypass hypothesis for the tanh GeLU, with byp the C++
      gelu_bypass_bound at t = Nb - zmax >= 1 (from AkyurekBounds.v:gelu_tanh_bypass_exponential
      and AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing).
-   What stays a hypothesis: the erf GeLU bypass bound (byp for the erf form), the product
-   bound approx_n (discharged by AkyurekBounds.v:gelu_tanh_product_quartic /
-   GeluErf.v:gelu_erf_product_bound at the scaled arguments), the attention deviations e_att
-   (AkyurekLayerBounds.v:hard_attention_deviation with the C++ value bound) and the radicand
-   bound |delta'| <= d that the C++ evaluates from the hidden state.
-   Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v.
+   - gelu_tanh_product_at_box, gelu_erf_product_at_box: the product hypothesis of
+     raw_hadamard_unit_assembly at X = |read_n| + dA_n, Y = |(W h_s)_n| + dB_n, with approx_n
+     the C++ gelu_product_bound_abs(form, X, Y, s): (X^4 + Y^4) / s^2 for tanh when 10 X,
+     10 Y <= s (AkyurekBounds.v:gelu_tanh_product_quartic, scaled), ((X+Y)^4 - X^4 - Y^4) /
+     (12 s^2) + ((X+Y)^6 + X^6 + Y^6) / (80 s^4) for erf (GeluErf.v:gelu_erf_product_bound).
+   What stays a hypothesis: the erf GeLU bypass bound (byp for the erf form), the attention
+   deviations e_att (AkyurekLayerBounds.v:hard_attention_deviation, with the value bound the
+   C++ assembles), and the radicand bound |delta'| <= d that the C++ evaluates from the hidden
+   state.
+   Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
+   GeluErf.v.
    Assumptions: the standard set of allowed_axioms.txt (classical reals). *)
 From Coq Require Import Reals Lra Lia ssreflect.
 From Coquelicot Require Import Coquelicot.
-From ICLProof Require Import AkyurekBounds AkyurekLayerBounds LayerNorm.
+From ICLProof Require Import AkyurekBounds AkyurekLayerBounds LayerNorm GeluErf.
 Open Scope R_scope.
 
 (* ------------------------------------------------------------------------ finite sums *)
@@ -519,5 +524,96 @@ move=> t_ge1 z z_le.
 have z_ge : Nb - zmax <= z by move: z_le; rewrite /Rabs; case: Rcase_abs; lra.
 have := gelu_tanh_bypass_exponential z ltac:(lra).
 have := gelu_tanh_bypass_bound_decreasing (Nb - zmax) z t_ge1 z_ge.
+by lra.
+Qed.
+
+(* ------------------------------------------- the product units at the perturbed factors *)
+
+Lemma sq_le_of_abs (x X : R) : Rabs x <= X -> x ^ 2 <= X ^ 2.
+Proof.
+move=> xX; have a0 := Rabs_pos x.
+have -> : x ^ 2 = Rabs x ^ 2 by rewrite pow2_abs.
+by apply: pow_incr; lra.
+Qed.
+
+Theorem gelu_erf_product_at_box (x y s X Y : R) :
+  0 < s -> Rabs x <= X -> Rabs y <= Y ->
+  Rabs (gelu_erf_product x y s - x * y)
+    <= ((X + Y) ^ 4 - X ^ 4 - Y ^ 4) / (12 * s ^ 2) + ((X + Y) ^ 6 + X ^ 6 + Y ^ 6) / (80 * s ^ 4).
+Proof.
+move=> s_pos xX yY.
+have B := gelu_erf_product_bound x y s s_pos.
+have a0 := Rabs_pos x; have b0 := Rabs_pos y.
+have s2 : 0 < 12 * s ^ 2 by have := pow_lt s 2 s_pos; lra.
+have s4 : 0 < 80 * s ^ 4 by have := pow_lt s 4 s_pos; lra.
+have q_le : Rabs ((x + y) ^ 4 - x ^ 4 - y ^ 4) <= (X + Y) ^ 4 - X ^ 4 - Y ^ 4.
+  have -> : (x + y) ^ 4 - x ^ 4 - y ^ 4 = (x * y) * (4 * x ^ 2 + 6 * (x * y) + 4 * y ^ 2) by ring.
+  have -> : (X + Y) ^ 4 - X ^ 4 - Y ^ 4 = (X * Y) * (4 * X ^ 2 + 6 * (X * Y) + 4 * Y ^ 2) by ring.
+  have xy_le : Rabs (x * y) <= X * Y by apply: abs_mul_le.
+  have x2 := sq_le_of_abs x X xX; have y2 := sq_le_of_abs y Y yY.
+  have in_le : Rabs (4 * x ^ 2 + 6 * (x * y) + 4 * y ^ 2) <= 4 * X ^ 2 + 6 * (X * Y) + 4 * Y ^ 2.
+    have := Rabs_triang (4 * x ^ 2 + 6 * (x * y)) (4 * y ^ 2).
+    have := Rabs_triang (4 * x ^ 2) (6 * (x * y)).
+    have h1 : Rabs (4 * x ^ 2) = 4 * x ^ 2.
+      by rewrite Rabs_pos_eq //; have := pow2_ge_0 x; lra.
+    have h3 : Rabs (4 * y ^ 2) = 4 * y ^ 2.
+      by rewrite Rabs_pos_eq //; have := pow2_ge_0 y; lra.
+    have h2 : Rabs (6 * (x * y)) <= 6 * (X * Y).
+      by rewrite Rabs_mult (Rabs_pos_eq 6); lra.
+    by lra.
+  by apply: abs_mul_le.
+have r_le : (x + y) ^ 6 + x ^ 6 + y ^ 6 <= (X + Y) ^ 6 + X ^ 6 + Y ^ 6.
+  have xy : Rabs (x + y) <= X + Y by have := Rabs_triang x y; lra.
+  have e6 : forall u U, Rabs u <= U -> u ^ 6 <= U ^ 6.
+    move=> u U uU; have := sq_le_of_abs u U uU => u2.
+    have -> : u ^ 6 = (u ^ 2) ^ 3 by ring.
+    have -> : U ^ 6 = (U ^ 2) ^ 3 by ring.
+    by apply: pow_incr; split; [apply: pow2_ge_0 | lra].
+  by have := e6 _ _ xy; have := e6 _ _ xX; have := e6 _ _ yY; lra.
+have : Rabs ((x + y) ^ 4 - x ^ 4 - y ^ 4) / (12 * s ^ 2) <= ((X + Y) ^ 4 - X ^ 4 - Y ^ 4) / (12 * s ^ 2).
+  by apply: Rmult_le_compat_r => //; apply/Rlt_le/Rinv_0_lt_compat.
+have : ((x + y) ^ 6 + x ^ 6 + y ^ 6) / (80 * s ^ 4) <= ((X + Y) ^ 6 + X ^ 6 + Y ^ 6) / (80 * s ^ 4).
+  by apply: Rmult_le_compat_r => //; apply/Rlt_le/Rinv_0_lt_compat.
+by lra.
+Qed.
+
+Theorem gelu_tanh_product_at_box (x y s X Y : R) :
+  0 < s -> Rabs x <= X -> Rabs y <= Y -> X * 10 <= s -> Y * 10 <= s ->
+  Rabs (s ^ 2 * sqrt (PI / 2) * (gelu_tanh ((x + y) / s) - gelu_tanh (x / s) - gelu_tanh (y / s))
+        - x * y)
+    <= 1 * (X ^ 4 + Y ^ 4) / (s * s).
+Proof.
+move=> s_pos xX yY Xs Ys.
+have a0 := Rabs_pos x; have b0 := Rabs_pos y.
+have is_pos : 0 < / s by apply: Rinv_0_lt_compat.
+have a_le : Rabs (x / s) <= 1 / 10.
+  rewrite Rabs_div; last by lra.
+  rewrite (Rabs_pos_eq s); last by lra.
+  by apply/Rle_div_l => //; lra.
+have b_le : Rabs (y / s) <= 1 / 10.
+  rewrite Rabs_div; last by lra.
+  rewrite (Rabs_pos_eq s); last by lra.
+  by apply/Rle_div_l => //; lra.
+have Q := gelu_tanh_product_quartic (x / s) (y / s) a_le b_le.
+have -> : (x + y) / s = x / s + y / s by field; lra.
+have -> : s ^ 2 * sqrt (PI / 2) * (gelu_tanh (x / s + y / s) - gelu_tanh (x / s) - gelu_tanh (y / s))
+          - x * y =
+          s ^ 2 * (sqrt (PI / 2) * (gelu_tanh (x / s + y / s) - gelu_tanh (x / s) - gelu_tanh (y / s))
+                   - x / s * (y / s)) by field; lra.
+rewrite Rabs_mult (Rabs_pos_eq (s ^ 2)); last by apply: pow2_ge_0.
+have s2 : 0 <= s ^ 2 by apply: pow2_ge_0.
+have : s ^ 2 * Rabs (sqrt (PI / 2) * (gelu_tanh (x / s + y / s) - gelu_tanh (x / s) - gelu_tanh (y / s))
+                     - x / s * (y / s)) <= s ^ 2 * (1 * ((x / s) ^ 4 + (y / s) ^ 4)).
+  by apply: Rmult_le_compat_l.
+have -> : s ^ 2 * (1 * ((x / s) ^ 4 + (y / s) ^ 4)) = 1 * (x ^ 4 + y ^ 4) / (s * s) by field; lra.
+have e4 : forall u U, Rabs u <= U -> u ^ 4 <= U ^ 4.
+  move=> u U uU; have := sq_le_of_abs u U uU => u2.
+  have -> : u ^ 4 = (u ^ 2) ^ 2 by ring.
+  have -> : U ^ 4 = (U ^ 2) ^ 2 by ring.
+  by apply: pow_incr; split; [apply: pow2_ge_0 | lra].
+have ss : 0 < s * s by nra.
+have : 1 * (x ^ 4 + y ^ 4) / (s * s) <= 1 * (X ^ 4 + Y ^ 4) / (s * s).
+  apply: Rmult_le_compat_r; first by apply/Rlt_le/Rinv_0_lt_compat.
+  by have := e4 _ _ xX; have := e4 _ _ yY; lra.
 by lra.
 Qed.
