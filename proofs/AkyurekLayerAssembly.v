@@ -22,6 +22,11 @@
    - ln_unit_scale_deviation: the scale a unit reads through the LayerNorm, sqrt (2/L) K /
      sqrt (var + e), is within d / (2 (1 - d) sqrt (1 - d)) (inv_sqrt_deviation) of 1 when
      |L (var + e) / (2 K^2) - 1| <= d < 1 (K = Nln for the RAW pads, K = N |c| for div).
+   - raw_pad_radicand, raw_pad_unit_scale: for the LayerNorm input x of a RAW layer with the
+     pads within p <= Nln of +-Nln and the other entries of squared norm <= xn2,
+       |L (var + e) / (2 Nln^2) - 1| <= delta = (xn2 + e L) / (2 Nln^2) + 2 p / Nln + p^2 / Nln^2,
+     so (delta < 1) the unit scale Kl / sqrt (var + e) is within inv_sqrt_deviation(delta) of 1
+     (raw_layer_bound's delta and rx, with xn2 = xnorm^2).
    - raw_add_unit_assembly (RAW +, written row w_m): for the unit z = Nb + b0 + rho (lin -
      total pbar), out = h_w + g(z) - Nb, with |rho - 1| <= rx, the pads' mean |pbar| <= p,
      the scratch reads read_n + da_n + res_n (|da_n| <= e_att, |res_n| <= rho_t), |(W h_s)_n| <=
@@ -49,8 +54,8 @@
      (12 s^2) + ((X+Y)^6 + X^6 + Y^6) / (80 s^4) for erf (GeluErf.v:gelu_erf_product_bound).
    What stays a hypothesis: the erf GeLU bypass bound (byp for the erf form), the attention
    deviations e_att (AkyurekLayerBounds.v:hard_attention_deviation, with the value bound the
-   C++ assembles), and the radicand bound |delta'| <= d that the C++ evaluates from the hidden
-   state.
+   C++ assembles), for RAW the squared norm xn2 of the LayerNorm input without the pads
+   (xnorm: the data, the scratch reads and residues), and for div the radicand bound.
    Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
    GeluErf.v.
    Assumptions: the standard set of allowed_axioms.txt (classical reals). *)
@@ -616,4 +621,138 @@ have : 1 * (x ^ 4 + y ^ 4) / (s * s) <= 1 * (X ^ 4 + Y ^ 4) / (s * s).
   apply: Rmult_le_compat_r; first by apply/Rlt_le/Rinv_0_lt_compat.
   by have := e4 _ _ xX; have := e4 _ _ yY; lra.
 by lra.
+Qed.
+
+(* ------------------------------------------------ the RAW pads' LayerNorm radicand *)
+
+Lemma rsum_pick (f : nat -> R) (n jp : nat) :
+  (jp < n)%nat -> rsum f n = rsum (fun j => if (j =? jp)%nat then 0 else f j) n + f jp.
+Proof.
+elim: n => [|n IH] jp_lt; first by lia.
+change (rsum f (S n)) with (rsum f n + f n).
+change (rsum (fun j => if (j =? jp)%nat then 0 else f j) (S n))
+  with (rsum (fun j => if (j =? jp)%nat then 0 else f j) n + (if (n =? jp)%nat then 0 else f n)).
+case: (Nat.eq_dec n jp) => [<- | n_ne].
+  rewrite Nat.eqb_refl (rsum_ext (fun j => if (j =? n)%nat then 0 else f j) f); first by ring.
+  by move=> j j_lt; have -> : (j =? n)%nat = false by apply/Nat.eqb_neq; lia.
+have -> : (n =? jp)%nat = false by apply/Nat.eqb_neq.
+by rewrite IH; [ring | lia].
+Qed.
+
+Lemma rsum_nonneg (f : nat -> R) (n : nat) : (forall j, 0 <= f j) -> 0 <= rsum f n.
+Proof. by move=> f0; elim: n => [|n IH] /=; [lra | have := f0 n; lra]. Qed.
+
+(* The LayerNorm radicand of a RAW layer: with the pads at jp, jm within p <= Nln of +-Nln and
+   the other entries of squared norm <= xn2, 1 + delta' = L (var + e) / (2 Nln^2) has
+   |delta'| <= (xn2 + e L) / (2 Nln^2) + 2 p / Nln + p^2 / Nln^2 (the C++ delta). *)
+Theorem raw_pad_radicand (x : nat -> R) (L jp jm : nat) (Nln p e xn2 : R) :
+  (jp < L)%nat -> (jm < L)%nat -> jp <> jm -> 0 < Nln -> 0 <= e -> p <= Nln ->
+  Rabs (x jp - Nln) <= p -> Rabs (x jm + Nln) <= p ->
+  rsum (fun j => if (j =? jp)%nat then 0 else if (j =? jm)%nat then 0 else x j ^ 2) L <= xn2 ->
+  Rabs (INR L * (ln_var x L + e) / (2 * Nln ^ 2) - 1)
+    <= (xn2 + e * INR L) / (2 * Nln ^ 2) + 2 * p / Nln + p ^ 2 / Nln ^ 2.
+Proof.
+move=> jp_lt jm_lt jpm Nln_pos e_ge0 pN p1 p2 rest.
+have L_pos : (0 < L)%nat by lia.
+have LR : 0 < INR L by apply: lt_0_INR.
+have [p1l p1h] : - p <= x jp - Nln <= p by move: p1; rewrite /Rabs; case: Rcase_abs; lra.
+have [p2l p2h] : - p <= x jm + Nln <= p by move: p2; rewrite /Rabs; case: Rcase_abs; lra.
+have N2 : 0 < Nln ^ 2 by apply: pow_lt.
+set m := ln_mean x L.
+(* L var = sum (x - m)^2, between (x_jp - x_jm)^2 / 2 and sum x^2 *)
+have Lvar : ln_var x L * INR L = rsum (fun j => ln_centred x L j ^ 2) L.
+  by rewrite /ln_var; field; lra.
+have sums := ln_var_sums x L L_pos.
+have two : forall g : nat -> R, rsum g L =
+    rsum (fun j => if (j =? jp)%nat then 0 else if (j =? jm)%nat then 0 else g j) L + g jp + g jm.
+  move=> g; rewrite (rsum_pick g L jp jp_lt).
+  rewrite (rsum_pick (fun j => if (j =? jp)%nat then 0 else g j) L jm jm_lt).
+  have -> : (jm =? jp)%nat = false by apply/Nat.eqb_neq; lia.
+  rewrite (rsum_ext (fun j => if (j =? jm)%nat then 0 else if (j =? jp)%nat then 0 else g j)
+                    (fun j => if (j =? jp)%nat then 0 else if (j =? jm)%nat then 0 else g j)).
+    by ring.
+  by move=> j _; case: (j =? jp)%nat; case: (j =? jm)%nat.
+have upper : ln_var x L * INR L <= xn2 + 2 * Nln ^ 2 + 4 * Nln * p + 2 * p ^ 2.
+  rewrite sums (two (fun j => x j ^ 2)).
+  have := pow2_ge_0 (rsum x L / INR L); have := pow2_ge_0 (rsum x L).
+  have : 0 <= rsum x L ^ 2 / INR L by apply: Rdiv_le_0_compat; [apply: pow2_ge_0 | lra].
+  have : x jp ^ 2 <= (Nln + p) ^ 2.
+    have -> : x jp ^ 2 = Rabs (x jp) ^ 2 by rewrite pow2_abs.
+    apply: pow_incr; split; first by apply: Rabs_pos.
+    by move: p1; rewrite /Rabs; case: Rcase_abs; case: Rcase_abs; lra.
+  have : x jm ^ 2 <= (Nln + p) ^ 2.
+    have -> : x jm ^ 2 = Rabs (x jm) ^ 2 by rewrite pow2_abs.
+    apply: pow_incr; split; first by apply: Rabs_pos.
+    by move: p2; rewrite /Rabs; case: Rcase_abs; case: Rcase_abs; lra.
+  by nra.
+have lower : 2 * Nln ^ 2 - 4 * Nln * p <= ln_var x L * INR L.
+  rewrite Lvar (two (fun j => ln_centred x L j ^ 2)).
+  have := rsum_nonneg (fun j => if (j =? jp)%nat then 0 else if (j =? jm)%nat then 0
+                                 else ln_centred x L j ^ 2) L.
+  have : forall j, 0 <= (if (j =? jp)%nat then 0 else if (j =? jm)%nat then 0
+                         else ln_centred x L j ^ 2).
+    by move=> j; case: (j =? jp)%nat; case: (j =? jm)%nat; try lra; apply: pow2_ge_0.
+  move=> nn /(_ nn) => rest_ge0.
+  rewrite /ln_centred -/m in rest_ge0 *.
+  (* (a - m)^2 + (b - m)^2 >= (a - b)^2 / 2 >= (2 Nln - 2 p)^2 / 2 *)
+  have ab : 2 * Nln - 2 * p <= x jp - x jm by lra.
+  have ab0 : 0 <= 2 * Nln - 2 * p by lra.
+  have : (2 * Nln - 2 * p) ^ 2 <= (x jp - x jm) ^ 2 by apply: pow_incr; lra.
+  have : (x jp - x jm) ^ 2 / 2 <= (x jp - m) ^ 2 + (x jm - m) ^ 2.
+    have := pow2_ge_0 (x jp + x jm - 2 * m); lra.
+  have := pow2_ge_0 p.
+  have -> : (2 * Nln - 2 * p) ^ 2 = 4 * Nln ^ 2 - 8 * Nln * p + 4 * p ^ 2 by ring.
+  by lra.
+have Nl : 0 < Nln by lra.
+have -> : INR L * (ln_var x L + e) / (2 * Nln ^ 2) - 1 =
+          (ln_var x L * INR L - 2 * Nln ^ 2) / (2 * Nln ^ 2) + e * INR L / (2 * Nln ^ 2).
+  by field; lra.
+have eL : 0 <= e * INR L / (2 * Nln ^ 2) by apply: Rdiv_le_0_compat; nra.
+have xn2_ge0 : 0 <= xn2.
+  apply: Rle_trans rest; apply: rsum_nonneg => j.
+  by case: (j =? jp)%nat; case: (j =? jm)%nat; try lra; apply: pow2_ge_0.
+have p0 : 0 <= p by have := Rabs_pos (x jp - Nln); lra.
+have up : (ln_var x L * INR L - 2 * Nln ^ 2) / (2 * Nln ^ 2)
+          <= xn2 / (2 * Nln ^ 2) + 2 * p / Nln + p ^ 2 / Nln ^ 2.
+  apply/Rle_div_l; first by lra.
+  have -> : (xn2 / (2 * Nln ^ 2) + 2 * p / Nln + p ^ 2 / Nln ^ 2) * (2 * Nln ^ 2) =
+            xn2 + 4 * Nln * p + 2 * p ^ 2 by field; lra.
+  by lra.
+have lo : - (2 * p / Nln) <= (ln_var x L * INR L - 2 * Nln ^ 2) / (2 * Nln ^ 2).
+  apply/Rle_div_r; first by lra.
+  have -> : - (2 * p / Nln) * (2 * Nln ^ 2) = - (4 * Nln * p) by field; lra.
+  by lra.
+have -> : (xn2 + e * INR L) / (2 * Nln ^ 2) = xn2 / (2 * Nln ^ 2) + e * INR L / (2 * Nln ^ 2).
+  by field; lra.
+have x0 : 0 <= xn2 / (2 * Nln ^ 2) by apply: Rdiv_le_0_compat; lra.
+have q0 : 0 <= p ^ 2 / Nln ^ 2 by apply: Rdiv_le_0_compat; [apply: pow2_ge_0 | lra].
+rewrite /Rabs; case: Rcase_abs; lra.
+Qed.
+
+(* The scale every RAW unit reads (Kl / sqrt (var + e), Kl = sqrt (2/L) Nln: build_raw_layer)
+   is within inv_sqrt_deviation(delta) of 1, delta the C++ raw_layer_bound's delta. *)
+Corollary raw_pad_unit_scale (x : nat -> R) (L jp jm : nat) (Nln p e xn2 : R) :
+  (jp < L)%nat -> (jm < L)%nat -> jp <> jm -> 0 < Nln -> 0 <= e -> p <= Nln ->
+  Rabs (x jp - Nln) <= p -> Rabs (x jm + Nln) <= p ->
+  rsum (fun j => if (j =? jp)%nat then 0 else if (j =? jm)%nat then 0 else x j ^ 2) L <= xn2 ->
+  let delta := (xn2 + e * INR L) / (2 * Nln ^ 2) + 2 * p / Nln + p ^ 2 / Nln ^ 2 in
+  delta < 1 ->
+  Rabs (sqrt (2 / INR L) * Nln / sqrt (ln_var x L + e) - 1)
+    <= delta / (2 * (1 - delta) * sqrt (1 - delta)).
+Proof.
+move=> jp_lt jm_lt jpm Nln_pos e_ge0 pN p1 p2 rest delta d_lt1.
+have R := raw_pad_radicand x L jp jm Nln p e xn2 jp_lt jm_lt jpm Nln_pos e_ge0 pN p1 p2 rest.
+have L_pos : (0 < L)%nat by lia.
+have LR : 0 < INR L by apply: lt_0_INR.
+have N2 : 0 < 2 * Nln ^ 2 by have := pow_lt Nln 2 Nln_pos; lra.
+have ve : 0 < ln_var x L + e.
+  have lo : 1 - delta <= INR L * (ln_var x L + e) / (2 * Nln ^ 2).
+    by move: R; rewrite -/delta /Rabs; case: Rcase_abs; lra.
+  have : 0 < INR L * (ln_var x L + e) / (2 * Nln ^ 2) by lra.
+  rewrite /Rdiv => pos.
+  have : 0 < INR L * (ln_var x L + e).
+    have := Rinv_0_lt_compat _ N2 => iN.
+    by apply: (Rmult_lt_reg_r (/ (2 * Nln ^ 2))) => //; lra.
+  move=> h; apply: (Rmult_lt_reg_l (INR L)) => //; lra.
+by apply: ln_unit_scale_deviation.
 Qed.

@@ -153,14 +153,16 @@ ICLPROOF_PROPERTY(
                   composition("proofs/AkyurekLayerAssembly.v:raw_hadamard_unit_assembly"),
                   identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
                   bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
+                  bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"))
         .missing("the erf GeLU bypass bound (the bypass hypothesis of the unit assembly "
-                 "theorems for the erf form; tanh: gelu_tanh_bypass_at_floor), the radicand "
-                 "bound |delta'| <= delta and the attention value bounds that raw_layer_bound "
-                 "evaluates from the hidden state (src/raw/layer_bounds.hpp), and the rounding "
-                 "terms of the floating-point modes (a first-order model) are not proved")) {
+                 "theorems for the erf form; tanh: gelu_tanh_bypass_at_floor), the bound "
+                 "xnorm on the LayerNorm input without the pads (raw_pad_unit_scale's xn2) and "
+                 "the attention value bounds that raw_layer_bound evaluates from the hidden "
+                 "state (src/raw/layer_bounds.hpp), and the rounding terms of the "
+                 "floating-point modes (a first-order model) are not proved")) {
   raw_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(raw_layer, rational, realised_layer_reason);
