@@ -27,6 +27,13 @@
        |L (var + e) / (2 Nln^2) - 1| <= delta = (xn2 + e L) / (2 Nln^2) + 2 p / Nln + p^2 / Nln^2,
      so (delta < 1) the unit scale Kl / sqrt (var + e) is within inv_sqrt_deviation(delta) of 1
      (raw_layer_bound's delta and rx, with xn2 = xnorm^2).
+   - div_radicand: for the LayerNorm input x of a div layer (length L = P + (k + 2) + R) with
+     the assembled rows P .. P + k + 1 within e_att of [N c, y/M, -N c - S/M] and the other
+     entries of squared norm <= rest2,
+       |L (var + e) / (2 N^2 c^2) - 1| <= |S| / (N |c| M) + (S^2 + |y|^2) / (2 N^2 c^2 M^2)
+                                           + (rest2 + e L + E) / (2 N^2 c^2),
+     E = 4 e_att (N |c| + |y|_1 / M) + (k + 2) e_att^2 (div_layer_bound's delta; with
+     ln_unit_scale_deviation at K = N |c| its rel).
    - raw_add_unit_assembly (RAW +, written row w_m): for the unit z = Nb + b0 + rho (lin -
      total pbar), out = h_w + g(z) - Nb, with |rho - 1| <= rx, the pads' mean |pbar| <= p,
      the scratch reads read_n + da_n + res_n (|da_n| <= e_att, |res_n| <= rho_t), |(W h_s)_n| <=
@@ -54,8 +61,8 @@
      (12 s^2) + ((X+Y)^6 + X^6 + Y^6) / (80 s^4) for erf (GeluErf.v:gelu_erf_product_bound).
    What stays a hypothesis: the erf GeLU bypass bound (byp for the erf form), the attention
    deviations e_att (AkyurekLayerBounds.v:hard_attention_deviation, with the value bound the
-   C++ assembles), for RAW the squared norm xn2 of the LayerNorm input without the pads
-   (xnorm: the data, the scratch reads and residues), and for div the radicand bound.
+   C++ assembles), and the squared norm of the LayerNorm input's other entries (RAW: xn2, the
+   C++ xnorm^2 over the data, scratch reads and residues; div: rest2).
    Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
    GeluErf.v.
    Assumptions: the standard set of allowed_axioms.txt (classical reals). *)
@@ -756,3 +763,170 @@ have ve : 0 < ln_var x L + e.
   move=> h; apply: (Rmult_lt_reg_l (INR L)) => //; lra.
 by apply: ln_unit_scale_deviation.
 Qed.
+
+(* ---------------------------------------------------- the div layer's LayerNorm radicand *)
+
+Section DivisionRadicand.
+Variables (P nr k : nat) (x y : nat -> R) (N c M e e_att rest2 : R).
+
+Definition div_L : nat := (P + (k + 2) + nr)%nat.
+Definition div_a (j : nat) : R := ln_div_input k N c M y j.
+Definition div_Y1 : R := rsum (fun q => Rabs (y q)) k.
+Definition div_E : R := 4 * e_att * (N * Rabs c + div_Y1 / M) + INR (k + 2) * e_att ^ 2.
+
+Lemma div_rsum3 (f : nat -> R) :
+  rsum f div_L = rsum f P + rsum (fun j => f (P + j)%nat) (k + 2)
+                 + rsum (fun j => f (P + (k + 2) + j)%nat) nr.
+Proof. by rewrite /div_L rsum_split rsum_split. Qed.
+
+Lemma div_a_abs_sum :
+  0 < N -> 0 < M -> rsum (fun j => Rabs (div_a j)) (k + 2) <= 2 * (N * Rabs c + div_Y1 / M).
+Proof.
+move=> N_pos M_pos.
+have -> : (k + 2)%nat = ln_div_L k 0 by rewrite /ln_div_L; lia.
+rewrite ln_div_rsum /div_a.
+rewrite (rsum_ext (fun i => Rabs (ln_div_input k N c M y (S i))) (fun i => Rabs (y i) / M)); last first.
+  move=> i i_lt; rewrite ln_div_input_data // Rabs_div; last by lra.
+  by rewrite (Rabs_pos_eq M) //; lra.
+rewrite rsum_div ln_div_input_close.
+rewrite (rsum_ext (fun j => Rabs (ln_div_input k N c M y (S (S (k + j))))) (fun _ => 0)); last first.
+  by move=> j _; rewrite ln_div_input_pad Rabs_R0.
+rewrite rsum_zero /= -/div_Y1.
+have S_le : Rabs (ln_div_S k y) <= div_Y1 by apply: rsum_abs_le_sum.
+have SM : Rabs (ln_div_S k y / M) <= div_Y1 / M.
+  rewrite Rabs_div; last by lra.
+  rewrite (Rabs_pos_eq M); last by lra.
+  by apply: Rmult_le_compat_r; [apply/Rlt_le/Rinv_0_lt_compat |].
+have Nc : Rabs (N * c) = N * Rabs c by rewrite Rabs_mult Rabs_pos_eq //; lra.
+have := Rabs_triang (- (N * c)) (- (ln_div_S k y / M)); rewrite !Rabs_Ropp.
+have -> : - (N * c) + - (ln_div_S k y / M) = - (N * c) - ln_div_S k y / M by ring.
+by lra.
+Qed.
+
+(* The LayerNorm radicand of the div layer: the assembled entries at rows P .. P + k + 1 within
+   e_att of [N c, y/M, -N c - S/M], the other entries of squared norm <= rest2:
+     |L (var + e) / (2 N^2 c^2) - 1| <= |S| / (N |c| M) + (S^2 + |y|^2) / (2 N^2 c^2 M^2)
+                                         + (rest2 + e L + E) / (2 N^2 c^2),
+   E = 4 e_att (N |c| + |y|_1 / M) + (k + 2) e_att^2 (the C++ div_layer_bound's delta). *)
+Theorem div_radicand :
+  0 < N -> c <> 0 -> 0 < M -> 0 <= e -> 0 <= e_att ->
+  (forall j, (j < k + 2)%nat -> Rabs (x (P + j)%nat - div_a j) <= e_att) ->
+  rsum (fun j => x j ^ 2) P + rsum (fun j => x (P + (k + 2) + j)%nat ^ 2) nr <= rest2 ->
+  Rabs (INR div_L * (ln_var x div_L + e) / (2 * (N * c) ^ 2) - 1)
+    <= Rabs (ln_div_S k y) / (N * Rabs c * M)
+       + (ln_div_S k y ^ 2 + ln_div_Q k y) / (2 * (N * c) ^ 2 * M ^ 2)
+       + (rest2 + e * INR div_L + div_E) / (2 * (N * c) ^ 2).
+Proof.
+move=> N_pos c_neq0 M_pos e_ge0 ea_ge0 dev rest.
+have N_neq0 : N <> 0 by lra.
+have M_neq0 : M <> 0 by lra.
+have L_pos : (0 < div_L)%nat by rewrite /div_L; lia.
+have LR : 0 < INR div_L by apply: lt_0_INR.
+have K2 : 0 < INR (k + 2) by apply: lt_0_INR; lia.
+have Nc2 : 0 < (N * c) ^ 2 by apply: sq_pos; apply: Rmult_integral_contrapositive.
+have ac : 0 < Rabs c by apply: Rabs_pos_lt.
+set A2 := rsum (fun j => div_a j ^ 2) (k + 2).
+have A2_eq : A2 = 2 * (N * c) ^ 2 * (1 + ln_div_S k y / (N * c * M)
+                     + (ln_div_S k y ^ 2 + ln_div_Q k y) / (2 * (N * c) ^ 2 * M ^ 2)).
+  by rewrite /A2 /div_a ln_div_head_squares.
+set A1 := rsum (fun j => Rabs (div_a j)) (k + 2).
+have A1_le := div_a_abs_sum N_pos M_pos; rewrite -/A1 in A1_le.
+set X2 := rsum (fun j => x (P + j)%nat ^ 2) (k + 2).
+(* the assembled entries' squares move by at most 2 e_att A1 + (k + 2) e_att^2 *)
+have sq_dev : forall j, (j < k + 2)%nat ->
+    - (2 * e_att * Rabs (div_a j)) <= x (P + j)%nat ^ 2 - div_a j ^ 2
+    <= 2 * e_att * Rabs (div_a j) + e_att ^ 2.
+  move=> j j_lt; have dj := dev j j_lt.
+  set d := x (P + j)%nat - div_a j in dj.
+  have -> : x (P + j)%nat = div_a j + d by rewrite /d; ring.
+  have ad : Rabs (div_a j * d) <= Rabs (div_a j) * e_att.
+    by rewrite Rabs_mult; apply: Rmult_le_compat_l => //; apply: Rabs_pos.
+  have [adl adh] : - (Rabs (div_a j) * e_att) <= div_a j * d <= Rabs (div_a j) * e_att.
+    by move: ad; rewrite /Rabs; case: Rcase_abs; lra.
+  have d2 : d ^ 2 <= e_att ^ 2.
+    have -> : d ^ 2 = Rabs d ^ 2 by rewrite pow2_abs.
+    by apply: pow_incr; split; [apply: Rabs_pos | lra].
+  by have := pow2_ge_0 d; split; nra.
+have X2_hi : X2 <= A2 + 2 * e_att * A1 + INR (k + 2) * e_att ^ 2.
+  have := rsum_le (fun j => x (P + j)%nat ^ 2)
+            (fun j => div_a j ^ 2 + (2 * e_att * Rabs (div_a j) + e_att ^ 2)) (k + 2).
+  rewrite rsum_plus rsum_plus rsum_scal rsum_const -/A2 -/A1 -/X2 => h.
+  by have := h (fun j j_lt => ltac:(have := sq_dev j j_lt; lra)); lra.
+have X2_lo : A2 - 2 * e_att * A1 <= X2.
+  have := rsum_le (fun j => div_a j ^ 2 + (- (2 * e_att)) * Rabs (div_a j))
+            (fun j => x (P + j)%nat ^ 2) (k + 2).
+  rewrite rsum_plus rsum_scal -/A2 -/A1 -/X2 => h.
+  by have := h (fun j j_lt => ltac:(have := sq_dev j j_lt; lra)); lra.
+(* sum over the assembled entries: sum a = 0, so |sum x| <= (k + 2) e_att *)
+set X1 := rsum (fun j => x (P + j)%nat) (k + 2).
+have X1_le : Rabs X1 <= INR (k + 2) * e_att.
+  have -> : X1 = rsum (fun j => x (P + j)%nat - div_a j) (k + 2).
+    rewrite /X1 (rsum_ext (fun j => x (P + j)%nat - div_a j)
+                          (fun j => x (P + j)%nat + (-1) * div_a j)); last by move=> j _; ring.
+    by rewrite rsum_plus rsum_scal /div_a (ln_div_head_sum k N c M y M_neq0); ring.
+  by apply: rsum_abs_le.
+have X1sq : X1 ^ 2 / INR (k + 2) <= INR (k + 2) * e_att ^ 2.
+  apply/Rle_div_l => //.
+  have -> : X1 ^ 2 = Rabs X1 ^ 2 by rewrite pow2_abs.
+  have : Rabs X1 ^ 2 <= (INR (k + 2) * e_att) ^ 2 by apply: pow_incr; split; [apply: Rabs_pos | lra].
+  by lra.
+have rest_ge0 : 0 <= rsum (fun j => x j ^ 2) P /\ 0 <= rsum (fun j => x (P + (k + 2) + j)%nat ^ 2) nr.
+  by split; apply: rsum_nonneg => j; apply: pow2_ge_0.
+have rest2_ge0 : 0 <= rest2 by lra.
+(* L var <= sum x^2 *)
+have sums := ln_var_sums x div_L L_pos.
+have upper : ln_var x div_L * INR div_L <= rest2 + A2 + 2 * e_att * A1 + INR (k + 2) * e_att ^ 2.
+  rewrite sums (div_rsum3 (fun j => x j ^ 2)) -/X2.
+  have : 0 <= rsum x div_L ^ 2 / INR div_L by apply: Rdiv_le_0_compat; [apply: pow2_ge_0 | lra].
+  by lra.
+(* L var = sum (x - m)^2 >= sum over the assembled entries >= X2 - X1^2 / (k + 2) *)
+have lower : A2 - 2 * e_att * A1 - INR (k + 2) * e_att ^ 2 <= ln_var x div_L * INR div_L.
+  have -> : ln_var x div_L * INR div_L = rsum (fun j => ln_centred x div_L j ^ 2) div_L.
+    by rewrite /ln_var; field; lra.
+  rewrite (div_rsum3 (fun j => ln_centred x div_L j ^ 2)).
+  have := rsum_nonneg (fun j => ln_centred x div_L j ^ 2) P (fun j => pow2_ge_0 _).
+  have := rsum_nonneg (fun j => ln_centred x div_L (P + (k + 2) + j)%nat ^ 2) nr
+            (fun j => pow2_ge_0 _).
+  rewrite /ln_centred; set m := ln_mean x div_L.
+  have -> : rsum (fun j => (x (P + j)%nat - m) ^ 2) (k + 2) =
+            X2 + (-2 * m) * X1 + INR (k + 2) * m ^ 2.
+    rewrite -rsum_scal -rsum_const -!rsum_plus; apply: rsum_ext => j _; ring.
+  have : X2 - X1 ^ 2 / INR (k + 2) <= X2 + (-2 * m) * X1 + INR (k + 2) * m ^ 2.
+    have : 0 <= (INR (k + 2) * m - X1) ^ 2 / INR (k + 2).
+      by apply: Rdiv_le_0_compat; [apply: pow2_ge_0 | lra].
+    have -> : (INR (k + 2) * m - X1) ^ 2 / INR (k + 2) =
+              INR (k + 2) * m ^ 2 - 2 * m * X1 + X1 ^ 2 / INR (k + 2) by field; lra.
+    by lra.
+  by lra.
+have A1_ge0 : 0 <= A1 by apply: rsum_nonneg => j; apply: Rabs_pos.
+have E_ge : 2 * e_att * A1 + INR (k + 2) * e_att ^ 2 <= div_E.
+  rewrite /div_E; have := Rmult_le_compat_l (2 * e_att) _ _ ltac:(lra) A1_le; lra.
+have -> : INR div_L * (ln_var x div_L + e) / (2 * (N * c) ^ 2) - 1 =
+          (ln_div_S k y / (N * c * M) + (ln_div_S k y ^ 2 + ln_div_Q k y) / (2 * (N * c) ^ 2 * M ^ 2))
+          + (ln_var x div_L * INR div_L - A2 + e * INR div_L) / (2 * (N * c) ^ 2).
+  by rewrite A2_eq; field; repeat split => //; lra.
+have q_ge0 : 0 <= (ln_div_S k y ^ 2 + ln_div_Q k y) / (2 * (N * c) ^ 2 * M ^ 2).
+  apply: Rdiv_le_0_compat; last by have := pow_lt M 2 M_pos; nra.
+  have : 0 <= ln_div_Q k y by apply: rsum_nonneg => j; apply: pow2_ge_0.
+  by have := pow2_ge_0 (ln_div_S k y); lra.
+have S_abs : Rabs (ln_div_S k y / (N * c * M)) = Rabs (ln_div_S k y) / (N * Rabs c * M).
+  rewrite Rabs_div; last by apply: Rmult_integral_contrapositive; split;
+    [apply: Rmult_integral_contrapositive |]; lra.
+  by rewrite !Rabs_mult (Rabs_pos_eq N) ?(Rabs_pos_eq M) //; lra.
+have eL : 0 <= e * INR div_L by apply: Rmult_le_pos; lra.
+have mid : Rabs ((ln_var x div_L * INR div_L - A2 + e * INR div_L) / (2 * (N * c) ^ 2))
+           <= (rest2 + e * INR div_L + div_E) / (2 * (N * c) ^ 2).
+  rewrite Rabs_div; last by lra.
+  rewrite (Rabs_pos_eq (2 * _)); last by lra.
+  apply: Rmult_le_compat_r; first by apply/Rlt_le/Rinv_0_lt_compat; lra.
+  by rewrite /Rabs; case: Rcase_abs; lra.
+have := Rabs_triang (ln_div_S k y / (N * c * M)
+                     + (ln_div_S k y ^ 2 + ln_div_Q k y) / (2 * (N * c) ^ 2 * M ^ 2))
+                    ((ln_var x div_L * INR div_L - A2 + e * INR div_L) / (2 * (N * c) ^ 2)).
+have := Rabs_triang (ln_div_S k y / (N * c * M))
+                    ((ln_div_S k y ^ 2 + ln_div_Q k y) / (2 * (N * c) ^ 2 * M ^ 2)).
+rewrite S_abs (Rabs_pos_eq ((ln_div_S k y ^ 2 + ln_div_Q k y) / _)) //.
+by lra.
+Qed.
+
+End DivisionRadicand.

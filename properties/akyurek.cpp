@@ -181,13 +181,15 @@ ICLPROOF_PROPERTY(
                   identity("proofs/AkyurekLayerAssembly.v:layernorm_division_closed_form_rest"),
                   identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
                   bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
+                  bound("proofs/AkyurekLayerAssembly.v:div_radicand"),
                   composition("proofs/AkyurekLayerAssembly.v:div_unit_assembly"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"))
         .missing("the erf GeLU bypass bound (the bypass hypothesis of div_unit_assembly for "
-                 "the erf form; tanh: gelu_tanh_bypass_at_floor), the radicand bound |delta'| "
-                 "<= delta and the attention value bound that div_layer_bound evaluates from "
-                 "the hidden state (src/raw/layer_bounds.hpp), and the rounding terms of the "
-                 "floating-point modes (a first-order model) are not proved")) {
+                 "the erf form; tanh: gelu_tanh_bypass_at_floor), the bounds rest2 (the "
+                 "LayerNorm input's other entries, div_radicand's hypothesis) and e_att (the "
+                 "attention value bound) that div_layer_bound evaluates from the hidden state "
+                 "(src/raw/layer_bounds.hpp), and the rounding terms of the floating-point "
+                 "modes (a first-order model) are not proved")) {
   div_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(div_layer, rational, realised_layer_reason);

@@ -279,9 +279,15 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
       rest2 += v * v;
     }
     rest2 += T(lay.div_scratch - k - 2) * e_att * e_att;
+    // AkyurekLayerAssembly.v:div_radicand: the assembled entries within e_att of
+    // [N c, y/M, -N c - S/M] move the radicand by at most E / (2 N^2 c^2),
+    // E = 4 e_att (N |c| + |y|_1 / M) + (k + 2) e_att^2.
+    T y1(0);
+    for (Index q = 0; q < k; ++q) y1 += abs_of(T(h(dv.y_rows[size_t(q)], i)));
     const T Nc = N * c;
+    const T E = T(4) * e_att * (Nc + y1 / M) + T(k + 2) * e_att * e_att;
     const T delta = abs_of(S) / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
-                    (rest2 + kn.ln_eps * T(H)) / (T(2) * Nc * Nc) + T(4) * e_att / Nc;
+                    (rest2 + kn.ln_eps * T(H) + E) / (T(2) * Nc * Nc);
     const T rel = inv_sqrt_deviation(delta);
     for (Index q = 0; q < k; ++q) {
       const T z = abs_of(T(h(dv.y_rows[size_t(q)], i))) / c;
