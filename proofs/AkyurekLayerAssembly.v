@@ -54,18 +54,23 @@
    - gelu_tanh_bypass_at_floor: the bypass hypothesis for the tanh GeLU, with byp the C++
      gelu_bypass_bound at t = Nb - zmax >= 1 (from AkyurekBounds.v:gelu_tanh_bypass_exponential
      and AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing).
+   - gelu_erf_bypass_at_floor: the same for the erf GeLU from the erf bypass bound
+     |g(t) - t| <= exp(-t^2/2) / sqrt(2 pi) for all t > 0, taken as its PREMISE (not proved
+     here): the bound at t = Nb - zmax > 0 covers every |z - Nb| <= zmax.
    - gelu_tanh_product_at_box, gelu_erf_product_at_box: the product hypothesis of
      raw_hadamard_unit_assembly at X = |read_n| + dA_n, Y = |(W h_s)_n| + dB_n, with approx_n
      the C++ gelu_product_bound_abs(form, X, Y, s): (X^4 + Y^4) / s^2 for tanh when 10 X,
      10 Y <= s (AkyurekBounds.v:gelu_tanh_product_quartic, scaled), ((X+Y)^4 - X^4 - Y^4) /
      (12 s^2) + ((X+Y)^6 + X^6 + Y^6) / (80 s^4) for erf (GeluErf.v:gelu_erf_product_bound).
-   What stays a hypothesis: the erf GeLU bypass bound (byp for the erf form), the attention
-   deviations e_att (AkyurekLayerBounds.v:hard_attention_deviation, with the value bound the
-   C++ assembles), and the squared norm of the LayerNorm input's other entries (RAW: xn2, the
-   C++ xnorm^2 over the data, scratch reads and residues; div: rest2).
+   What stays a hypothesis: the erf GeLU bypass bound (the premise of
+   gelu_erf_bypass_at_floor), the attention deviations e_att
+   (AkyurekLayerBounds.v:hard_attention_deviation, with the value bound the C++ assembles), and
+   the squared norm of the LayerNorm input's other entries (RAW: xn2, the C++ xnorm^2 over the
+   data, scratch reads and residues; div: rest2).
    Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
    GeluErf.v.
-   Assumptions: the standard set of allowed_axioms.txt (classical reals). *)
+   Assumptions: the standard set of allowed_axioms.txt (classical reals; Interval's primitive
+   floats through AkyurekLayerBounds.v). *)
 From Coq Require Import Reals Lra Lia ssreflect.
 From Coquelicot Require Import Coquelicot.
 From ICLProof Require Import AkyurekBounds AkyurekLayerBounds LayerNorm GeluErf.
@@ -537,6 +542,25 @@ have z_ge : Nb - zmax <= z by move: z_le; rewrite /Rabs; case: Rcase_abs; lra.
 have := gelu_tanh_bypass_exponential z ltac:(lra).
 have := gelu_tanh_bypass_bound_decreasing (Nb - zmax) z t_ge1 z_ge.
 by lra.
+Qed.
+
+(* The erf form's bypass hypothesis from the erf bypass bound at every t > 0 (its premise, the
+   formula of the C++ gelu_bypass_bound): the bound at t = Nb - zmax > 0 covers every
+   |z - Nb| <= zmax, since exp (- t^2 / 2) decreases in t > 0. *)
+Theorem gelu_erf_bypass_at_floor (Nb zmax : R) :
+  (forall t, 0 < t -> Rabs (gelu_erf t - t) <= exp (- (t * t) / 2) / sqrt (2 * PI)) ->
+  0 < Nb - zmax ->
+  forall z, Rabs (z - Nb) <= zmax ->
+  Rabs (gelu_erf z - z) <= exp (- ((Nb - zmax) * (Nb - zmax)) / 2) / sqrt (2 * PI).
+Proof.
+move=> erf_bypass t0_pos z z_le.
+have z_ge : Nb - zmax <= z by move: z_le; rewrite /Rabs; case: Rcase_abs; lra.
+have := erf_bypass z ltac:(lra).
+have sp : 0 < sqrt (2 * PI) by apply: sqrt_lt_R0; have := PI_RGT_0; lra.
+have : exp (- (z * z) / 2) <= exp (- ((Nb - zmax) * (Nb - zmax)) / 2).
+  by apply: exp_le_inv_le; nra.
+move=> e_le b_le; apply: Rle_trans b_le _.
+by apply: Rmult_le_compat_r => //; apply/Rlt_le/Rinv_0_lt_compat.
 Qed.
 
 (* ------------------------------------------- the product units at the perturbed factors *)

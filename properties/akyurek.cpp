@@ -155,10 +155,11 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
                   bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"))
-        .missing("the erf GeLU bypass bound (the bypass hypothesis of the unit assembly "
-                 "theorems for the erf form; tanh: gelu_tanh_bypass_at_floor), the bound "
+        .missing("the erf GeLU bypass bound (the premise of gelu_erf_bypass_at_floor, which "
+                 "gives the unit assembly theorems their erf bypass hypothesis), the bound "
                  "xnorm on the LayerNorm input without the pads (raw_pad_unit_scale's xn2) and "
                  "the attention value bounds that raw_layer_bound evaluates from the hidden "
                  "state (src/raw/layer_bounds.hpp), and the rounding terms of the "
@@ -183,9 +184,10 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
                   bound("proofs/AkyurekLayerAssembly.v:div_radicand"),
                   composition("proofs/AkyurekLayerAssembly.v:div_unit_assembly"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"))
-        .missing("the erf GeLU bypass bound (the bypass hypothesis of div_unit_assembly for "
-                 "the erf form; tanh: gelu_tanh_bypass_at_floor), the bounds rest2 (the "
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor"))
+        .missing("the erf GeLU bypass bound (the premise of gelu_erf_bypass_at_floor, which "
+                 "gives div_unit_assembly its erf bypass hypothesis), the bounds rest2 (the "
                  "LayerNorm input's other entries, div_radicand's hypothesis) and e_att (the "
                  "attention value bound) that div_layer_bound evaluates from the hidden state "
                  "(src/raw/layer_bounds.hpp), and the rounding terms of the floating-point "
