@@ -4,11 +4,11 @@
 // One layer, realised f^ against exact f on the SAME input h (raw_layer_bound, div_layer_bound):
 // the sum of
 //   hard attention   2 (T-1) e^-Natt max|read| (approximation_bounds.hpp: hard_attention_bound)
-//   LayerNorm bypass x^ = x / sqrt(1 + delta'),
-//                    0 <= delta' <= delta = (|x|^2 + eps_ln L) / (2 Nln^2),
-//                    and the pads' deviation p from +-Nln adds 2p/Nln to delta and p per unit
-//                    coefficient; |1 - (1+delta)^(-1/2)| <= d / (2 (1-d)^(3/2)) for
-//                    |delta| <= d < 1 (approximation_bounds.hpp: inv_sqrt_deviation)
+//   LayerNorm bypass x^ = x / sqrt(1 + delta'), |delta'| <= delta = (|x|^2 + eps_ln L) /
+//                    (2 Nln^2) + 2p/Nln + p^2/Nln^2 with p the pads' deviation from +-Nln
+//                    (AkyurekLayerAssembly.v:raw_pad_radicand), and p per unit coefficient;
+//                    |1 - (1+delta')^(-1/2)| <= d / (2 (1-d)^(3/2)) for |delta'| <= d < 1
+//                    (approximation_bounds.hpp: inv_sqrt_deviation)
 //   GeLU bypass      gelu_bypass_bound at t = Nb - max|z|
 //                    (AkyurekBounds.v:gelu_tanh_bypass_exponential for the tanh form;
 //                    Mills ratio for erf)
