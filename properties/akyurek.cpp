@@ -148,11 +148,22 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
                   bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the erf GeLU bypass bound (Mills ratio) and the assembly of the "
-                 "per-component bounds into the one-layer bound raw_layer_bound "
-                 "(src/raw/layer_bounds.hpp: how the pads, the attention average and the GeLU "
-                 "errors add up through the layer) are not proved")) {
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
+                  composition("proofs/AkyurekLayerAssembly.v:raw_add_unit_assembly"),
+                  composition("proofs/AkyurekLayerAssembly.v:raw_hadamard_unit_assembly"),
+                  identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
+                  bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
+                  bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"))
+        .missing("the erf GeLU bypass bound (the premise of gelu_erf_bypass_at_floor, which "
+                 "gives the unit assembly theorems their erf bypass hypothesis), the bound "
+                 "xnorm on the LayerNorm input without the pads (raw_pad_unit_scale's xn2) and "
+                 "the attention value bounds that raw_layer_bound evaluates from the hidden "
+                 "state (src/raw/layer_bounds.hpp), and the rounding terms of the "
+                 "floating-point modes (a first-order model) are not proved")) {
   raw_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(raw_layer, rational, realised_layer_reason);
@@ -167,12 +178,20 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
                   bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"))
-        .missing("the LayerNorm division closed form with the rest of the hidden state in the "
-                 "LayerNorm (LayerNorm.v:layernorm_division_closed_form states it for the "
-                 "division input alone), the erf GeLU bypass bound, and the assembly of the "
-                 "one-layer bound div_layer_bound "
-                 "(src/raw/layer_bounds.hpp) are not proved")) {
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+                  identity("proofs/AkyurekLayerAssembly.v:layernorm_division_closed_form_rest"),
+                  identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
+                  bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
+                  bound("proofs/AkyurekLayerAssembly.v:div_radicand"),
+                  composition("proofs/AkyurekLayerAssembly.v:div_unit_assembly"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor"))
+        .missing("the erf GeLU bypass bound (the premise of gelu_erf_bypass_at_floor, which "
+                 "gives div_unit_assembly its erf bypass hypothesis), the bounds rest2 (the "
+                 "LayerNorm input's other entries, div_radicand's hypothesis) and e_att (the "
+                 "attention value bound) that div_layer_bound evaluates from the hidden state "
+                 "(src/raw/layer_bounds.hpp), and the rounding terms of the floating-point "
+                 "modes (a first-order model) are not proved")) {
   div_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(div_layer, rational, realised_layer_reason);

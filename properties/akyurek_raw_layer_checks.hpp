@@ -61,13 +61,15 @@ raw::raw_op<T> gen_raw_op(std::vector<int>& pool, raw::Index Tn) {
   return op;
 }
 
-// The one-layer bounds of layer_bounds.hpp sum proved pieces (gelu_tanh_product_quartic,
-// gelu_tanh_bypass_exponential, layernorm_bypass_deviation) with hand-derived ones (hard
-// attention, the erf forms, the first-order propagation of perturbed factors): the sum is not a
-// Qed statement.
+// The one-layer bounds of layer_bounds.hpp: how each unit's error adds up from its components
+// is proved in exact arithmetic (AkyurekLayerAssembly.v: raw_add_unit_assembly,
+// raw_hadamard_unit_assembly, div_unit_assembly and the radicand bounds); the erf GeLU bypass
+// bound, the norms and attention values evaluated from the state, and the floating-point
+// rounding terms are not.
 inline const std::string raw_layer_bound_backing =
-    "layer_bounds.hpp: raw_layer_bound / div_layer_bound, a hand-derived sum of proved and "
-    "unproved pieces (no Qed statement of the whole bound)";
+    "layer_bounds.hpp: raw_layer_bound / div_layer_bound, the unit assembly proved "
+    "(AkyurekLayerAssembly.v) under unproved hypotheses (erf GeLU bypass bound, state-evaluated "
+    "norms and attention values, rounding model)";
 
 template <class T>
 void raw_layer_within_bound(case_context& ctx, const layer_fn<T>& build) {

@@ -4,11 +4,11 @@
 // One layer, realised f^ against exact f on the SAME input h (raw_layer_bound, div_layer_bound):
 // the sum of
 //   hard attention   2 (T-1) e^-Natt max|read| (approximation_bounds.hpp: hard_attention_bound)
-//   LayerNorm bypass x^ = x / sqrt(1 + delta'),
-//                    0 <= delta' <= delta = (|x|^2 + eps_ln L) / (2 Nln^2),
-//                    and the pads' deviation p from +-Nln adds 2p/Nln to delta and p per unit
-//                    coefficient; |1 - (1+delta)^(-1/2)| <= d / (2 (1-d)^(3/2)) for
-//                    |delta| <= d < 1 (approximation_bounds.hpp: inv_sqrt_deviation)
+//   LayerNorm bypass x^ = x / sqrt(1 + delta'), |delta'| <= delta = (|x|^2 + eps_ln L) /
+//                    (2 Nln^2) + 2p/Nln + p^2/Nln^2 with p the pads' deviation from +-Nln
+//                    (AkyurekLayerAssembly.v:raw_pad_radicand), and p per unit coefficient;
+//                    |1 - (1+delta')^(-1/2)| <= d / (2 (1-d)^(3/2)) for |delta'| <= d < 1
+//                    (approximation_bounds.hpp: inv_sqrt_deviation)
 //   GeLU bypass      gelu_bypass_bound at t = Nb - max|z|
 //                    (AkyurekBounds.v:gelu_tanh_bypass_exponential for the tanh form;
 //                    Mills ratio for erf)
@@ -27,8 +27,15 @@
 // That the recursion then bounds |h^_l - h_l| on the data rows, given every realised layer within
 // its one-layer bound B_l at its realised input, is
 // proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound (E_L = the
-// propagated_bound of run_chain_with_bounds, exact arithmetic). The one-layer bounds B_l are
-// hand-derived (their GeLU, LayerNorm and attention terms cite their theorems).
+// propagated_bound of run_chain_with_bounds, exact arithmetic).
+// B_l: how one unit's error adds up from its components (the LayerNorm contrast the unit reads,
+// the pads' mean, the scratch reads, the GeLU bypass and products) is proved, in exact real
+// arithmetic and with the same expressions as below, by proofs/AkyurekLayerAssembly.v:
+// raw_add_unit_assembly, raw_hadamard_unit_assembly, div_unit_assembly (the LayerNorm division
+// with the rest of the hidden state: layernorm_division_closed_form_rest). Their hypotheses:
+// the erf GeLU bypass bound, the GeLU product bound at the scaled arguments, the attention
+// deviation e_att and the radicand bound |delta'| <= delta evaluated here from the state; the
+// rounding terms (gamma_bound, 0 on intervals) are the first-order model above, not proved.
 #pragma once
 
 #include "core/rounding_error_bounds.hpp"
@@ -95,9 +102,12 @@ T norm_without_pads(const raw_layout& lay, const Mat<T>& h, Index i, const T& Na
   for (Index r = 0; r < h.rows(); ++r) {
     if (r == lay.pad_plus() || r == lay.pad_minus()) continue;
     T v = abs_of(T(h(r, i)));
-    if (r >= lay.div_scratch0())
-      v = hard_attention_bound(Natt, long(lay.tokens - 1), v) +
-          gamma_bound<T>(2.0 * double(lay.tokens) + 8) * v;
+    if (r >= lay.div_scratch0()) {
+      // The softmax mixes every token's value of the row (hard_attention_deviation's V).
+      const T vrow = max_abs_rows(h, r, r + 1);
+      v = hard_attention_bound(Natt, long(lay.tokens - 1), vrow) +
+          gamma_bound<T>(2.0 * double(lay.tokens) + 8) * vrow;
+    }
     s2 += v * v;
   }
   return sqrt_of(s2);
@@ -157,7 +167,10 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
     for (size_t o = 0; o < ops.size(); ++o)
       for (Index j = 0; j < reads[o].size(); ++j)
         xmax = max_of(xmax, T(abs_of(T(reads[o](j))) + e_att[o] + rho_t));
-    const T delta = (xnorm * xnorm + kn.ln_eps * T(H)) / (T(2) * Nln * Nln) + T(2) * p / Nln;
+    // The pads contribute (Nln + p1)^2 + (Nln - p2)^2 <= 2 Nln^2 + 4 Nln p + 2 p^2 to the sum of
+    // squares: the p^2 / Nln^2 term.
+    const T delta = (xnorm * xnorm + kn.ln_eps * T(H)) / (T(2) * Nln * Nln) + T(2) * p / Nln +
+                    p * p / (Nln * Nln);
     const T rx = inv_sqrt_deviation(delta);
     for (size_t o = 0; o < ops.size(); ++o) {
       const raw_op<T>& op = ops[o];
@@ -190,20 +203,23 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
             csum += wo * (T(1) + Ws(n));
             wo_sum += wo;
           }
-          const T zmax = (T(1) + rx) * cx + abs_of(T(op.b0(Index(m)))) + p * csum;
-          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + wo_sum * (rho_t + e_att[o]) + rx * cx +
-                p * csum + gH * csum * xmax +
+          // AkyurekLayerAssembly.v:raw_add_unit_assembly (zmax and the first four terms).
+          const T zmax = (T(1) + rx) * (cx + p * csum) + abs_of(T(op.b0(Index(m))));
+          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + wo_sum * (rho_t + e_att[o]) +
+                rx * (cx + p * csum) + p * csum + gH * csum * xmax +
                 g * (csum * (xmax + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
         } else {
-          const T zmax = (T(1) + rx) * xw + abs_of(T(op.b0(Index(m)))) + p;
-          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + rx * xw + p + gH * xw +
+          // AkyurekLayerAssembly.v:raw_hadamard_unit_assembly (zmax, dA, dB and the terms
+          // without gH, g and round).
+          const T zmax = (T(1) + rx) * (xw + p) + abs_of(T(op.b0(Index(m))));
+          err = gelu_bypass_bound(kn.form, T(Nb - zmax)) + rx * (xw + p) + p + gH * xw +
                 g * ((xw + T(3) * Nln) + T(3) * (Nb + zmax) + xw);
           for (Index n = 0; n < nt; ++n) {
             const T wo = abs_of(T(op.Wo(Index(m), n)));
             if (is_exact_zero(wo)) continue;
             const T Astar = abs_of(T(reads[o](n))), Bstar = Bs(n);
-            const T dA = rx * At(n) + rho_t + e_att[o] + p;
-            const T dB = rx * Xs(n) + p * Ws(n);
+            const T dA = rx * (At(n) + p) + rho_t + e_att[o] + p;
+            const T dB = rx * (Xs(n) + p * Ws(n)) + p * Ws(n);
             const T prod_err = Astar * dB + Bstar * dA + dA * dB;
             const T approx = gelu_product_bound_abs(kn.form, T(Astar + dA), T(Bstar + dB), s);
             const T coefsum = T(1) + Ws(n);
@@ -228,9 +244,10 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
   const T g = gamma_bound<T>(2.0 * double(H) + 32);
   const T N = kn.div_N, M = kn.div_M, Nb = kn.gelu_bypass;
   const Index P = lay.div_scratch0();
-  // Largest value the self head moves: pads, old div scratch, and the assembled entries.
-  T vmax = max_abs_rows(h, lay.pad_plus(), lay.pad_minus() + 1) +
-           max_abs_rows(h, P, P + lay.div_scratch);
+  // Largest value the self head moves (hard_attention_deviation's V): -pad, and on the div
+  // scratch an assembled entry minus the old content there.
+  const T scratch_max = max_abs_rows(h, P, P + lay.div_scratch);
+  T vmax = max_abs_rows(h, lay.pad_plus(), lay.pad_minus() + 1);
   T worst(0);
   for (Index i = 0; i < Tn; ++i) {
     const T c = abs_of(T(h(dv.c_row, i)));
@@ -243,6 +260,7 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
     }
     vmax = max_of(vmax, T(N * c + abs_of(S) / M + ymax / M));
   }
+  vmax += scratch_max;
   T wmax(0);
   for (Index q : dv.w) wmax = max_of(wmax, max_abs_rows(h, q, q + 1));
   vmax = max_of(vmax, wmax);
@@ -260,19 +278,29 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
     // The rest of the LayerNorm input: data, positions, op scratch, pad and old-scratch residues.
     T rest2(0);
     for (Index r = 0; r < P; ++r) {
-      const bool pad = r == lay.pad_plus() || r == lay.pad_minus();
-      const T v = pad ? e_att : T(abs_of(T(h(r, i))));
+      // The head cancels the pads and the written rows w up to the attention deviation.
+      const bool cancelled = r == lay.pad_plus() || r == lay.pad_minus() ||
+                             std::find(dv.w.begin(), dv.w.end(), r) != dv.w.end();
+      const T v = cancelled ? e_att : T(abs_of(T(h(r, i))));
       rest2 += v * v;
     }
     rest2 += T(lay.div_scratch - k - 2) * e_att * e_att;
+    // AkyurekLayerAssembly.v:div_radicand: the assembled entries within e_att of
+    // [N c, y/M, -N c - S/M] move the radicand by at most E / (2 N^2 c^2),
+    // E = 4 e_att (N |c| + |y|_1 / M) + (k + 2) e_att^2.
+    T y1(0);
+    for (Index q = 0; q < k; ++q) y1 += abs_of(T(h(dv.y_rows[size_t(q)], i)));
     const T Nc = N * c;
+    const T E = T(4) * e_att * (Nc + y1 / M) + T(k + 2) * e_att * e_att;
     const T delta = abs_of(S) / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
-                    (rest2 + kn.ln_eps * T(H)) / (T(2) * Nc * Nc) + T(4) * e_att / Nc;
+                    (rest2 + kn.ln_eps * T(H) + E) / (T(2) * Nc * Nc);
     const T rel = inv_sqrt_deviation(delta);
     for (Index q = 0; q < k; ++q) {
       const T z = abs_of(T(h(dv.y_rows[size_t(q)], i))) / c;
-      const T zmax = (T(1) + rel) * z + M * e_att / c;
-      const T err = rel * z + T(2) * M * e_att / c + gelu_bypass_bound(kn.form, T(Nb - zmax)) +
+      // AkyurekLayerAssembly.v:div_unit_assembly (zmax and the terms before the rounding).
+      const T zmax = (T(1) + rel) * (z + T(2) * M * e_att / c);
+      const T err = rel * z + (T(1) + rel) * T(2) * M * e_att / c +
+                    gelu_bypass_bound(kn.form, T(Nb - zmax)) +
                     // the old content of w, cancelled by the self head up to hard attention
                     hard_attention_bound(kn.attention_scale, long(Tn - 1), wmax) +
                     gamma_bound<T>(2.0 * double(Tn) + 8) * wmax +
