@@ -55,7 +55,8 @@ iclproof_family(akyurek
   SECTION "section 5"
   SOURCES raw
   PROOFS AkyurekAlgebra.v AkyurekChains.v
-  REAL_ANALYSIS_PROOFS AkyurekBounds.v AkyurekLayerBounds.v LayerNorm.v GeluErf.v
+  REAL_ANALYSIS_PROOFS AkyurekBounds.v AkyurekLayerBounds.v LayerNorm.v GeluErf.v GaussianIntegral.v
+    GeluErfTail.v
   CI_RUNS mpfr256 mpfr512 double53 long-double64 rational interval256)
 
 iclproof_family(population_optima
