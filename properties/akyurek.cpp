@@ -76,9 +76,9 @@ ICLPROOF_PROPERTY(
     "for the erf GeLU (Mills ratio), t exp(-2u)-small for the tanh GeLU (Lemma 5 made "
     "explicit).",
     approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower"))
-        .missing("the erf GeLU bypass bounds (Mills ratio); only the tanh form's upper and lower "
-                 "bounds are proved")) {
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower"),
+                  bound("proofs/GeluErfTail.v:gelu_erf_bypass_bound"),
+                  bound("proofs/GeluErfTail.v:gelu_erf_bypass_lower"))) {
   gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
 }
 ICLPROOF_NOT_APPLICABLE(gelu_bypass, rational, "uses erf / tanh: no exact rational form");
