@@ -306,6 +306,7 @@ ICLPROOF_SIZES(thm2_realised, realised_chain_sizes);
 // The same bodies on enclosures: identities must contain 0, bounds are compared at their lower
 // end, each labelled Qed or hand-derived inside the checks (akyurek.hpp).
 ICLPROOF_PROPERTY_BODY(gelu_product_bound, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(gelu_bypass, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(ln_bypass, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(ln_division, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(ln_division_order, ::iclproof::interval_real);
@@ -318,9 +319,6 @@ ICLPROOF_NOT_APPLICABLE(gelu_product_order, interval,
 ICLPROOF_NOT_APPLICABLE(thm2_exact, interval,
                         "its tolerance needs eigenvalues (no interval eigensolver); rational mode "
                         "checks it exactly");
-ICLPROOF_NOT_APPLICABLE(gelu_bypass, interval,
-                        "interval body not registered yet: INCONCLUSIVE on some cases at 256 bits "
-                        "(error and bound enclosures overlap), not yet analysed");
 ICLPROOF_NOT_APPLICABLE(thm1_realised, interval,
                         "interval body not registered yet: a one-layer bound is INCONCLUSIVE "
                         "against its enclosure at 256 bits, not yet analysed");
