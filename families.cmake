@@ -56,7 +56,8 @@ iclproof_family(akyurek
   SOURCES raw
   PROOFS AkyurekAlgebra.v AkyurekChains.v
   REAL_ANALYSIS_PROOFS AkyurekBounds.v AkyurekLayerBounds.v LayerNorm.v GeluErf.v
-                       AkyurekLayerAssembly.v AkyurekChainLipschitz.v
+                       GaussianIntegral.v GeluErfTail.v AkyurekLayerAssembly.v
+                       AkyurekChainLipschitz.v
   CI_RUNS mpfr256 mpfr512 double53 long-double64 rational interval256)
 
 iclproof_family(population_optima

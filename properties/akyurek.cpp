@@ -76,9 +76,9 @@ ICLPROOF_PROPERTY(
     "for the erf GeLU (Mills ratio), t exp(-2u)-small for the tanh GeLU (Lemma 5 made "
     "explicit).",
     approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower"))
-        .missing("the erf GeLU bypass bounds (Mills ratio); only the tanh form's upper and lower "
-                 "bounds are proved")) {
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower"),
+                  bound("proofs/GeluErfTail.v:gelu_erf_bypass_bound"),
+                  bound("proofs/GeluErfTail.v:gelu_erf_bypass_lower"))) {
   gelu_bypass_two_sided<T>(ctx, [](raw::gelu_form f, const T& t) { return raw::gelu(f, t); });
 }
 ICLPROOF_NOT_APPLICABLE(gelu_bypass, rational, "uses erf / tanh: no exact rational form");
@@ -328,6 +328,7 @@ ICLPROOF_SIZES(thm2_realised, realised_chain_sizes);
 // The same bodies on enclosures: identities must contain 0, bounds are compared at their lower
 // end, each labelled Qed or hand-derived inside the checks (akyurek.hpp).
 ICLPROOF_PROPERTY_BODY(gelu_product_bound, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(gelu_bypass, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(ln_bypass, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(ln_division, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(ln_division_order, ::iclproof::interval_real);
@@ -340,9 +341,6 @@ ICLPROOF_NOT_APPLICABLE(gelu_product_order, interval,
 ICLPROOF_NOT_APPLICABLE(thm2_exact, interval,
                         "its tolerance needs eigenvalues (no interval eigensolver); rational mode "
                         "checks it exactly");
-ICLPROOF_NOT_APPLICABLE(gelu_bypass, interval,
-                        "interval body not registered yet: INCONCLUSIVE on some cases at 256 bits "
-                        "(error and bound enclosures overlap), not yet analysed");
 ICLPROOF_NOT_APPLICABLE(thm1_realised, interval,
                         "interval body not registered yet: a one-layer bound is INCONCLUSIVE "
                         "against its enclosure at 256 bits, not yet analysed");

@@ -105,11 +105,11 @@ plot_figure gelu_bypass_figure(gelu_form form, const plot_request& req) {
                   tanh ? "t e^(-2u), u = sqrt(2/pi)(t + 0.044715 t^3), t = Nb + z, "
                          "proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"
                        : "phi(t) = exp(-t^2/2) / sqrt(2 pi), t = Nb + z (Mills ratio, Gordon "
-                         "1941; hand-derived, not in Coq)"));
+                         "1941), proofs/GeluErfTail.v:gelu_erf_bypass_bound"));
   plot_line m53{"measured, double (53 bits)", line_style::measured, {}};
   plot_line mp{"measured, " + mpfr_label(req), line_style::measured, {}};
   plot_line bound{tanh ? "bound (AkyurekBounds.v:gelu_tanh_bypass_exponential)"
-                       : "bound (Mills ratio, hand-derived)",
+                       : "bound (GeluErfTail.v:gelu_erf_bypass_bound)",
                   line_style::bound,
                   {}};
   plot_line r53{"rounding floor (bound), 53 bits", line_style::reference, {}, 0};

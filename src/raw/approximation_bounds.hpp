@@ -125,8 +125,10 @@ T balanced_gelu_downscale(const T& X) {
 
 // ------------------------------------------------------------------- GeLU bypass (Lemma 5)
 // erf form: g(t) - t = -t (1 - Phi(t)), and for t > 0, t (1 - Phi(t)) <= phi(t) (Mills ratio,
-// Gordon 1941; hand-derived, not proved in Coq): |g(Nb + z) - Nb - z| <= exp(-t^2/2) / sqrt(2 pi),
-// t = Nb + z > 0; it decreases in t > 0.
+// Gordon 1941): |g(Nb + z) - Nb - z| <= exp(-t^2/2) / sqrt(2 pi), t = Nb + z > 0
+// (proofs/GeluErfTail.v:gelu_erf_bypass_bound, this formula; -t * t / 2 below is the same real
+// as Coq's - (t * t) / 2). It decreases in t >= 0, so its value at the smallest t = Nb - max|z|
+// bounds the error at every larger t (proofs/GeluErfTail.v:gelu_erf_bypass_bound_below).
 // tanh form: g(t) - t = -t / (1 + exp(2u)), u = sqrt(2/pi)(t + 0.044715 t^3), so for t > 0
 // |g(t) - t| <= t exp(-2u)  (proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential).
 // The layer bounds evaluate it at the smallest argument t = Nb - max|z|, which bounds the error
@@ -145,7 +147,8 @@ T gelu_bypass_bound(gelu_form form, const T& t) {
 
 // Lower bound on |g(t) - t|, t > 0 (t >= 1 for tanh): the upper bound is sharp within these.
 // tanh: t exp(-2u) / 2  (proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_lower, t >= 0).
-// erf:  phi(t) t^2 / (1 + t^2)  (Mills ratio lower bound, Gordon 1941; hand-derived).
+// erf:  phi(t) t^2 / (1 + t^2)  (Mills ratio lower bound, Gordon 1941; for t > 0,
+//       proofs/GeluErfTail.v:gelu_erf_bypass_lower, this formula: upper * t * t / (1 + t * t)).
 template <class T>
 T gelu_bypass_lower_bound(gelu_form form, const T& t) {
   const T upper = gelu_bypass_bound(form, t);
