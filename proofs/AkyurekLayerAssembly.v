@@ -62,18 +62,19 @@
      the C++ gelu_product_bound_abs(form, X, Y, s): (X^4 + Y^4) / s^2 for tanh when 10 X,
      10 Y <= s (AkyurekBounds.v:gelu_tanh_product_quartic, scaled), ((X+Y)^4 - X^4 - Y^4) /
      (12 s^2) + ((X+Y)^6 + X^6 + Y^6) / (80 s^4) for erf (GeluErf.v:gelu_erf_product_bound).
-   What stays a hypothesis: the erf GeLU bypass bound (the premise of
-   gelu_erf_bypass_at_floor), the attention deviations e_att
+   - gelu_erf_bypass_at_floor_proved: gelu_erf_bypass_at_floor with its premise discharged by
+     GeluErfTail.v:gelu_erf_bypass_bound (Gaussian integral and Mills ratio), unconditional.
+   What stays a hypothesis: the attention deviations e_att
    (AkyurekLayerBounds.v:hard_attention_deviation, with the value bound the C++ assembles), and
    the squared norm of the LayerNorm input's other entries (RAW: xn2, the C++ xnorm^2 over the
    data, scratch reads and residues; div: rest2).
    Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
-   GeluErf.v.
+   GeluErf.v, GeluErfTail.v.
    Assumptions: the standard set of allowed_axioms.txt (classical reals; Interval's primitive
    floats through AkyurekLayerBounds.v). *)
 From Coq Require Import Reals Lra Lia ssreflect.
 From Coquelicot Require Import Coquelicot.
-From ICLProof Require Import AkyurekBounds AkyurekLayerBounds LayerNorm GeluErf.
+From ICLProof Require Import AkyurekBounds AkyurekLayerBounds LayerNorm GeluErf GeluErfTail.
 Open Scope R_scope.
 
 (* ------------------------------------------------------------------------ finite sums *)
@@ -562,6 +563,14 @@ have : exp (- (z * z) / 2) <= exp (- ((Nb - zmax) * (Nb - zmax)) / 2).
 move=> e_le b_le; apply: Rle_trans b_le _.
 by apply: Rmult_le_compat_r => //; apply/Rlt_le/Rinv_0_lt_compat.
 Qed.
+
+(* The premise of gelu_erf_bypass_at_floor discharged by GeluErfTail.v:gelu_erf_bypass_bound (the
+   Gaussian integral and the Mills ratio): the erf GeLU bypass bound at the floor, unconditional. *)
+Theorem gelu_erf_bypass_at_floor_proved (Nb zmax : R) :
+  0 < Nb - zmax ->
+  forall z, Rabs (z - Nb) <= zmax ->
+  Rabs (gelu_erf z - z) <= exp (- ((Nb - zmax) * (Nb - zmax)) / 2) / sqrt (2 * PI).
+Proof. exact: (gelu_erf_bypass_at_floor Nb zmax gelu_erf_bypass_bound). Qed.
 
 (* ------------------------------------------- the product units at the perturbed factors *)
 

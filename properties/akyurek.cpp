@@ -155,11 +155,10 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
                   bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"))
-        .missing("the erf GeLU bypass bound (the premise of gelu_erf_bypass_at_floor, which "
-                 "gives the unit assembly theorems their erf bypass hypothesis), the bound "
+        .missing("the bound "
                  "xnorm on the LayerNorm input without the pads (raw_pad_unit_scale's xn2) and "
                  "the attention value bounds that raw_layer_bound evaluates from the hidden "
                  "state (src/raw/layer_bounds.hpp), and the rounding terms of the "
@@ -185,9 +184,8 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekLayerAssembly.v:div_radicand"),
                   composition("proofs/AkyurekLayerAssembly.v:div_unit_assembly"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor"))
-        .missing("the erf GeLU bypass bound (the premise of gelu_erf_bypass_at_floor, which "
-                 "gives div_unit_assembly its erf bypass hypothesis), the bounds rest2 (the "
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"))
+        .missing("the bounds rest2 (the "
                  "LayerNorm input's other entries, div_radicand's hypothesis) and e_att (the "
                  "attention value bound) that div_layer_bound evaluates from the hidden state "
                  "(src/raw/layer_bounds.hpp), and the rounding terms of the floating-point "
@@ -284,10 +282,12 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the one-layer bounds B_l = raw_layer_bound (its assembly, with the erf GeLU "
-                 "bypass bound in it), which realised_chain_propagated_bound takes as "
-                 "hypotheses, are not proved (each is checked per layer on every case); the "
-                 "layers' Lipschitz bounds and the propagation are")) {
+        .missing("the one-layer bounds B_l = raw_layer_bound, which "
+                 "realised_chain_propagated_bound takes as hypotheses, are proved only in part "
+                 "(the unit assembly of AkyurekLayerAssembly.v, with the erf GeLU bypass bound; "
+                 "not the state-evaluated norm and attention value bounds nor the rounding "
+                 "terms; each B_l is checked per layer on every case); the layers' Lipschitz "
+                 "bounds and the propagation are proved")) {
   realised_chain_property<T, raw::sgd_rows>(ctx, [](const chain_case& cc) {
     Vec<T> w0(cc.d);
     for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];
@@ -313,12 +313,13 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
                   bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the one-layer bounds B_l = raw_layer_bound and div_layer_bound (their "
-                 "assembly, with the erf GeLU bypass bound and the LayerNorm division with the "
-                 "rest of the hidden state in the LayerNorm in them), which "
-                 "realised_chain_propagated_bound takes as hypotheses, are not proved (each is "
-                 "checked per layer on every case); the layers' Lipschitz bounds and the "
-                 "propagation are")) {
+        .missing("the one-layer bounds B_l = raw_layer_bound and div_layer_bound, which "
+                 "realised_chain_propagated_bound takes as hypotheses, are proved only in part "
+                 "(the unit assembly and the LayerNorm division with the rest of the hidden "
+                 "state, AkyurekLayerAssembly.v, with the erf GeLU bypass bound; not the "
+                 "state-evaluated norm and attention value bounds nor the rounding terms; each "
+                 "B_l is checked per layer on every case); the layers' Lipschitz bounds and the "
+                 "propagation are proved")) {
   realised_chain_property<T, raw::sm_rows>(
       ctx, [](const chain_case& cc) { return raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda)); });
 }

@@ -11,7 +11,7 @@
 //                    (approximation_bounds.hpp: inv_sqrt_deviation)
 //   GeLU bypass      gelu_bypass_bound at t = Nb - max|z|
 //                    (AkyurekBounds.v:gelu_tanh_bypass_exponential for the tanh form;
-//                    Mills ratio for erf)
+//                    GeluErfTail.v:gelu_erf_bypass_bound_below for erf)
 //   GeLU product     gelu_product_bound_abs (AkyurekBounds.v:gelu_tanh_product_quartic for tanh;
 //                    the Leibniz bound for erf), at the perturbed factors
 //   input residue    what earlier layers left in the op scratch (counts fully)
@@ -32,8 +32,8 @@
 // the pads' mean, the scratch reads, the GeLU bypass and products) is proved, in exact real
 // arithmetic and with the same expressions as below, by proofs/AkyurekLayerAssembly.v:
 // raw_add_unit_assembly, raw_hadamard_unit_assembly, div_unit_assembly (the LayerNorm division
-// with the rest of the hidden state: layernorm_division_closed_form_rest). Their hypotheses:
-// the erf GeLU bypass bound, the GeLU product bound at the scaled arguments, the attention
+// with the rest of the hidden state: layernorm_division_closed_form_rest), with the erf GeLU
+// bypass bound discharged (gelu_erf_bypass_at_floor_proved). Their hypotheses: the GeLU product bound at the scaled arguments, the attention
 // deviation e_att and the radicand bound |delta'| <= delta evaluated here from the state; the
 // rounding terms (gamma_bound, 0 on intervals) are the first-order model above, not proved.
 #pragma once
