@@ -96,4 +96,6 @@ iclproof_family(gdpp_rate
   SECTION "docs/constructions/gdpp_rate.md"
   SOURCES gdpp_rate
   PROOFS GdppRate.v
+  # A GD++ stack with one learned (gamma_l, eta_l) per layer, Table 1's trained GD++ (App. B).
+  EXPERIMENTS vladymyrov_gdpp_stack=gdpp_stack
   CI_RUNS mpfr256 double53 long-double64 rational)

@@ -68,9 +68,10 @@ function(iclproof_family id)
     list(APPEND all_proofs ${v})
   endforeach()
   foreach(e IN LISTS F_EXPERIMENTS)
-    if(NOT e MATCHES "^[a-z][a-z0-9_]*=(lsa|ahn_linear|memformer_cgd|memformer_lfom)$")
+    if(NOT e MATCHES "^[a-z][a-z0-9_]*=(lsa|ahn_linear|memformer_cgd|memformer_lfom|gdpp_stack)$")
       message(FATAL_ERROR "iclproof_family(${id}): experiment '${e}' is not name=model_kind "
-                          "(model_kind: lsa, ahn_linear, memformer_cgd, memformer_lfom)")
+                          "(model_kind: lsa, ahn_linear, memformer_cgd, memformer_lfom, "
+                          "gdpp_stack)")
     endif()
   endforeach()
   set_property(GLOBAL PROPERTY ICLPROOF_FAMILY_ALL_PROOFS ${all_proofs})

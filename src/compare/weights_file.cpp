@@ -17,6 +17,15 @@
 
 namespace iclproof {
 
+std::map<std::string, Eigen::MatrixXd> gdpp_layer_as_lsa(double gamma, double eta, int d, int N) {
+  const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(d + 1, d + 1);
+  Eigen::MatrixXd KQ = I, V = Eigen::MatrixXd::Zero(d + 1, d + 1);
+  KQ(d, d) = 0;
+  V.topLeftCorner(d, d) = -(gamma / N) * Eigen::MatrixXd::Identity(d, d);
+  V(d, d) = -eta / N;
+  return {{"W_K", KQ}, {"W_Q", KQ}, {"W_V", V}, {"P", I}};
+}
+
 std::string to_string(learned_model_kind k) {
   switch (k) {
     case learned_model_kind::lsa:
@@ -253,14 +262,17 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   for (const auto k : {learned_model_kind::lsa, learned_model_kind::ahn_linear,
                        learned_model_kind::memformer_cgd, learned_model_kind::memformer_lfom})
     if (to_string(k) == e->model_kind) w.kind = k;
+  // A GD++ stack is stored as its (gamma_l, eta_l) and read as the LSA stack of the same map.
+  const bool gdpp_stack = std::string(e->model_kind) == "gdpp_stack";
+  const std::string file_kind = gdpp_stack ? std::string("gdpp_stack") : to_string(w.kind);
   w.preset = r.string_field(j, "", "preset");
   w.seed = static_cast<std::uint64_t>(r.int_field(j, "", "seed", 0, std::int64_t{1} << 53));
 
   const auto& model = r.field(j, "", "model");
   const std::string kind = r.string_field(model, "model", "kind");
-  if (kind != to_string(w.kind))
+  if (kind != file_kind)
     r.fail("model.kind", fmt::format("'{}' does not match experiment {} (expected '{}')", kind,
-                                     w.experiment, to_string(w.kind)));
+                                     w.experiment, file_kind));
   w.d = static_cast<int>(r.int_field(model, "model", "d", 1, limits.max_d));
   w.N = static_cast<int>(r.int_field(model, "model", "N", 1, limits.max_N));
   w.layers = static_cast<int>(r.int_field(model, "model", "layers", 1, limits.max_layers));
@@ -294,7 +306,10 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
   std::vector<std::pair<std::string, std::vector<int>>> expected;
   switch (w.kind) {
     case learned_model_kind::lsa:
-      expected = {{"W_K", {D, D}}, {"W_Q", {D, D}}, {"W_V", {D, D}}, {"P", {D, D}}};
+      if (gdpp_stack)
+        expected = {{"gamma", {}}, {"eta", {}}};
+      else
+        expected = {{"W_K", {D, D}}, {"W_Q", {D, D}}, {"W_V", {D, D}}, {"P", {D, D}}};
       break;
     case learned_model_kind::ahn_linear:
       expected = {{"A", {w.d, w.d}}};
@@ -320,6 +335,8 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
       values[name] = r.tensor(r.field(set, where, name.c_str()), reader::join(where, name), shape);
     if (w.kind == learned_model_kind::memformer_cgd && l == 0 && values["gamma"](0, 0) != 0.0)
       r.fail(where + ".gamma", "gamma_0 multiplies R_{-1} = 0 and must be exactly 0");
+    if (gdpp_stack)
+      values = gdpp_layer_as_lsa(values["gamma"](0, 0), values["eta"](0, 0), w.d, w.N);
     w.parameter_sets.push_back(std::move(values));
   }
 
@@ -340,6 +357,11 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
     w.curve_steps.push_back(s);
     w.curve_loss.push_back(r.number(loss[i], fmt::format("loss_curve.loss[{}]", i)));
   }
+  if (gdpp_stack)
+    w.provenance.push_back(
+        "GD++ stack: each layer's (gamma_l, eta_l) read as the LSA layer W_K = W_Q = diag(I_d, 0), "
+        "W_V = diag(-(gamma_l / N) I_d, -eta_l / N), P = I (von Oswald's GD++ layer, the same "
+        "map)");
   if (j.contains("config")) w.config = j["config"];
   if (j.contains("training")) w.training = j["training"];
   return w;

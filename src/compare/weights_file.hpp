@@ -41,11 +41,19 @@ enum class learned_model_kind { lsa, ahn_linear, memformer_cgd, memformer_lfom }
 
 std::string to_string(learned_model_kind k);
 
+// A GD++ stack's file (model kind "gdpp_stack": one (gamma_l, eta_l) per layer, Vladymyrov et al.
+// 2024 App. B; the layer x_j <- x_j - (gamma/N) S x_j, y_j <- y_j - (eta/N) sum_i y_i x_i^T x_j)
+// is read as the LSA stack computing the same map: von Oswald's GD++ layer (CONSTRUCTIONS.md
+// section 2), W_K = W_Q = diag(I_d, 0), W_V = diag(-(gamma / N) I_d, -eta / N), P = I.
+// The returned map holds W_K, W_Q, W_V, P ((d+1) x (d+1)).
+std::map<std::string, Eigen::MatrixXd> gdpp_layer_as_lsa(double gamma, double eta, int d, int N);
+
 struct weights_file {
   std::string source;  // path or label, for messages
   int schema_version = 0;
   std::string experiment;  // vonoswald_single_lsa | vonoswald_gdpp | vonoswald_stack |
-                           // ahn_linear_transformer | memformer_cgd | memformer_lfom
+                           // ahn_linear_transformer | memformer_cgd | memformer_lfom |
+                           // vladymyrov_gdpp_stack (read as kind lsa: gdpp_layer_as_lsa)
   std::string preset;
   std::uint64_t seed = 0;
   learned_model_kind kind = learned_model_kind::lsa;

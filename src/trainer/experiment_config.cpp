@@ -22,6 +22,8 @@ std::string to_string(model_kind k) {
       return "memformer_cgd";
     case model_kind::memformer_lfom:
       return "memformer_lfom";
+    case model_kind::gdpp_stack:
+      return "gdpp_stack";
   }
   return "?";
 }
@@ -44,7 +46,7 @@ model_kind model_for_experiment(const std::string& e) {
   for (const auto& t : trained_experiments) {
     if (t.name == e)
       for (const auto k : {model_kind::lsa, model_kind::ahn_linear, model_kind::memformer_cgd,
-                           model_kind::memformer_lfom})
+                           model_kind::memformer_lfom, model_kind::gdpp_stack})
         if (to_string(k) == t.model_kind) return k;
     known += (known.empty() ? "" : ", ") + std::string(t.name);
   }
@@ -61,6 +63,8 @@ std::vector<std::string> parameter_names(model_kind k) {
       return {"alpha", "gamma"};
     case model_kind::memformer_lfom:
       return {"A", "Gamma"};
+    case model_kind::gdpp_stack:
+      return {"gamma", "eta"};
   }
   return {};
 }
@@ -265,7 +269,7 @@ nlohmann::json to_json(const experiment_settings& s) {
       {"checkpoint_every", s.checkpoint_every},
       {"seed", s.seed}};
   if (s.inputs == input_kind::anisotropic) j["sigma_diag"] = s.sigma_diag;
-  if (s.model == model_kind::memformer_cgd) {
+  if (s.model == model_kind::memformer_cgd || s.model == model_kind::gdpp_stack) {
     j["alpha_init"] = s.alpha_init;
     j["gamma_init"] = s.gamma_init;
   }

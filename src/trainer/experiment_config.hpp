@@ -34,6 +34,7 @@ enum class model_kind {
   ahn_linear,      // Ahn et al. Z-form linear transformer, A_l only (B_l = 0)
   memformer_cgd,   // Memformer eqs 17-18: A_l = I, learned alpha_l, gamma_l
   memformer_lfom,  // Memformer eqs 19-20 with Gamma_j^l = Gamma_j scalar, learned A_l
+  gdpp_stack,      // Vladymyrov et al. 2024 App. B: GD++ with a learned (gamma_l, eta_l) per layer
 };
 
 enum class input_kind {
@@ -66,8 +67,9 @@ struct experiment_settings {
   double learning_rate = 1e-3;
   std::string lr_schedule = "constant";  // "constant" or "cosine" (anneals to 0 at `steps`)
   double init_std = 0.02;                // i.i.d. N(0, init_std^2) initial weights
-  double alpha_init = 0.5;               // memformer_cgd: initial alpha_l
-  double gamma_init = 0.0;  // memformer_cgd: initial gamma_l (l >= 1); memformer_lfom: 0 unused
+  double alpha_init = 0.5;  // memformer_cgd: initial alpha_l; gdpp_stack: initial eta_l
+  double gamma_init = 0.0;  // memformer_cgd: initial gamma_l (l >= 1); gdpp_stack: initial gamma_l;
+                            // memformer_lfom: unused
   double lfom_gamma_init = 1.0;     // memformer_lfom: initial Gamma_j
   int resample_every = 1;           // fresh tasks every this many steps (von Oswald: 1; Ahn: 100)
   std::optional<double> grad_clip;  // max Frobenius norm of each parameter's gradient

@@ -114,6 +114,9 @@ icl_model::icl_model(const experiment_settings& s, torch::Device device, torch::
       case model_kind::memformer_lfom:
         p = {{"A", gaussian({s.d, s.d})}, {"Gamma", constant(s.lfom_gamma_init)}};
         break;
+      case model_kind::gdpp_stack:
+        p = {{"gamma", constant(s.gamma_init)}, {"eta", constant(s.alpha_init)}};
+        break;
     }
     sets_.push_back(std::move(p));
   }
@@ -196,6 +199,29 @@ std::vector<torch::Tensor> icl_model::forward(const task_batch& t, bool every_la
     return out;
   }
 
+  if (s_.model == model_kind::gdpp_stack) {
+    // von Oswald's GD++ layer (CONSTRUCTIONS.md section 2) with its own (gamma_l, eta_l), both
+    // scaled by 1/N (so that Adam's per-step move suits both: gamma_l/N ~ 1/lambda_max(S) and
+    // eta_l/N are both O(1/N)); every token is updated from the layer's input:
+    //   x_j <- x_j - (gamma_l / N) S x_j,  S = sum_i x_i x_i^T,
+    //   y_j <- y_j - (eta_l / N) sum_i y_i x_i^T x_j  (sums over the N context tokens; the query's
+    // y starts at 0); y_hat = -(query's y). The same map as the LSA layer with W_K = W_Q =
+    // diag(I_d, 0), W_V = diag(-(gamma_l / N) I_d, -eta_l / N), P = I (gdpp_layer_as_lsa).
+    torch::Tensor Xall = torch::cat({t.X, t.xq.unsqueeze(2)}, 2);  // B x d x (N+1)
+    torch::Tensor yrow = torch::cat({t.y, torch::zeros({B, 1}, t.y.options())}, 1);
+    for (int l = 0; l < L; ++l) {
+      const torch::Tensor Xctx = Xall.index({Slice(), Slice(), Slice(0, N)});
+      const torch::Tensor g =
+          torch::bmm(yrow.index({Slice(), Slice(0, N)}).unsqueeze(1), Xctx.transpose(1, 2));
+      const torch::Tensor y_next = yrow - (param(l, 1) / N) * torch::bmm(g, Xall).squeeze(1);
+      if (l + 1 < L)
+        Xall = Xall - (param(l, 0) / N) * torch::bmm(torch::bmm(Xctx, Xctx.transpose(1, 2)), Xall);
+      yrow = y_next;
+      if (every_layer || l == L - 1) out.push_back(-yrow.index({Slice(), N}));
+    }
+    return out;
+  }
+
   // Z-form models: X never changes (B_l = 0); only the y-row (context y_i and query 0) evolves.
   const torch::Tensor Xall = torch::cat({t.X, t.xq.unsqueeze(2)}, 2);  // B x d x (N+1)
   const torch::Tensor Xt = t.X.transpose(1, 2);                        // B x N x d
@@ -230,6 +256,7 @@ std::vector<torch::Tensor> icl_model::forward(const task_batch& t, bool every_la
         break;
       }
       case model_kind::lsa:
+      case model_kind::gdpp_stack:
         break;
     }
     if (every_layer || l == L - 1) out.push_back(-yrow.index({Slice(), N}));

@@ -62,6 +62,10 @@ std::string readout_description(model_kind k) {
     case model_kind::memformer_lfom:
       return "R_l = Attn_{A_l}(Z_l), Z_{l+1} = Z_l + (1/N) sum_{j<=l} Gamma_j R_j; y_hat = "
              "-Z_L[d+1, N+1]";
+    case model_kind::gdpp_stack:
+      return "GD++ layer l: x_j <- x_j - (gamma_l/N) (sum_i x_i x_i^T) x_j, y_j <- y_j - (eta_l/N) "
+             "sum_i y_i x_i^T x_j over the N context tokens (query y starts at 0); y_hat = -(query "
+             "y)";
   }
   return "";
 }

@@ -8,6 +8,7 @@
 // This executable links torch AND the verifier on purpose (a test); iclproof-train itself does not.
 #define CATCH_CONFIG_MAIN
 #include "compare/learned_models.hpp"
+#include "compare/weights_file.hpp"
 #include "core/precision.hpp"
 #include "trainer/models.hpp"
 
@@ -40,6 +41,8 @@ learned_model_kind kind_of(model_kind k) {
       return learned_model_kind::memformer_cgd;
     case model_kind::memformer_lfom:
       return learned_model_kind::memformer_lfom;
+    case model_kind::gdpp_stack:  // read as the LSA stack of the same map (gdpp_layer_as_lsa)
+      return learned_model_kind::lsa;
   }
   return learned_model_kind::lsa;
 }
@@ -283,4 +286,72 @@ TEST_CASE("trainer.forward_check_fails_on_a_perturbed_weight") {
     if (!(err <= T(k * u / (1 - k * u)) * (T(1) + abs(exact)))) ++detected;
   }
   CHECK(detected == 4);
+}
+
+// The GD++ stack (model kind gdpp_stack) against the verifier's LSA forward pass on the weights
+// the reader expands it to (gdpp_layer_as_lsa): the trainer's map and the map `compare` judges
+// are the same. Rounding depth of the double evaluation: a GD++ layer is cubic in its input
+// (S x_j, y_i x_i^T x_j) and adds 2N + 2d + 4 roundings of its own (S and g = sum_i y_i x_i^T:
+// N each; S x and g x: d each; gamma/N and eta/N, the two products with them, two subtractions),
+// so k_l = 3 k_{l-1} + (2N + 2d + 4) <= (2N + 2d + 4) 3^l; the scale is the same evaluation on
+// absolute values (the LSA forward on |W|, |X|, |y|), as in forward_matches_verifier_mpfr.
+TEST_CASE("trainer.gdpp_stack_forward_matches_verifier_lsa") {
+  const scoped_mpfr_precision precision(256);
+  const nlohmann::json preset = {{"d", 4},
+                                 {"N", 6},
+                                 {"layers", 3},
+                                 {"dtype", "float64"},
+                                 {"inputs", "gaussian"},
+                                 {"alpha_init", 0.4},
+                                 {"gamma_init", 0.03}};
+  const experiment_settings s = parse_preset("vladymyrov_gdpp_stack", "test", preset);
+  icl_model model(s, torch::kCPU, torch::kFloat64);
+  // Different coefficients per layer, so that a mixed-up layer index shows.
+  std::vector<named_tensors> values;
+  const double gammas[] = {0.3, -0.2, 0.5}, etas[] = {0.4, 0.7, -0.3};
+  for (int l = 0; l < 3; ++l)
+    values.push_back({{"gamma", torch::full({}, gammas[l], torch::kFloat64)},
+                      {"eta", torch::full({}, etas[l], torch::kFloat64)}});
+  model.assign(values);
+  const task_sampler sampler(s, torch::kCPU, torch::kFloat64);
+  const task_batch batch = sampler.sample(4242, 16);
+  torch::NoGradGuard no_grad;
+  const auto torch_layers = model.predict_per_layer(batch);
+  const torch::Tensor torch_final = model.predict(batch);
+  learned_parameters<T> p{learned_model_kind::lsa, s.d, s.N, s.layers, false, {}}, pabs = p;
+  for (int l = 0; l < 3; ++l) {
+    std::map<std::string, Mat<T>> set, set_abs;
+    for (const auto& [name, m] : gdpp_layer_as_lsa(gammas[l], etas[l], s.d, s.N)) {
+      set[name] = from_double<T>(m);
+      set_abs[name] = from_double<T>(Mat<double>(m.cwiseAbs()));
+    }
+    p.sets.push_back(set);
+    pabs.sets.push_back(set_abs);
+  }
+  const double u = std::ldexp(1.0, -53);
+  const double k = (2.0 * s.N + 2.0 * s.d + 4) * std::pow(3.0, s.layers);
+  const double gamma_k = k * u / (1 - k * u);  // Higham (3.8)
+  double worst_ratio = 0;
+  for (int64_t b = 0; b < 16; ++b) {
+    const Mat<double> X = to_mat(batch.X[b]), y = to_mat(batch.y[b]).transpose(),
+                      xq = to_mat(batch.xq[b]);
+    const auto exact =
+        learned_predictions(p, from_double<T>(X), from_double<T>(y), from_double<T>(xq));
+    const auto absolute = learned_predictions(pabs, from_double<T>(Mat<double>(X.cwiseAbs())),
+                                              from_double<T>(Mat<double>(y.cwiseAbs())),
+                                              from_double<T>(Mat<double>(xq.cwiseAbs())));
+    for (int l = 0; l < s.layers; ++l) {
+      const double got = torch_layers[l][b].item<double>();
+      const T err = abs(T(got) - exact[l](0));
+      const T bound = T(gamma_k) * abs(absolute[l](0));
+      INFO("task " << b << " layer " << l << ": torch " << got << ", mpfr "
+                   << static_cast<double>(exact[l](0)) << ", err " << static_cast<double>(err)
+                   << ", bound " << static_cast<double>(bound));
+      CHECK(err <= bound);
+      worst_ratio = std::max(worst_ratio, static_cast<double>(err / (bound + T(1e-300))));
+    }
+    CHECK(abs(T(torch_final[b].item<double>()) - exact.back()(0)) <=
+          T(gamma_k) * abs(absolute.back()(0)));
+  }
+  WARN("gdpp_stack: worst err/bound = " << worst_ratio);
 }
