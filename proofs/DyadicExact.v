@@ -1,7 +1,7 @@
 (* DyadicExact.v -- on small-integer data with N and eta powers of two, floating point computes
    the Prop. 1 layer and the GD step WITHOUT ANY ROUNDING, in every precision p that the data's
    size bound allows (Flocq's FLT formats: radix 2, precision p, minimal exponent emin, any
-   rounding function, so round-to-nearest, MPFR's and MPFI's directed roundings alike).
+   rounding function: round-to-nearest and MPFI's directed endpoint roundings alike).
 
    The programs are the C++ ones, operation by operation:
      - layer (src/lsa/lsa_layer_impl.hpp, lsa_head_update and lsa_layer_forward):
@@ -19,26 +19,38 @@
    floating-point contraction would compile), and one rounding of the exact sum (dot_once:
    mpfr_dot_into).  Every elementwise +, -, x and / is rounded once.
 
-   Data hypotheses (the C++ checks them on the drawn data at run time, vonoswald.hpp,
-   dyadic_precision_bits): the entries of the token matrix E = [[X, Xq], [Y, Yq0]] and of W0 are
+   Data hypotheses (the C++ checks them on every draw, properties/vonoswald.hpp,
+   prop1_exact_on_dyadic_data, with the same formula in dyadic_bound): the entries of the token matrix E = [[X, Xq], [Y, Yq0]] and of W0 are
    integers of magnitude <= b (b >= 1), N = 2^j, eta = 2^-k, emin <= -(j + k) and
        N D^5 b^6 + b 2^(j+k) < 2^p,      D = d + o                       (dyadic_bound)
    (every intermediate is an integer multiple of 2^-(j+k) whose integer is at most this).
    The C++ draws b = 4, d <= 6, o <= 3, N <= 16, k <= 5: the bound is at most
    3 869 837 312 < 2^32, so p >= 32 suffices; double (53), long double (64) and every MPFR
-   precision iclproof accepts (>= 53) satisfy it, and their emin (-1074, -16445, MPFR's) is far
-   below -(j + k) >= -9.
+   precision iclproof accepts (>= 53) satisfy it, and their emin (-1074, -16445) is far below
+   -(j + k) >= -9.  MPFR has no subnormals: take emin = -(j + k); every nonzero value of that
+   FLT format is at least 2^-(j+k), far above MPFR's least positive value, so it is an MPFR
+   number of precision p too.
 
    Main results
+   - prop1_dyadic_exact_in_floating_point : on such data, for the C++ dot kernels
+       (cpp_dot_kernel: dot_seq, dot_fma or dot_once), every entry of the floating-point layer
+       equals the floating-point GD-updated token matrix: x-rows E's own entries, y-rows
+       E_y - DeltaW E_x as the reference computes it (the property's `out == ref`, bit for bit).
+       prop1_dyadic_bit_for_bit: the same for every kernel satisfying dot_exact_on_grid.
    - layer_no_rounding : the floating-point layer equals the exact layer (every entry).
    - gd_step_no_rounding : the floating-point GD-updated y-rows equal the exact ones.
+   - layer_exact_is_gd_step : Prop. 1 for the exact programs in this representation (x-rows
+       unchanged, y-rows y - DeltaW x, context and queries), the entrywise counterpart of
+       VonOswald.v:prop1_lsa_gd_step (whose mathcomp matrices need R as a numFieldType, which
+       this library cannot give Coq's reals without further axioms).
    - dot_seq_exact, dot_fma_exact, dot_once_exact : the three kernels satisfy dot_exact_on_grid.
    - on_grid_round : a value on the grid (integer multiple of 2^e, integer < 2^p, e >= emin) is
        in generic_format radix2 (FLT_exp emin p), so every rounding leaves it unchanged.
-   The exact programs (layer_exact, gd_step_exact) are the products and sums of
-   VonOswald.v:prop1_lsa_gd_step (lsa_masked with prop1_P, prop1_WV, prop1_WKQ; gd_delta) written
-   entrywise over Coq's reals; that theorem (over any numFieldType) states that they are equal.
-   Matrices here are functions nat -> nat -> R read inside their dimensions.
+   Rounding model: every operation returns round(exact result) for one rounding function rnd of
+   the FLT format (Flocq's Valid_rnd), so round-to-nearest (double, long double, MPFR) and the
+   directed roundings of MPFI's endpoints (on point intervals each endpoint follows the same
+   program with rnd = down or up) are all covered; no overflow is modelled (all values here are
+   below 2^32).  Matrices are functions nat -> nat -> R read inside their dimensions.
 
    Dependencies: Flocq 4 (Core), Coq's Reals.  Axioms: those of Coq's classical reals
    (allowed_axioms.txt (a)). *)
@@ -256,6 +268,8 @@ Definition fmul (dot : R -> list (R * R) -> R) (n : nat) (A B : mat) : mat :=
   fun i j => dot 0 (row_col n A B i j).
 Definition emul (n : nat) (A B : mat) : mat := fun i j => sum_prod (row_col n A B i j).
 Definition tr (A : mat) : mat := fun i j => A j i.
+Arguments emul n%nat_scope A B i j%nat_scope.
+Arguments fmul dot n%nat_scope A B i j%nat_scope.
 
 (* F (the floating-point matrix) equals X (the exact one) inside r x c, and X is on the grid. *)
 Definition agrees (r c : nat) (e B : Z) (F X : mat) : Prop :=
@@ -368,6 +382,7 @@ Qed.
 (* The Prop. 1 weights (src/lsa/vonoswald_weights_impl.hpp, prop1_weights), D = d + o. *)
 
 Definition delta (i j : nat) : R := if Nat.eqb i j then 1 else 0.
+Arguments delta (i j)%nat_scope.
 
 (* W_K = W_Q = [[I_d, 0], [0, 0]]. *)
 Definition prop1_wkq (d : nat) : mat := fun i j => if Nat.ltb i d then delta i j else 0.
@@ -637,5 +652,177 @@ exact (proj1 (Href i c Hi Hc)).
 Qed.
 
 End Prop1.
+
+(* ------------------------------------------------------------------------------------------ *)
+(* The exact identity in this representation (Prop. 1, as VonOswald.v:prop1_lsa_gd_step states it
+   for mathcomp matrices), and with the two no-rounding theorems the bit-for-bit claim. *)
+
+Fixpoint sum_f (n : nat) (f : nat -> R) : R :=
+  match n with
+  | O => 0
+  | S n' => sum_f n' f + f n'
+  end.
+
+Lemma sum_prod_app s t : sum_prod (s ++ t) = sum_prod s + sum_prod t.
+Proof. induction s as [| [a b0] s IH]; simpl; [ring | rewrite IH; ring]. Qed.
+
+Lemma emul_sum n A B i c : emul n A B i c = sum_f n (fun t => A i t * B t c).
+Proof.
+unfold emul, row_col; induction n as [| n IH]; [reflexivity |].
+rewrite seq_S, map_app, sum_prod_app, IH; simpl; ring.
+Qed.
+
+Lemma sum_f_ext n f g : (forall t, (t < n)%nat -> f t = g t) -> sum_f n f = sum_f n g.
+Proof.
+induction n as [| n IH]; intros H; [reflexivity |]; simpl.
+rewrite IH; [rewrite H; [reflexivity | lia] | intros t Ht; apply H; lia].
+Qed.
+
+Lemma sum_f_zero n f : (forall t, (t < n)%nat -> f t = 0) -> sum_f n f = 0.
+Proof.
+intros H; rewrite (sum_f_ext (g := fun _ => 0) H); clear H.
+induction n as [| n IH]; simpl; [reflexivity | rewrite IH; ring].
+Qed.
+
+Lemma sum_f_split a n f : sum_f (a + n) f = sum_f a f + sum_f n (fun t => f (a + t)%nat).
+Proof.
+induction n as [| n IH]; simpl; [rewrite Nat.add_0_r; ring |].
+rewrite Nat.add_succ_r; simpl; rewrite IH; ring.
+Qed.
+
+Lemma sum_f_scal n x f : sum_f n (fun t => x * f t) = x * sum_f n f.
+Proof. induction n as [| n IH]; simpl; [ring | rewrite IH; ring]. Qed.
+
+Lemma sum_f_delta n i f : (i < n)%nat -> sum_f n (fun t => delta i t * f t) = f i.
+Proof.
+induction n as [| n IH]; intros Hi; [lia |]; simpl.
+destruct (Nat.eq_dec i n) as [-> | Hne].
+- rewrite sum_f_zero.
+  + unfold delta; rewrite Nat.eqb_refl; ring.
+  + intros t Ht; unfold delta; destruct (Nat.eqb_spec n t); [lia | ring].
+- rewrite IH by lia; unfold delta; destruct (Nat.eqb_spec i n); [lia | ring].
+Qed.
+
+Section Prop1Exact.
+Variables (d o N : nat) (eta : R) (W0 E : mat).
+
+Lemma keys_exact t l : (t < d + o)%nat ->
+  emul (d + o)%nat (prop1_wkq d) E t l = if Nat.ltb t d then E t l else 0.
+Proof.
+intros Ht; rewrite emul_sum; unfold prop1_wkq; destruct (Nat.ltb t d).
+- exact (sum_f_delta (fun u => E u l) Ht).
+- apply sum_f_zero; intros; ring.
+Qed.
+
+Lemma values_top i l : (i < d)%nat -> emul (d + o)%nat (prop1_wv d W0) E i l = 0.
+Proof.
+intros Hi; rewrite emul_sum; apply sum_f_zero; intros t _; unfold prop1_wv.
+destruct (Nat.leb_spec d i); [lia | ring].
+Qed.
+
+Lemma values_bottom i l : (i < o)%nat ->
+  emul (d + o)%nat (prop1_wv d W0) E (d + i)%nat l = emul d W0 E i l - E (d + i)%nat l.
+Proof.
+intros Hi; rewrite !emul_sum, sum_f_split; unfold prop1_wv.
+destruct (Nat.leb_spec d (d + i)%nat); [| lia].
+rewrite (sum_f_ext (f := fun t => (if Nat.ltb t d then W0 (d + i - d)%nat t
+  else - delta (d + i)%nat t) * E t l) (g := fun t => W0 i t * E t l)).
+2: { intros t Ht; destruct (Nat.ltb_spec t d); [| lia].
+     now replace (d + i - d)%nat with i by lia. }
+rewrite (sum_f_ext (f := fun t => (if Nat.ltb (d + t)%nat d then W0 (d + i - d)%nat (d + t)%nat
+  else - delta (d + i)%nat (d + t)%nat) * E (d + t)%nat l)
+  (g := fun t => - (delta i t * E (d + t)%nat l))).
+2: { intros t Ht; destruct (Nat.ltb_spec (d + t)%nat d); [lia |].
+     unfold delta; destruct (Nat.eqb_spec (d + i)%nat (d + t)%nat), (Nat.eqb_spec i t); try lia; ring. }
+rewrite (sum_f_ext (f := fun t => - (delta i t * E (d + t)%nat l))
+  (g := fun t => -1 * (delta i t * E (d + t)%nat l))) by (intros; ring).
+rewrite sum_f_scal, (sum_f_delta (fun t => E (d + t)%nat l) Hi); ring.
+Qed.
+
+Lemma projection_exact A i t : (i < d + o)%nat ->
+  emul (d + o)%nat (prop1_p_exact eta N) A i t = eta / INR N * A i t.
+Proof.
+intros Hi; rewrite emul_sum; unfold prop1_p_exact.
+rewrite (sum_f_ext (g := fun u => delta i u * (eta / INR N * A u t))) by (intros; ring).
+exact (sum_f_delta (fun u => eta / INR N * A u t) Hi).
+Qed.
+
+(* Prop. 1 entrywise: x-rows unchanged, y-rows y - DeltaW x (context and queries alike). *)
+Theorem layer_exact_is_gd_step i c : (i < d + o)%nat ->
+  layer_exact d o N eta W0 E i c
+  = if Nat.ltb i d then E i c else gd_step_exact d N eta W0 E (i - d)%nat c.
+Proof.
+intros Hi; unfold layer_exact, gd_step_exact, rows_from; cbv zeta beta.
+set (A := emul N (emul (d + o) (prop1_wv d W0) E) (tr (emul (d + o) (prop1_wkq d) E))).
+set (G1 := emul N (fun i0 j0 => emul d W0 E i0 j0 - E (d + i0)%nat j0) (tr E)).
+(* the update: only the x-rows of the queries' keys count, through P = (eta/N) I *)
+assert (HU : emul (d + o) (emul (d + o) (prop1_p_exact eta N) A) (emul (d + o) (prop1_wkq d) E) i c
+             = sum_f d (fun t => eta / INR N * A i t * E t c)).
+{ rewrite emul_sum, sum_f_split, Rplus_comm, sum_f_zero, Rplus_0_l.
+  - apply sum_f_ext; intros t Ht; rewrite projection_exact, keys_exact by lia.
+    destruct (Nat.ltb_spec t d); [ring | lia].
+  - intros t Ht; rewrite projection_exact, keys_exact by lia.
+    destruct (Nat.ltb_spec (d + t) d); [lia | ring]. }
+rewrite HU; clear HU.
+destruct (Nat.ltb_spec i d) as [Hid | Hid].
+- rewrite sum_f_zero; [ring |]; intros t Ht.
+  unfold A; rewrite emul_sum, sum_f_zero; [ring |]; intros l _.
+  rewrite values_top by exact Hid; ring.
+- set (i' := (i - d)%nat); replace i with (d + i')%nat by (unfold i'; lia).
+  assert (Hi' : (i' < o)%nat) by (unfold i'; lia).
+  assert (HL : sum_f d (fun t => eta / INR N * A (d + i')%nat t * E t c)
+               = sum_f d (fun t => eta / INR N * G1 i' t * E t c)).
+  { apply sum_f_ext; intros t Ht; unfold A, G1; rewrite !emul_sum.
+    do 2 f_equal; apply sum_f_ext; intros l _; unfold tr.
+    rewrite values_bottom, keys_exact by lia.
+    destruct (Nat.ltb_spec t d); [reflexivity | lia]. }
+  assert (HR : emul d (fun i0 j0 => - eta * (G1 i0 j0 / INR N)) E i' c
+               = -1 * sum_f d (fun t => eta / INR N * G1 i' t * E t c)).
+  { rewrite emul_sum, <- sum_f_scal; apply sum_f_ext; intros; unfold Rdiv; ring. }
+  rewrite HL, HR; ring.
+Qed.
+
+End Prop1Exact.
+
+(* The bit-for-bit claim of vonoswald.prop1_layer_is_exact_on_dyadic_data: on the dyadic data the
+   floating-point layer equals, entry by entry, the floating-point GD-updated token matrix
+   (x-rows: E's own entries; y-rows: E_y - DeltaW E_x as the reference computes it). *)
+Theorem prop1_dyadic_bit_for_bit (dot : R -> list (R * R) -> R) (d o N Q : nat) (b j k : Z)
+    (eta : R) (W0 E : mat) :
+  dot_exact_on_grid dot -> (1 <= b)%Z -> (1 <= o)%nat -> Z.of_nat N = (2 ^ j)%Z ->
+  eta = bpow radix2 (- k) -> (0 <= j)%Z -> (0 <= k)%Z ->
+  (forall i c, (i < d + o)%nat -> (c < N + Q)%nat -> on_grid 0 b (E i c)) ->
+  (forall i c, (i < o)%nat -> (c < d)%nat -> on_grid 0 b (W0 i c)) ->
+  (emin <= - (j + k))%Z -> (dyadic_bound d o N b j k < 2 ^ p)%Z ->
+  forall i c, (i < d + o)%nat -> (c < N + Q)%nat ->
+  layer_float dot d o N eta W0 E i c
+  = if Nat.ltb i d then E i c else gd_step_float dot d N eta W0 E (i - d)%nat c.
+Proof.
+intros Hdot Hb Ho HN Heta Hj Hk HE HW He Hp i c Hi Hc.
+rewrite (layer_no_rounding Hdot Hb Ho HN Heta Hj Hk HE HW He Hp Hi Hc).
+rewrite layer_exact_is_gd_step by exact Hi.
+destruct (Nat.ltb_spec i d); [reflexivity |].
+symmetry; apply (gd_step_no_rounding Hdot Hb Ho HN Heta Hj Hk HE HW He Hp); lia.
+Qed.
+
+(* The headline instance: the C++ kernels (the generic loop, its contraction to fused
+   multiply-adds, MPFR's once-rounded dot product). *)
+Definition cpp_dot_kernel (dot : R -> list (R * R) -> R) : Prop :=
+  dot = dot_seq \/ dot = dot_fma \/ dot = dot_once.
+
+Theorem prop1_dyadic_exact_in_floating_point (dot : R -> list (R * R) -> R) (d o N Q : nat)
+    (b j k : Z) (eta : R) (W0 E : mat) :
+  cpp_dot_kernel dot -> (1 <= b)%Z -> (1 <= o)%nat -> Z.of_nat N = (2 ^ j)%Z ->
+  eta = bpow radix2 (- k) -> (0 <= j)%Z -> (0 <= k)%Z ->
+  (forall i c, (i < d + o)%nat -> (c < N + Q)%nat -> on_grid 0 b (E i c)) ->
+  (forall i c, (i < o)%nat -> (c < d)%nat -> on_grid 0 b (W0 i c)) ->
+  (emin <= - (j + k))%Z -> (dyadic_bound d o N b j k < 2 ^ p)%Z ->
+  forall i c, (i < d + o)%nat -> (c < N + Q)%nat ->
+  layer_float dot d o N eta W0 E i c
+  = if Nat.ltb i d then E i c else gd_step_float dot d N eta W0 E (i - d)%nat c.
+Proof.
+intros Hk; apply prop1_dyadic_bit_for_bit.
+destruct Hk as [-> | [-> | ->]]; [exact dot_seq_exact | exact dot_fma_exact | exact dot_once_exact].
+Qed.
 
 End Grid.

@@ -32,13 +32,10 @@ ICLPROOF_SIZES(prop1_tokens, lsa_sizes);
 ICLPROOF_PROPERTY(
     prop1_dyadic, "vonoswald.prop1_layer_is_exact_on_dyadic_data",
     "On small-integer data with N and eta powers of two, the Prop. 1 layer and the GD step are "
-    "both computed exactly and agree bit for bit in every precision (no tolerance).",
+    "both computed exactly and agree bit for bit in every precision iclproof accepts (no "
+    "tolerance; the proof needs N D^5 b^6 + b 2^(j+k) < 2^p, p >= 32 for the drawn sizes).",
     exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"),
-                   identity("proofs/DyadicExact.v:layer_no_rounding"),
-                   reference("proofs/DyadicExact.v:gd_step_no_rounding"))
-        .missing("that DyadicExact.v's entrywise exact programs (layer_exact, gd_step_exact, "
-                 "over Coq's reals) are VonOswald.v's matrix expressions is by inspection, not "
-                 "a theorem: the two theories use different matrix types")) {
+                   identity("proofs/DyadicExact.v:prop1_dyadic_exact_in_floating_point"))) {
   prop1_exact_on_dyadic_data<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_dyadic, ::iclproof::rational_real);
