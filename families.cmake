@@ -30,6 +30,7 @@ iclproof_family(vonoswald
   SECTION "sections 1 and 2"
   SOURCES lsa
   PROOFS VonOswald.v
+  REAL_ANALYSIS_PROOFS DyadicExact.v
   EXPERIMENTS vonoswald_single_lsa=lsa vonoswald_gdpp=lsa vonoswald_stack=lsa)
 
 iclproof_family(ahn

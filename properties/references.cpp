@@ -62,7 +62,8 @@ ICLPROOF_PROPERTY(
                   reference("proofs/LeastSquares.v:ridge_unitmx"))
         .missing("the floating-point branch's rate constant mu = sigma_min(X)^2 (that the least "
                  "nonzero singular value squared satisfies mu ||v||^2 <= ||v^T X||^2 on range(X), "
-                 "the SVD step of LeastSquares.v:ridge_tends_to_min_norm_least_squares)")) {
+                 "the SVD step of LeastSquares.v:ridge_tends_to_min_norm_least_squares; the "
+                 "installed mathcomp has no spectral theorem or SVD to prove it from)")) {
   ridge_tends_to_min_norm<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }

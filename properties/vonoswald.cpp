@@ -32,19 +32,19 @@ ICLPROOF_SIZES(prop1_tokens, lsa_sizes);
 ICLPROOF_PROPERTY(
     prop1_dyadic, "vonoswald.prop1_layer_is_exact_on_dyadic_data",
     "On small-integer data with N and eta powers of two, the Prop. 1 layer and the GD step are "
-    "both computed exactly and agree bit for bit in every precision (no tolerance).",
-    exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"))
-        .missing("that on this dyadic data floating point computes both sides without any "
-                 "rounding, in every precision (the bit-for-bit claim), is argued in "
-                 "properties/vonoswald.hpp, not proved")) {
+    "both computed exactly and agree bit for bit in every precision iclproof accepts (no "
+    "tolerance; the proof needs N D^5 b^6 + b 2^(j+k) < 2^p, p >= 32 for the drawn sizes).",
+    exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"),
+                   identity("proofs/DyadicExact.v:prop1_dyadic_exact_in_floating_point"))) {
   prop1_exact_on_dyadic_data<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_dyadic, ::iclproof::rational_real);
 ICLPROOF_SIZES(
     prop1_dyadic,
-    "fixed: d <= 6, N <= 16 small integers keep every intermediate a dyadic rational of "
-    "~30 bits, computed exactly even in double; larger sums would need more bits than double "
-    "has and the bit-for-bit claim would no longer hold");
+    "fixed: d <= 6, N <= 16 small integers keep every intermediate an integer multiple of "
+    "2^-(j+k) of at most 32 bits (DyadicExact.v: dyadic_bound), computed exactly even in "
+    "double; larger sums would need more bits than double has and the bit-for-bit claim would "
+    "no longer hold");
 
 ICLPROOF_PROPERTY(
     prop1_readout, "vonoswald.prop1_readout_predicts_w0_plus_delta_w",

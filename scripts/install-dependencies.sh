@@ -16,7 +16,7 @@ packages=(
   librapidcheck-dev catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
   gnuplot-nox
   coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra libcoq-mathcomp-field
-  libcoq-mathcomp-algebra-tactics libcoq-interval libcoq-coquelicot
+  libcoq-mathcomp-algebra-tactics libcoq-interval libcoq-coquelicot libcoq-flocq
   libtorch-dev chromium python3-jsonschema
   slurm-wlm munge
 )

@@ -13,8 +13,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 using namespace iclproof;
 using namespace iclproof::vonoswald_checks;
@@ -282,6 +284,21 @@ TEST_CASE("vonoswald.prop1 dyadic (tolerance-free) property fails on W_V sign an
   };
   expect_mutant_killed(check, wv_sign_flipped());
   expect_mutant_killed(check, p_off_by_factor());
+}
+
+// proofs/DyadicExact.v's precision condition, evaluated by hand for the largest draw of
+// prop1_exact_on_dyadic_data (d = 6, o = 3, N = 2^4, eta = 2^-5, b = 4):
+// 16 * 9^5 * 4^6 + 4 * 2^9 = 16 * 59049 * 4096 + 2048 = 3 869 837 312 < 2^32, so 32 bits
+// suffice, and the formats' least exponents are far below -(j + k) = -9.
+TEST_CASE("vonoswald.prop1 dyadic: DyadicExact.v's precision condition and format exponents",
+          "[vonoswald]") {
+  CHECK(dyadic_bound(6, 3, 4, 5, 4) == 3869837312u);
+  CHECK(std::bit_width(dyadic_bound(6, 3, 4, 5, 4)) == 32);
+  CHECK(dyadic_bound(1, 1, 0, 0, 4) == 2u * 2 * 2 * 2 * 2 * 4096 + 4);
+  CHECK(format_min_exponent<double>() == -1074);
+  CHECK(format_min_exponent<long double>() ==
+        std::numeric_limits<long double>::min_exponent - std::numeric_limits<long double>::digits);
+  CHECK(format_min_exponent<mpfr_real>() < -1000000);
 }
 
 TEST_CASE("vonoswald.prop1_readout property fails on W_V sign, P factor and a dropped mask",
