@@ -23,22 +23,22 @@ using namespace iclproof;
 
 namespace {
 
-const compare_metric& metric(const compare_result& r, const std::string& name) {
+const compare_metric& metric_named(const compare_result& r, const std::string& name) {
   for (const auto& m : r.metrics)
     if (m.name == name) return m;
   FAIL("no metric " << name);
   throw std::logic_error("unreachable");
 }
 
-Mat<double> preset_sigma() {
+Mat<double> ahn_full_sigma() {
   Vec<double> s(5);
   s << 1, 1, 0.5, 0.25, 1;
   return s.asDiagonal();
 }
 
 // A full model with P_l = p_scale[l] I and Q_l = -q_scale[l] A* (one head).
-weights_file full_model(int N, const std::vector<double>& p_scale,
-                        const std::vector<double>& q_scale) {
+weights_file ahn_full_test_model(int N, const std::vector<double>& p_scale,
+                                 const std::vector<double>& q_scale) {
   weights_file w;
   w.source = "ahn_full (test)";
   w.schema_version = 1;
@@ -49,7 +49,7 @@ weights_file full_model(int N, const std::vector<double>& p_scale,
   w.N = N;
   w.layers = static_cast<int>(p_scale.size());
   w.inputs = "anisotropic";
-  w.Sigma = preset_sigma();
+  w.Sigma = ahn_full_sigma();
   const Mat<double> A_star = optimal_preconditioner_w_sigma_inverse<double>(w.Sigma, N);
   for (std::size_t l = 0; l < p_scale.size(); ++l)
     w.parameter_sets.push_back(
@@ -58,7 +58,7 @@ weights_file full_model(int N, const std::vector<double>& p_scale,
   return w;
 }
 
-compare_options small_options() {
+compare_options ahn_full_options() {
   compare_options o;
   o.tasks = 300;
   o.calibration_tasks = 3000;
@@ -68,27 +68,29 @@ compare_options small_options() {
 
 }  // namespace
 
-TEST_CASE("compare.ahn_full: one layer is judged against the exact optimum, P cannot act") {
+TEST_CASE("compare.ahn_full: one layer is judged against the exact optimum as P cannot act") {
   const int N = 20;
   // P = 0.5 I is in the layer, but a one-layer prediction never reads the x-parts it changes.
-  const compare_result ok = compare_weights(full_model(N, {0.5}, {1.0}), small_options());
+  const compare_result ok =
+      compare_weights(ahn_full_test_model(N, {0.5}, {1.0}), ahn_full_options());
   INFO(to_json(ok).dump(1));
-  CHECK(metric(ok, "loss.ratio_to_exact_optimum").gated);
-  CHECK(metric(ok, "loss.ratio_to_exact_optimum").value == Approx(1.0).epsilon(1e-12));
-  CHECK_FALSE(metric(ok, "loss.ratio_to_gd").gated);
+  CHECK(metric_named(ok, "loss.ratio_to_exact_optimum").gated);
+  CHECK(metric_named(ok, "loss.ratio_to_exact_optimum").value == Approx(1.0).epsilon(1e-12));
+  CHECK_FALSE(metric_named(ok, "loss.ratio_to_gd").gated);
   CHECK(ok.passed);
-  const compare_result bad = compare_weights(full_model(N, {0.5}, {0.3}), small_options());
-  CHECK_FALSE(metric(bad, "loss.ratio_to_exact_optimum").passed);
+  const compare_result bad =
+      compare_weights(ahn_full_test_model(N, {0.5}, {0.3}), ahn_full_options());
+  CHECK_FALSE(metric_named(bad, "loss.ratio_to_exact_optimum").passed);
   CHECK_FALSE(bad.passed);
 }
 
-TEST_CASE("compare.ahn_full: two layers must beat two GD steps; a sign flip fails") {
+TEST_CASE("compare.ahn_full: two layers must beat two GD steps and a sign flip fails") {
   const int N = 20;
   const compare_result ok =
-      compare_weights(full_model(N, {0.05, 0.05}, {1.0, 1.0}), small_options());
+      compare_weights(ahn_full_test_model(N, {0.05, 0.05}, {1.0, 1.0}), ahn_full_options());
   INFO(to_json(ok).dump(1));
-  CHECK(metric(ok, "loss.ratio_to_gd").gated);
-  CHECK(metric(ok, "loss.ratio_to_gd").value < 0.8);
+  CHECK(metric_named(ok, "loss.ratio_to_gd").gated);
+  CHECK(metric_named(ok, "loss.ratio_to_gd").value < 0.8);
   CHECK(ok.passed);
   // Reported, not gated: the preconditioner of layer 1 is A* (M^0 = I), a_1 = N/(N+d+1) in the
   // data's geometry, Dist 0, no spread over prompts; layer 2's depends on the prompt (P != 0).
@@ -101,12 +103,12 @@ TEST_CASE("compare.ahn_full: two layers must beat two GD steps; a sign flip fail
   for (const char* name :
        {"implicit.worst_relative_token_difference", "implicit.worst_relative_readout_difference",
         "implicit.worst_relative_pgd_step_residual"}) {
-    CHECK_FALSE(metric(ok, name).gated);
-    CHECK(metric(ok, name).passed);
+    CHECK_FALSE(metric_named(ok, name).gated);
+    CHECK(metric_named(ok, name).passed);
   }
   const compare_result flipped =
-      compare_weights(full_model(N, {0.05, 0.05}, {-1.0, -1.0}), small_options());
-  CHECK_FALSE(metric(flipped, "loss.ratio_to_gd").passed);
+      compare_weights(ahn_full_test_model(N, {0.05, 0.05}, {-1.0, -1.0}), ahn_full_options());
+  CHECK_FALSE(metric_named(flipped, "loss.ratio_to_gd").passed);
   CHECK_FALSE(flipped.passed);
 }
 
@@ -114,8 +116,8 @@ TEST_CASE("compare.ahn_full: two layers must beat two GD steps; a sign flip fail
 // P = 0; on a model with P it must fail the identity, and compare must stop with an error.
 TEST_CASE("compare.ahn_full: a reading that ignores P fails the implicit-weight identity") {
   using namespace compare_detail;
-  const weights_file w = full_model(20, {0.05, 0.05}, {1.0, 1.0});
-  compare_options o = small_options();
+  const weights_file w = ahn_full_test_model(20, {0.05, 0.05}, {1.0, 1.0});
+  compare_options o = ahn_full_options();
   o.tasks = 20;
   const scoped_mpfr_precision precision(o.precision_bits);
   const learned_parameters<T> p = to_scalar<T>(w);

@@ -92,7 +92,7 @@ TEST_CASE("compare.peers.safetensors: each defect is one error") {
   CHECK(one_error([&] { parse_safetensors(nan, "t"); }).find("not finite") != std::string::npos);
 }
 
-TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T; P before the last layer kept") {
+TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T and P before the last layer kept") {
   const int d = 2;
   // (n_layer, n_head, 2, d, d) = (2, 2, 2, 2, 2): P = 0 everywhere, Q non-symmetric per head.
   std::vector<float> v(2 * 2 * 2 * d * d, 0.0f);
