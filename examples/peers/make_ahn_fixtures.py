@@ -4,7 +4,10 @@
 Run by hand (not in CI), with Debian's python3-torch (1.13):
     git -C <mirror of github:chengxiang/LinearTransformer> show HEAD:linear_transformer.py \
         > /tmp/peers/linear_transformer.py
-    /usr/bin/python3 examples/peers/make_ahn_fixtures.py /tmp/peers tests/peers
+    /usr/bin/python3 examples/peers/make_ahn_fixtures.py /tmp/peers tests/peers [NAME ... | --pt-only]
+
+With NAMEs (e.g. ahn_L2_with_P_trained) only those fixtures are trained and written; each is
+trained from its own seed, so it does not depend on which others are made.
 
 With a third argument --pt-only, nothing is trained: each tests/peers/ahn_*.safetensors already
 there is loaded into their Transformer_F and saved again with torch.save(model.state_dict())
@@ -36,6 +39,7 @@ sys.path.insert(0, sys.argv[1])
 out = sys.argv[2]
 import linear_transformer as lt  # noqa: E402  (the peer's file)
 
+only = set(sys.argv[3:])
 N, d, B = 20, 5, 4000
 torch.set_num_threads(1)
 
@@ -82,6 +86,10 @@ def probe(model, U=None, D=None):
             "y": [float(v) for v in Z[0, :N, d].tolist()],
             "x_q": [float(v) for v in Z[0, N, :d].tolist()],
             "y_hat_peer": y_hat, "y_q": float(y[0].item()), "dtype": "float32"}
+
+
+def wanted(*names):
+    return not only or any(n in only for n in names)
 
 
 def save(name, model, data, U=None, D=None):
@@ -135,21 +143,28 @@ def matrix(t):
 
 
 # 1. One layer, isotropic Gaussian data, P = 0 (zero_p): near the exact optimum A* = N/(N+d+1) I.
-m1 = train(1, 1200)
-save("ahn_L1_gaussian", m1, {"N": N, "inputs": "gaussian"})
-# 2. The same, sign-flipped Q: a wrong model (the prediction changes sign).
-with torch.no_grad():
-    m1.allparam[:, :, 1] *= -1
-save("ahn_L1_gaussian_sign_flipped", m1, {"N": N, "inputs": "gaussian"})
+if wanted("ahn_L1_gaussian", "ahn_L1_gaussian_sign_flipped"):
+    m1 = train(1, 1200)
+    save("ahn_L1_gaussian", m1, {"N": N, "inputs": "gaussian"})
+    # 2. The same, sign-flipped Q: a wrong model (the prediction changes sign).
+    with torch.no_grad():
+        m1.allparam[:, :, 1] *= -1
+    save("ahn_L1_gaussian_sign_flipped", m1, {"N": N, "inputs": "gaussian"})
 # 3. Three layers on rotated data, P = 0, as their rotation notebook (shortened: it beats GD but
 #    has not aligned with Sigma^-1 yet, and compare says so).
-torch.manual_seed(0)
-U = torch.linalg.svd(torch.FloatTensor(d, d).uniform_(-1, 1))[0]
-D = torch.diag(torch.FloatTensor([1, 1, 1 / 2, 1 / 4, 1]))
-m3 = train(3, 1200, U, D)
-save("ahn_L3_rotated", m3, {"N": N, "inputs": "anisotropic", "U": matrix(U), "D": matrix(D)},
-     U, D)
+if wanted("ahn_L3_rotated"):
+    torch.manual_seed(0)
+    U = torch.linalg.svd(torch.FloatTensor(d, d).uniform_(-1, 1))[0]
+    D = torch.diag(torch.FloatTensor([1, 1, 1 / 2, 1 / 4, 1]))
+    m3 = train(3, 1200, U, D)
+    save("ahn_L3_rotated", m3, {"N": N, "inputs": "anisotropic", "U": matrix(U), "D": matrix(D)},
+         U, D)
 # 4. Two layers with P trained (their default model, without zero_p): the full linear
-#    transformer, which compare must refuse rather than drop P.
-m2 = train(2, 300, zero_p=False)
-save("ahn_L2_with_P", m2, {"N": N, "inputs": "gaussian"})
+#    transformer, judged as it is (src/compare/compare_ahn_full.cpp). 300 steps: under-trained.
+if wanted("ahn_L2_with_P"):
+    m2 = train(2, 300, zero_p=False)
+    save("ahn_L2_with_P", m2, {"N": N, "inputs": "gaussian"})
+# 5. The same model trained for 1200 steps of the schedule.
+if wanted("ahn_L2_with_P_trained"):
+    m2t = train(2, 1200, zero_p=False)
+    save("ahn_L2_with_P_trained", m2t, {"N": N, "inputs": "gaussian"})

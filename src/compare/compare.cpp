@@ -1,5 +1,6 @@
 #include "compare/compare.hpp"
 
+#include "compare/compare_ahn_full.hpp"
 #include "compare/compare_forward.hpp"
 #include "compare/compare_metrics.hpp"
 #include "compare/model_comparisons.hpp"
@@ -57,6 +58,8 @@ compare_result compare_weights(const weights_file& w, const compare_options& o,
   r.notes.push_back("GD reference step eta* = " + full_digits(gd_fit.eta) + ": " + gd_fit.method);
   if (single)
     compare_single_layer(w, p, tasks, gd_fit, r, forward);
+  else if (w.kind == learned_model_kind::ahn_full_linear)
+    compare_ahn_full(w, p, tasks, gd_fit, r, forward);
   else if (w.kind == learned_model_kind::lsa)
     compare_lsa_gdpp(w, p, tasks, gd_fit, o, r, forward);
   else

@@ -26,6 +26,15 @@
 //                        without the mask, stops compare with an error).
 // The forward pass is the verifier's masked learned_predictions; compare/compare_forward.hpp
 // takes it as a parameter (for the tests that show a missing mask failing).
+//  ahn_full_linear_transformer  Ahn et al.'s model with P and Q trained per layer
+//                        (compare_ahn_full.cpp): the loss against L GD steps (gated <= 1; one
+//                        layer: against the exact optimum); Vladymyrov et al.'s implicit weights
+//                        read off every prompt must reproduce the forward pass (an identity:
+//                        else an error, no verdict); the implicit preconditioner per layer and
+//                        the implicit weights against GD iterates (reported).
+//  every lsa/ahn model   tables.implicit_weights: the implicit weights read off the model per
+//                        layer against the iterates of the construction compared with
+//                        (implicit_weights_reading.hpp).
 //  memformer_cgd/lfom    learned coefficients next to CG's per-task mean coefficients; loss per
 //                        layer against GD and CG.
 //  one Z-form layer      (any of the three) the loss against the exact population optimum of the

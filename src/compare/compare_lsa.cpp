@@ -1,6 +1,7 @@
 #include "compare/model_comparisons.hpp"
 
 #include "compare/compare_metrics.hpp"
+#include "compare/implicit_weights_reading.hpp"
 #include "compare/thresholds.hpp"
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
@@ -80,6 +81,11 @@ void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
       "scale correction (von Oswald A.3): beta = mean of the first d diagonal entries of W_K^T "
       "W_Q; "
       "compared: W_K^T W_Q / beta and beta P W_V, nothing else normalised");
+  add_implicit_weight_table(
+      r, *trained_lsa_stack(p), tasks,
+      [&](const fresh_task& k) { return gd_iterate_columns(k, eta, 1); },
+      "one GD step from w = 0 with eta* = " + full_digits(eta) + " (Prop. 1's construction)",
+      default_implicit_reader());
   (void)w;
 }
 
@@ -236,6 +242,17 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
                    p.tied ? "one (eta, gamma) for all layers" : "one (eta_l, gamma_l) per layer")}};
   r.notes.push_back(
       "GD++ convention: P W_V = [[-gamma I, 0], [0, -eta/N]], x <- (I - gamma X X^T) x (no 1/N)");
+  add_implicit_weight_table(
+      r, *trained_lsa_stack(p), tasks,
+      [&](const fresh_task& k) {
+        std::vector<Mat<T>> out;
+        for (const auto& W : gdpp_preconditioned_iterates(k.X, k.Y, eta_tuned, gamma_tuned))
+          out.push_back(W.transpose());
+        return out;
+      },
+      "GD++ with the tuned (eta_l, gamma_l) of tables.gdpp_tuned (its iterate W_l in "
+      "preconditioned form, W_l x_q its prediction after layer l)",
+      default_implicit_reader());
   (void)w;
 }
 

@@ -1,6 +1,7 @@
 #include "compare/model_comparisons.hpp"
 
 #include "compare/compare_metrics.hpp"
+#include "compare/implicit_weights_reading.hpp"
 #include "compare/thresholds.hpp"
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
@@ -175,6 +176,13 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
                  "the verifier's forward pass, which no weights can fail; reported");
     }
   }
+  if (p.kind == learned_model_kind::ahn_linear)
+    add_implicit_weight_table(
+        r, *trained_lsa_stack(p), tasks,
+        [&](const fresh_task& k) { return gd_iterate_columns(k, eta_gd, L); },
+        "GD from w = 0 with the reference step eta = " + full_digits(eta_gd) + " (" +
+            gd_fit.method + ")",
+        default_implicit_reader());
   if (p.kind == learned_model_kind::memformer_cgd) {
     nlohmann::json rows = nlohmann::json::array();
     for (int l = 0; l < L; ++l)

@@ -14,6 +14,8 @@
 //    Z_0 = [[X, Xq], [Y, 0]], M = diag(I_N, 0), Attn_{P,Q}(Z) = P Z M Z^T Q Z,
 //    P = [[0, 0], [0, 1]], Q = -[[A, 0], [0, 0]] (A = I for memformer_cgd), evaluated with the
 //    full (d+1) x (d+1) matrices literally, as the papers write them.
+//  ahn_full_linear (Ahn et al. eq. (3) with P and Q trained): generic lsa layers, one head per
+//    (P_h, Q_h) (compare/ahn_full_model.hpp).
 //
 // The mask (M above, the context-only keys of lsa) is part of the model, not of the weights.
 // learned_predictions can drop it (learned_attention_mask::none: every token, the query
@@ -23,6 +25,7 @@
 // itself always evaluates the masked models of the papers.
 #pragma once
 
+#include "compare/ahn_full_model.hpp"
 #include "compare/weights_file.hpp"
 #include "core/linalg.hpp"
 #include "lsa/lsa_layer.hpp"
@@ -101,6 +104,18 @@ std::vector<RowVec<T>> learned_predictions(
     }
     return out;
   }
+  if (p.kind == learned_model_kind::ahn_full_linear) {
+    // Ahn et al.'s full model (P and Q per head) as generic lsa layers
+    // (compare/ahn_full_model.hpp).
+    for (int l = 0; l < p.layers; ++l) {
+      const lsa_layer<T> layer =
+          ahn_full_layer<T>(p.sets.at(static_cast<std::size_t>(l)), N,
+                            masked ? lsa_mask::context_keys : lsa_mask::all_keys);
+      Z = lsa_layer_forward<T>(layer, Z, N);
+      read_out();
+    }
+    return out;
+  }
 
   // Z-form: P = [[0,0],[0,1]], Q_l = -[[A_l,0],[0,0]], M = diag(I_N, 0).
   Mat<T> Pm = Mat<T>::Zero(D, D);
@@ -135,6 +150,7 @@ std::vector<RowVec<T>> learned_predictions(
         break;
       }
       case learned_model_kind::lsa:
+      case learned_model_kind::ahn_full_linear:
         break;
     }
     read_out();

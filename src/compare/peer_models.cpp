@@ -1,5 +1,7 @@
 #include "compare/peer_models.hpp"
 
+#include "compare/ahn_full_model.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <Eigen/Core>
@@ -184,17 +186,28 @@ void read_ahn_allparam(weights_file& w, tensor_set& ts, const nlohmann::json& j,
       "read from {} (layout ahn_allparam: Ahn et al.'s Transformer_F, n_layer {}, n_head {}, "
       "d {}): A_l = -sum_h Q_(l,h)^T (tokens as rows, docs/weights.md)",
       ts.file(), L, H, d));
-  for (int l = 0; l < L; ++l) {
+  // A P != 0 before the last layer makes the x-parts change from layer to layer, which later
+  // layers read: the full linear transformer (compare/ahn_full_model.hpp), read with every P
+  // and Q as they are; never dropped.
+  bool full = false;
+  for (int l = 0; l + 1 < L; ++l)
+    for (int h = 0; h < H; ++h) full = full || a.block(l, h, 0).norm() != 0;
+  if (full) {
+    w.kind = learned_model_kind::ahn_full_linear;
+    w.experiment = "ahn_full_linear_transformer";
+    w.parameter_sets = ahn_full_parameter_sets(
+        [&](int l, int h, int which) { return a.block(l, h, which); }, L, H);
+    w.provenance.back() = fmt::format(
+        "read from {} (layout ahn_allparam: Ahn et al.'s Transformer_F, n_layer {}, n_head {}, "
+        "d {}) with P != 0 before the last layer: the full linear transformer, P_h = "
+        "allparam[l, h, 0] and Q_h = allparam[l, h, 1]^T in the paper's column form (tokens as "
+        "rows in the peer's code, docs/weights.md)",
+        ts.file(), L, H, d);
+  }
+  for (int l = 0; l < L && !full; ++l) {
     Eigen::MatrixXd A = Eigen::MatrixXd::Zero(d, d);
     for (int h = 0; h < H; ++h) {
       const double p_norm = a.block(l, h, 0).norm();
-      if (p_norm != 0 && l + 1 < L)
-        fail(src, fmt::format(
-                      "layer {} head {} has P != 0 (||P||_F = {:.6g}): this is the full linear "
-                      "transformer of Ahn et al., whose x-parts change from layer to layer; "
-                      "compare judges the model with P = 0 only (Ahn Thm 3 is stated for it) and "
-                      "refuses rather than drop P",
-                      l + 1, h + 1, p_norm));
       if (p_norm != 0)
         w.provenance.push_back(fmt::format(
             "layer {} head {}: P != 0 (||P||_F = {:.6g}) in the last layer, where it updates only "

@@ -17,9 +17,9 @@
 //                    linear_transformer.py): one tensor allparam of shape (n_layer, n_head, 2, d,
 //                    d), [l, h, 0] = P, [l, h, 1] = Q. With every P that acts on the prediction
 //                    equal to 0 it is iclproof's ahn_linear with A_l = -sum_h Q_{l,h}^T. A P != 0
-//                    in a layer before the last is the full linear transformer: refused (one error
-//                    naming the layer and ||P||_F), never dropped; the last layer's P updates only
-//                    x-parts no later layer reads, and is reported in a note.
+//                    in a layer before the last is the full linear transformer, read with every P
+//                    and Q (kind ahn_full_linear, compare/ahn_full_model.hpp), never dropped; the
+//                    last layer's P updates only x-parts no later layer reads (reported in a note).
 //   memformer_cgd    the Memformer paper's CGD notebook (github SanchayanDutta/LinearTransformer,
 //                    "ICLR_2025 Dynamic Memory CGD Implementation.ipynb"): allparam, alpha (L),
 //                    gamma (L), and the sidecar's run_mode; iclproof's memformer_cgd.

@@ -36,6 +36,8 @@ std::string to_string(learned_model_kind k) {
       return "memformer_cgd";
     case learned_model_kind::memformer_lfom:
       return "memformer_lfom";
+    case learned_model_kind::ahn_full_linear:
+      return "ahn_full_linear";
   }
   return "?";
 }
@@ -320,6 +322,8 @@ weights_file parse_weights_file(std::string_view text, const std::string& source
     case learned_model_kind::memformer_lfom:
       expected = {{"A", {w.d, w.d}}, {"Gamma", {}}};
       break;
+    case learned_model_kind::ahn_full_linear:  // no experiment of families.cmake has this kind
+      r.fail("model.kind", "ahn_full_linear models are read from peers' checkpoints only");
   }
   for (int l = 0; l < expected_sets; ++l) {
     const std::string where = fmt::format("parameter_sets[{}]", l);

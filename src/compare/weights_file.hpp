@@ -37,7 +37,9 @@ struct weights_limits {
   std::size_t max_curve_points = std::size_t{1} << 22;
 };
 
-enum class learned_model_kind { lsa, ahn_linear, memformer_cgd, memformer_lfom };
+// ahn_full_linear: Ahn et al.'s linear transformer with P and Q per layer and head
+// (compare/ahn_full_model.hpp); read from peers' checkpoints only, no iclproof-train experiment.
+enum class learned_model_kind { lsa, ahn_linear, memformer_cgd, memformer_lfom, ahn_full_linear };
 
 std::string to_string(learned_model_kind k);
 
@@ -54,6 +56,7 @@ struct weights_file {
   std::string experiment;  // vonoswald_single_lsa | vonoswald_gdpp | vonoswald_stack |
                            // ahn_linear_transformer | memformer_cgd | memformer_lfom |
                            // vladymyrov_gdpp_stack (read as kind lsa: gdpp_layer_as_lsa)
+                           // ahn_full_linear_transformer (peers' models only)
   std::string preset;
   std::uint64_t seed = 0;
   learned_model_kind kind = learned_model_kind::lsa;

@@ -137,6 +137,7 @@ std::vector<T> zform_absolute_program(const learned_parameters<T>& p, const Mat<
         break;
       }
       case learned_model_kind::lsa:
+      case learned_model_kind::ahn_full_linear:  // not a trainer model (peers' files only)
         break;
     }
     out.push_back(a(N));

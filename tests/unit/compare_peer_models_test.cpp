@@ -92,7 +92,7 @@ TEST_CASE("compare.peers.safetensors: each defect is one error") {
   CHECK(one_error([&] { parse_safetensors(nan, "t"); }).find("not finite") != std::string::npos);
 }
 
-TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T, P refused before the last layer") {
+TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T and P before the last layer kept") {
   const int d = 2;
   // (n_layer, n_head, 2, d, d) = (2, 2, 2, 2, 2): P = 0 everywhere, Q non-symmetric per head.
   std::vector<float> v(2 * 2 * 2 * d * d, 0.0f);
@@ -119,11 +119,22 @@ TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T, P refused before the la
   for (const auto& n : last.provenance)
     noted = noted || n.find("does not act") != std::string::npos;
   CHECK(noted);
-  at(0, 1, 0, 1, 0) = 0.25f;  // P != 0 in layer 1: refused, never dropped
-  const std::string refused = one_error([&] {
-    read_weights_file(write_model("p_first", {2, 2, 2, d, d}, v, gaussian));
-  });
-  CHECK(refused.find("layer 1 head 2 has P != 0") != std::string::npos);
+  at(0, 1, 0, 1, 0) = 0.25f;  // P != 0 in layer 1: the full model, every P and Q kept
+  const weights_file full = read_weights_file(write_model("p_first", {2, 2, 2, d, d}, v, gaussian));
+  CHECK(full.kind == learned_model_kind::ahn_full_linear);
+  CHECK(full.experiment == "ahn_full_linear_transformer");
+  REQUIRE(full.parameter_sets.size() == 2);
+  Mat<double> P12 = Mat<double>::Zero(d, d), Q11(2, 2), Q12(2, 2), P21 = Mat<double>::Zero(d, d);
+  P12(1, 0) = 0.25;  // P_h = allparam[l, h, 0]
+  P21(0, 0) = 0.5;
+  Q11 << 0, 0, 1, 0;  // Q_h = allparam[l, h, 1]^T (the peer's rows to the paper's columns)
+  Q12 << 2, 0, 0, 0;
+  CHECK(full.parameter(0, "P_1") == Mat<double>::Zero(d, d));
+  CHECK(full.parameter(0, "P_2") == P12);
+  CHECK(full.parameter(0, "Q_1") == Q11);
+  CHECK(full.parameter(0, "Q_2") == Q12);
+  CHECK(full.parameter(1, "P_1") == P21);
+  CHECK(full.parameter(1, "Q_2") == Mat<double>::Zero(d, d));
 
   const json rotated = {{"N", 7},
                         {"inputs", "anisotropic"},
@@ -147,7 +158,8 @@ TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T, P refused before the la
 TEST_CASE("compare.peers.fixtures: the layout reproduces the peer's own prediction") {
   for (const std::string name :
        {"ahn_L1_gaussian", "ahn_L3_rotated", "ahn_L1_gaussian_pt", "ahn_L3_rotated_pt",
-        "memformer_cgd_L3", "memformer_lfom_L3", "vonoswald_gd_L1_pt", "vonoswald_gd_L1_npz"}) {
+        "ahn_L2_with_P", "ahn_L2_with_P_pt", "ahn_L2_with_P_trained", "memformer_cgd_L3",
+        "memformer_lfom_L3", "vonoswald_gd_L1_pt", "vonoswald_gd_L1_npz"}) {
     INFO(name);
     const std::string path = peers_dir + "/" + name + ".json";
     const weights_file w = read_weights_file(path);

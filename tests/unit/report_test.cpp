@@ -365,6 +365,15 @@ TEST_CASE("trained models: comparison, figures and a failed model failing the re
   CHECK(html.find("Trained models vs constructions") != std::string::npos);
   CHECK(html.find("ahn_linear_transformer (unit preset): FAIL") != std::string::npos);
   CHECK(report_to_markdown(r).find("| weights.worst_dist_to_sigma_inverse |") != std::string::npos);
+  // The implicit weights read off the model per layer (Vladymyrov et al. Thm 4.1) against the
+  // GD iterates compare measures it against, with the sentence saying what was read and how.
+  REQUIRE(t.comparison.tables.contains("implicit_weights"));
+  CHECK(t.comparison.tables["implicit_weights"].size() == 2);
+  const std::string md = report_to_markdown(r);
+  CHECK(md.find("*implicit_weights*") != std::string::npos);
+  CHECK(md.find("| layer | cosine_to_reference | relative_distance_to_reference |") !=
+        std::string::npos);
+  CHECK(md.find("was read off the trained weights and the prompt's context") != std::string::npos);
   // Mutation: the same report without the failed model passes.
   run_report without = r;
   without.trained.clear();
