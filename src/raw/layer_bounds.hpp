@@ -33,9 +33,10 @@
 // arithmetic and with the same expressions as below, by proofs/AkyurekLayerAssembly.v:
 // raw_add_unit_assembly, raw_hadamard_unit_assembly, div_unit_assembly (the LayerNorm division
 // with the rest of the hidden state: layernorm_division_closed_form_rest), with the erf GeLU
-// bypass bound discharged (gelu_erf_bypass_at_floor_proved). Their hypotheses: the GeLU product bound at the scaled arguments, the attention
-// deviation e_att and the radicand bound |delta'| <= delta evaluated here from the state; the
-// rounding terms (gamma_bound, 0 on intervals) are the first-order model above, not proved.
+// bypass bound discharged (gelu_erf_bypass_at_floor_proved). Their hypotheses: the GeLU product
+// bound at the scaled arguments, the attention deviation e_att and the radicand bound |delta'| <=
+// delta evaluated here from the state; the rounding terms (gamma_bound, 0 on intervals) are the
+// first-order model above, not proved.
 #pragma once
 
 #include "core/rounding_error_bounds.hpp"
