@@ -36,7 +36,7 @@ set(allowed_newton_schulz core lsa)
 set(allowed_iterative_newton core lsa newton_schulz)
 set(allowed_implicit_weights core lsa)
 set(allowed_gdpp_rate core lsa)
-set(allowed_compare core tasks references lsa memformer)
+set(allowed_compare core tasks references lsa memformer implicit_weights)
 set(allowed_report core harness tasks trust compare)
 set(allowed_properties core harness tasks trust references lsa memformer raw newton_schulz
                          iterative_newton implicit_weights gdpp_rate report)
