@@ -153,12 +153,7 @@ void compare_ahn_full(const weights_file& w, const learned_parameters<T>& p,
                                    "loss.ratio_to_exact_optimum)"
                                  : ""));
   if (opt) {
-    std::vector<T> best(tasks.size());
-    for (std::size_t t = 0; t < tasks.size(); ++t) {
-      const auto W =
-          preconditioned_gd_iterates(Mat<T>(Mat<T>::Zero(1, d)), tasks[t].X, tasks[t].Y, {opt->A});
-      best[t] = matmul(W.back(), tasks[t].xq)(0, 0);
-    }
+    const std::vector<T> best = one_step_preconditioned_predictions(tasks, opt->A);
     const T se = loss_ratio_standard_error(tf.pred.back(), best, tasks);
     const double bound =
         1.0 + thresholds::optimum_relative_excess + thresholds::optimum_z * to_d(se);

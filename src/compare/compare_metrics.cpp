@@ -1,5 +1,7 @@
 #include "compare/compare_metrics.hpp"
 
+#include "references/gradient_descent.hpp"
+
 #include <stdexcept>
 
 namespace iclproof::compare_detail {
@@ -16,6 +18,18 @@ void add_matrix_pair(compare_result& r, std::string title, const Mat<T>& learned
                      std::string construction_label, const Mat<T>& construction) {
   r.matrix_pairs.push_back({std::move(title), "learned", std::move(construction_label),
                             to_rows(learned), to_rows(construction)});
+}
+
+std::vector<T> one_step_preconditioned_predictions(const std::vector<fresh_task>& tasks,
+                                                   const Mat<T>& A) {
+  std::vector<T> pred(tasks.size());
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    const int d = int(tasks[t].X.rows());
+    const auto W =
+        preconditioned_gd_iterates(Mat<T>(Mat<T>::Zero(1, d)), tasks[t].X, tasks[t].Y, {A});
+    pred[t] = matmul(W.back(), tasks[t].xq)(0, 0);
+  }
+  return pred;
 }
 
 T half_mean_square(const std::vector<T>& pred, const std::vector<fresh_task>& tasks) {

@@ -42,6 +42,10 @@ construction_products lsa_construction_products(const lsa_layer<T>& layer);
 // K GD steps from w = 0 on every task's R(w): predictions after each step for a given eta.
 std::vector<std::vector<T>> gd_predictions(const std::vector<fresh_task>& tasks, const T& eta,
                                            int K);
+// One preconditioned GD step from w = 0 with preconditioner A (the one-layer exact optimum A*,
+// references/gradient_descent.hpp): its prediction on every task's query.
+std::vector<T> one_step_preconditioned_predictions(const std::vector<fresh_task>& tasks,
+                                                   const Mat<T>& A);
 // Paired standard error of a loss ratio (delta method; compare_metrics.cpp).
 T loss_ratio_standard_error(const std::vector<T>& model, const std::vector<T>& reference,
                             const std::vector<fresh_task>& tasks);

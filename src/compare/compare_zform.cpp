@@ -53,12 +53,7 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
                                    "optimum; on isotropic data the minimum of this ratio is 1)"
                                  : ""));
   if (opt) {
-    std::vector<T> best(tasks.size());
-    for (std::size_t t = 0; t < tasks.size(); ++t) {
-      const auto W =
-          preconditioned_gd_iterates(Mat<T>(Mat<T>::Zero(1, d)), tasks[t].X, tasks[t].Y, {opt->A});
-      best[t] = matmul(W.back(), tasks[t].xq)(0, 0);
-    }
+    const std::vector<T> best = one_step_preconditioned_predictions(tasks, opt->A);
     const T loss_best = half_mean_square(best, tasks);
     const T se = loss_ratio_standard_error(tf.pred.back(), best, tasks);
     const T ratio = loss_tf.back() / loss_best;
