@@ -2,11 +2,12 @@
 // reader's contract (one weights_file_error per defect), the ahn_allparam layout's mapping
 // A_l = -sum_h Q_(l,h)^T checked against the PEER'S OWN prediction (each fixture in tests/peers/
 // records a prompt and the prediction their Transformer_F made on it, in float32), and the
-// refusals: P != 0 before the last layer, a non-orthogonal U, an unknown layout.
+// refusals: a non-orthogonal U, an unknown layout, models no construction covers.
 #include "compare/learned_models.hpp"
 #include "compare/peer_models.hpp"
 #include "compare/weights_file.hpp"
 #include "core/eigen_scalar.hpp"
+#include "weights_error_message.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -39,17 +40,6 @@ std::string safetensors_bytes(const std::vector<std::int64_t>& shape, const std:
   return out;
 }
 
-std::string one_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const weights_file_error& e) {
-    const std::string m = e.what();
-    CHECK(m.find('\n') == std::string::npos);
-    return m;
-  }
-  return "accepted";
-}
-
 // Writes a sidecar and its safetensors file to a temporary folder; returns the sidecar's path.
 std::string write_model(const std::string& stem, const std::vector<std::int64_t>& shape,
                         const std::vector<float>& v, json data) {
@@ -71,25 +61,28 @@ TEST_CASE("compare.peers.safetensors: each defect is one error") {
   const std::string good = safetensors_bytes({2}, {1.5f, -2.0f});
   const auto t = parse_safetensors(good, "t");
   REQUIRE(t.at("allparam").data == std::vector<double>{1.5, -2.0});
-  CHECK(one_error([&] { parse_safetensors(good.substr(0, 5), "t"); }).find("8-byte") !=
+  CHECK(weights_error_message([&] { parse_safetensors(good.substr(0, 5), "t"); }).find("8-byte") !=
         std::string::npos);
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           parse_safetensors(good.substr(0, good.size() - 1), "t");
         }).find("data_offsets") != std::string::npos);
   std::string huge_len = good;
   huge_len[7] = '\x7f';
-  CHECK(one_error([&] { parse_safetensors(huge_len, "t"); }).find("exceeds") != std::string::npos);
+  CHECK(weights_error_message([&] { parse_safetensors(huge_len, "t"); }).find("exceeds") !=
+        std::string::npos);
   const std::string f16 = [&] {
     std::string s = good;
     const auto p = s.find("F32");
     s.replace(p, 3, "F16");
     return s;
   }();
-  CHECK(one_error([&] { parse_safetensors(f16, "t"); }).find("F16") != std::string::npos);
+  CHECK(weights_error_message([&] { parse_safetensors(f16, "t"); }).find("F16") !=
+        std::string::npos);
   std::string nan = good;
   const float q = std::nanf("");
   std::memcpy(nan.data() + nan.size() - 4, &q, 4);
-  CHECK(one_error([&] { parse_safetensors(nan, "t"); }).find("not finite") != std::string::npos);
+  CHECK(weights_error_message([&] { parse_safetensors(nan, "t"); }).find("not finite") !=
+        std::string::npos);
 }
 
 TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T and P before the last layer kept") {
@@ -142,7 +135,7 @@ TEST_CASE("compare.peers.ahn_allparam: A_l = -sum_h Q^T and P before the last la
                         {"D", {{1.0, 0.0}, {0.0, 0.5}}}};
   std::fill(v.begin(), v.end(), 0.0f);
   at(0, 0, 1, 0, 0) = -1.0f;
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           read_weights_file(write_model("bad_u", {2, 2, 2, d, d}, v, rotated));
         }).find("not orthogonal") != std::string::npos);
 }
@@ -268,14 +261,14 @@ TEST_CASE("compare.peers.memformer: the notebooks' parameters map to iclproof's 
                                         {"gamma", {{L}, gamma}}},
                                        mode0))
             .parameter(1, "gamma")(0, 0) == 0);
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           read_weights_file(write_layout("cgd_no_mode", "memformer_cgd",
                                          {{"allparam", {{L, 1, 2, d, d}, allparam}},
                                           {"alpha", {{L}, alpha}},
                                           {"gamma", {{L}, gamma}}},
                                          {{"data", {{"N", 6}, {"inputs", "gaussian"}}}}));
         }).find("run_mode") != std::string::npos);
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           read_weights_file(write_layout("cgd_extra", "memformer_cgd",
                                          {{"allparam", {{L, 1, 2, d, d}, allparam}},
                                           {"alpha", {{L}, alpha}},
@@ -306,7 +299,8 @@ TEST_CASE("compare.peers.memformer: the notebooks' parameters map to iclproof's 
   CHECK(wl.parameter(0, "A") == A0);
   std::vector<float> per_token = lfom_alpha;
   per_token[std::size_t((1 * (N + 1) + 2) * (d + 1) + d)] = 9.0f;
-  CHECK(one_error([&] { lfom("per_token", per_token); }).find("per token") != std::string::npos);
+  CHECK(weights_error_message([&] { lfom("per_token", per_token); }).find("per token") !=
+        std::string::npos);
 }
 
 // vonoswald_haiku: W = w^T (Haiku's x @ w), zero-padded to (d+1) x (d+1); refusals by name.
@@ -336,14 +330,14 @@ TEST_CASE("compare.peers.vonoswald: the Haiku tree maps to iclproof's lsa") {
   WQ << 1, 3, 5, 2, 4, 6, 0, 0, 0;  // query.w^T padded with a zero row
   CHECK(w.parameter(0, "W_Q") == WQ);
   CHECK(w.parameter(0, "P")(2, 2) == 0.5);
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           read_weights_file(write_layout("vo_bias", "vonoswald_haiku",
                                          tree({{root + "query/b", {{K}, {0.0f, 1.0f}}}}), data));
         }).find("nonzero bias") != std::string::npos);
   CHECK(read_weights_file(write_layout("vo_zero_bias", "vonoswald_haiku",
                                        tree({{root + "query/b", {{K}, {0.0f, 0.0f}}}}), data))
             .d == 2);
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           read_weights_file(write_layout(
               "vo_ln", "vonoswald_haiku",
               tree({{"Transformer_gd/layer_norm/scale", {{D}, std::vector<float>(D, 1.0f)}}}),
@@ -351,11 +345,11 @@ TEST_CASE("compare.peers.vonoswald: the Haiku tree maps to iclproof's lsa") {
         }).find("layer_norm/scale") != std::string::npos);
   json heads = data;
   heads["model"] = {{"num_heads", 2}};
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           read_weights_file(write_layout("vo_heads", "vonoswald_haiku", tree({}), heads));
         }).find("num_heads") != std::string::npos);
   json gaussian = {{"data", {{"N", 5}, {"inputs", "gaussian"}}}};
-  CHECK(one_error([&] {
+  CHECK(weights_error_message([&] {
           read_weights_file(write_layout("vo_gauss", "vonoswald_haiku", tree({}), gaussian));
         }).find("create_reg_data") != std::string::npos);
 }
