@@ -233,15 +233,29 @@ void note_zeroed_p(weights_file& w, const allparam_view& a) {
         worst));
 }
 
-// ---- memformer_cgd: "ICLR_2025 Dynamic Memory CGD Implementation.ipynb" --------------------
+// The Memformer notebooks' state_dict: allparam, alpha and gamma, and nothing else.
+struct memformer_state {
+  allparam_view a;
+  const peer_tensor& alpha;
+  const peer_tensor& gamma;
+};
 
-void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j,
-                        const std::string& src, const weights_limits& limits) {
-  const std::string layout = "memformer_cgd";
+memformer_state take_memformer_state(tensor_set& ts, const std::string& layout,
+                                     const std::string& src, const weights_limits& limits) {
   const allparam_view a = read_allparam(ts.take("allparam", layout), "allparam", src, limits);
   const peer_tensor& alpha = ts.take("alpha", layout);
   const peer_tensor& gamma = ts.take("gamma", layout);
   ts.require_all_used(layout + " (the notebook's state_dict holds allparam, alpha, gamma)");
+  return {a, alpha, gamma};
+}
+
+// ---- memformer_cgd: "ICLR_2025 Dynamic Memory CGD Implementation.ipynb" --------------------
+
+void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j,
+                        const std::string& src, const weights_limits& limits) {
+  const memformer_state st = take_memformer_state(ts, "memformer_cgd", src, limits);
+  const allparam_view& a = st.a;
+  const peer_tensor &alpha = st.alpha, &gamma = st.gamma;
   const int L = a.L, H = a.H, d = a.d;
   for (const auto* t : {&alpha, &gamma})
     if (t->shape != std::vector<std::int64_t>{L})
@@ -305,11 +319,9 @@ void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j
 
 void read_memformer_lfom(weights_file& w, tensor_set& ts, const nlohmann::json& j,
                          const std::string& src, const weights_limits& limits) {
-  const std::string layout = "memformer_lfom";
-  const allparam_view a = read_allparam(ts.take("allparam", layout), "allparam", src, limits);
-  const peer_tensor& alpha = ts.take("alpha", layout);
-  const peer_tensor& gamma = ts.take("gamma", layout);
-  ts.require_all_used(layout + " (the notebook's state_dict holds allparam, alpha, gamma)");
+  const memformer_state st = take_memformer_state(ts, "memformer_lfom", src, limits);
+  const allparam_view& a = st.a;
+  const peer_tensor &alpha = st.alpha, &gamma = st.gamma;
   const int L = a.L, H = a.H, d = a.d;
   const int run_mode = run_mode_field(j, src);
   w.d = d;
