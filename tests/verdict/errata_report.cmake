@@ -54,6 +54,7 @@ foreach(want IN ITEMS akyurek.gelu_multiplication_tanh_error_vs_downscale
                       akyurek.raw_layer_error_vs_knob_scale akyurek.theorem1_chain_error_vs_knob_scale
                       akyurek.theorem2_chain_error_vs_knob_scale
                       iterative_newton.weight_error_vs_layers
+                      newton_schulz.residual_vs_layers
                       gdpp_rate.prediction_error_vs_layers)
   if(NOT want IN_LIST ids)
     message(FATAL_ERROR "report.json lacks the figure ${want} (has: ${ids})")
