@@ -1,7 +1,7 @@
 // von Oswald et al. (2023): Proposition 1, the unmasked deviation, K-layer and recurrent GD
 // stacks and GD++ on the generic LSA layer (CONSTRUCTIONS.md sections 1-2). The checks and the
 // derivation of every tolerance are in vonoswald.hpp.
-#include "vonoswald.hpp"
+#include "vonoswald_dyadic.hpp"
 
 #include "core/rational.hpp"
 

@@ -4,7 +4,7 @@
 // vonoswald.* property is run on the real constructions (must pass) and on deliberately broken
 // ones (must fail): W_V sign flipped, P off by a factor 1 + 2^-40, mask dropped, one layer's eta
 // changed, GD++ gamma wrong.
-#include "vonoswald.hpp"
+#include "vonoswald_dyadic.hpp"
 
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
