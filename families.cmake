@@ -88,7 +88,7 @@ iclproof_family(implicit_weights
   REFERENCE "M. Vladymyrov, J. von Oswald, M. Sandler, R. Ge. Linear Transformers are Versatile In-Context Learners. NeurIPS 2024. Theorem 4.1, Lemma 4.3, Lemma 4.4 / A.1 (re-derived: the extraction we read lost the display equations; docs/constructions/implicit_weights.md)."
   SECTION "docs/constructions/implicit_weights.md"
   SOURCES implicit_weights
-  PROOFS ImplicitWeights.v
+  PROOFS ImplicitWeights.v ImplicitWeightsHeads.v
   CI_RUNS mpfr256 double53 long-double64 rational)
 
 iclproof_family(gdpp_rate
