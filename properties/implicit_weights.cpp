@@ -22,8 +22,8 @@ ICLPROOF_PROPERTY(
     "[[M^l x + u^l y], [a^l y - (w^l)^T x]] with the states read_implicit_weights computes "
     "without running the layers (Theorem 4.1 via Lemma 4.3).",
     exact_identity(identity("proofs/ImplicitWeights.v:implicit_layer_update"),
-                   composition("proofs/ImplicitWeights.v:implicit_stack_tokens"),
-                   identity("proofs/ImplicitWeights.v:lsa_masked_token_map"))) {
+                   identity("proofs/ImplicitWeightsHeads.v:masked_layer_token_map"),
+                   composition("proofs/ImplicitWeightsHeads.v:masked_stack_implicit_tokens"))) {
   every_token_is_read_by_the_implicit_state<T>(ctx, head_form::general, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_tokens_general, ::iclproof::rational_real);
@@ -35,8 +35,8 @@ ICLPROOF_PROPERTY(
     "The same for the paper's parametrisation e_i += sum_k P_k (sum_j e_j e_j^T) Q_k e_i with "
     "random full P_k, Q_k (W_K = W_V = I, W_Q = Q, P = P).",
     exact_identity(identity("proofs/ImplicitWeights.v:implicit_layer_update"),
-                   composition("proofs/ImplicitWeights.v:implicit_stack_tokens"),
-                   identity("proofs/ImplicitWeights.v:lsa_masked_token_map"))) {
+                   identity("proofs/ImplicitWeightsHeads.v:masked_layer_token_map"),
+                   composition("proofs/ImplicitWeightsHeads.v:masked_stack_implicit_tokens"))) {
   every_token_is_read_by_the_implicit_state<T>(ctx, head_form::paper, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_tokens_paper, ::iclproof::rational_real);
@@ -46,8 +46,8 @@ ICLPROOF_PROPERTY(
     iw_prediction, "implicit_weights.prediction_is_the_implicit_linear_model_on_the_query",
     "With y_q = 0 the read-out -y^L_q of a random masked linear transformer is (w^L)^T x_q: a "
     "linear model of the query whose weights w^L depend on the context only.",
-    exact_identity(identity("proofs/ImplicitWeights.v:implicit_readout"),
-                   composition("proofs/ImplicitWeights.v:implicit_stack_tokens"))) {
+    exact_identity(identity("proofs/ImplicitWeightsHeads.v:masked_stack_readout"),
+                   composition("proofs/ImplicitWeightsHeads.v:masked_stack_implicit_tokens"))) {
   prediction_is_the_implicit_linear_model<T>(ctx, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_prediction, ::iclproof::rational_real);
@@ -71,9 +71,10 @@ ICLPROOF_SIZES(iw_diag_gd, random_lt_sizes);
 ICLPROOF_PROPERTY(
     iw_gd_stack, "implicit_weights.gd_stack_reads_as_the_gd_iterates",
     "Read off von Oswald's built GD stack (W0 = 0, step eta), the implicit weights are M = I, "
-    "u = 0, a = I and w^l = W_l^T, the l-th GD iterate, at every layer (exact on dyadic data).",
-    exact_identity(identity("proofs/ImplicitWeights.v:implicit_layer_update"),
-                   reference("proofs/VonOswald.v:lsa_stack_gd_steps"))) {
+    "u = 0, a = I and w^l = W_l^T, the l-th GD iterate, at every layer (compared for equality, "
+    "no tolerance, on dyadic data).",
+    exact_identity(identity("proofs/ImplicitWeightsHeads.v:gd_stack_read_states"),
+                   identity("proofs/ImplicitWeights.v:implicit_layer_update"))) {
   gd_stack_reads_as_gd_iterates<T>(ctx, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_gd_stack, ::iclproof::rational_real);

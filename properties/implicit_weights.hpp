@@ -140,7 +140,9 @@ random_lt_case<T> gen_random_lt(case_context& ctx, head_form form) {
 
 // Theorem 4.1 on every token of every layer: the LSA layers' tokens (lsa_stack_forward, context
 // AND queries with arbitrary y_q) equal [[M^l x + u^l y], [a^l y - (w^l)^T x]] with the reader's
-// states (proofs/ImplicitWeights.v:implicit_layer_update, implicit_stack_tokens).
+// states (proofs/ImplicitWeights.v:implicit_layer_update; for layers of several heads of any
+// shapes and the states computed from the context alone, as read_implicit_weights computes them,
+// proofs/ImplicitWeightsHeads.v:masked_layer_token_map and masked_stack_implicit_tokens).
 template <class T>
 void every_token_is_read_by_the_implicit_state(case_context& ctx, head_form form,
                                                const reader<T>& read) {
@@ -237,7 +239,8 @@ void diagonal_layer_is_preconditioned_gd_on_the_implicit_loss(case_context& ctx,
 }
 
 // Built weights: on von Oswald's GD stack (W0 = 0, step eta) the reader gives M = I, u = 0,
-// a = I and w^l = (W_l)^T, the GD iterates (references/gradient_descent.hpp), layer by layer:
+// a = I and w^l = (W_l)^T, the GD iterates (references/gradient_descent.hpp), layer by layer
+// (proofs/ImplicitWeightsHeads.v:gd_stack_read_states):
 // the reading `compare` applies to trained weights recovers the algorithm a built stack runs.
 // Dyadic data, N a power of two and eta = 2^-k (as vonoswald.prop1_dyadic) with K <= 2 layers keep
 // every intermediate exact in double, so the comparison is an equality in every scalar.
