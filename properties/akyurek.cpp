@@ -45,6 +45,7 @@ ICLPROOF_PROPERTY(
     "s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)) is x y within the proven fourth-order "
     "bound plus rounding, for the erf and the tanh GeLU.",
     approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
                   bound("proofs/GeluErf.v:gelu_erf_product_bound"))) {
   gelu_product_within_bound<T>(ctx, [](raw::gelu_form f, const T& x, const T& y, const T& s) {
     return raw::gelu_product(f, x, y, s);
@@ -86,8 +87,9 @@ ICLPROOF_SIZES(gelu_bypass, scalar_lemma_sizes);
 
 ICLPROOF_PROPERTY(
     ln_bypass, "akyurek.layernorm_bypass_closed_form_returns_n_not_2n",
-    "sqrt(2/L) N lambda([x, N, -N - sum x, 0]) equals x / sqrt(1 + S/N + (S^2+|x|^2)/(2N^2) "
-    "+ eps L/(2N^2)) and N / sqrt(...) in the second entry: N, not the paper's 2N.",
+    "sqrt(2/L) N lambda([N, x, -N - sum x, 0, ..., 0]) (the paper's entries [x, N, -N - sum x, "
+    "0], N placed first, 0-5 zero pads) equals x / sqrt(1 + S/N + (S^2+|x|^2)/(2N^2) + eps "
+    "L/(2N^2)) in the x entries and N / sqrt(...) in the N entry: N, not the paper's 2N.",
     exact_identity(identity("proofs/LayerNorm.v:layernorm_bypass_closed_form"))) {
   layernorm_division_closed_form<T>(ctx, &plain_layer_norm<T>, true);
 }
@@ -220,9 +222,10 @@ ICLPROOF_SIZES(thm2_exact, exact_chain_sizes);
 // The LayerNorm closed forms squared (no square root): exact properties, rational mode only.
 ICLPROOF_EXACT_PROPERTY(
     ln_bypass_squared, "akyurek.layernorm_bypass_closed_form_squared_is_exact",
-    "(2/L) N^2 lambda([x, N, -N - sum x, 0])^2 equals x^2 / den2 and N^2 / den2 in the second "
-    "entry, den2 = 1 + S/N + (S^2+|x|^2)/(2N^2) + eps L/(2N^2), signs those of x: the squared "
-    "bypass closed form, exactly (N, not 2N).",
+    "(2/L) N^2 lambda([N, x, -N - sum x, 0, ..., 0])^2 (the paper's entries, N placed first) "
+    "equals x^2 / den2 in the x entries and N^2 / den2 in the N entry, den2 = 1 + S/N + "
+    "(S^2+|x|^2)/(2N^2) + eps L/(2N^2), signs those of x: the squared bypass closed form, "
+    "exactly (N, not 2N).",
     exact_identity(identity("proofs/LayerNorm.v:layernorm_bypass_squared"),
                    identity("proofs/LayerNorm.v:layernorm_division_entry_sign")),
     "the square-root-free form is checked in rational only; floating point checks "

@@ -91,8 +91,11 @@ void gelu_product_within_bound(case_context& ctx, const product_fn<T>& product) 
   // under one label the tighter form's comparisons hid a loosened bound of the other
   // (mutation 77, the tanh constant x 10^6, survived so).
   const std::string f = raw::to_string(form);
+  // The tanh bound as evaluated, C (x^4 + y^4) / s^2 on the box |x|, |y| <= s/10, is the scaled
+  // statement gelu_tanh_product_at_box (at X = |x|, Y = |y|); gelu_tanh_product_quartic is its
+  // unscaled form in a = x/s, b = y/s.
   const std::string lemma = form == gelu_form::tanh
-                                ? "proofs/AkyurekBounds.v:gelu_tanh_product_quartic"
+                                ? "proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"
                                 : "proofs/GeluErf.v:gelu_erf_product_bound";
   ctx.check_le_proved<T>("|gelu_product - x y| (" + f + " form)", err, bound, lemma);
   if constexpr (!is_interval_scalar<T> && !is_exact_scalar<T>) {
