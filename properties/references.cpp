@@ -38,8 +38,10 @@ ICLPROOF_SIZES(
 
 ICLPROOF_PROPERTY(
     bayes_ridge, "references.bayes_posterior_mean_equals_ridge",
-    "The Gaussian posterior mean with prior variance tau^2 and noise variance sigma^2 equals "
-    "ridge regression with lambda = sigma^2 / tau^2.",
+    "The Gaussian posterior mean in its conjugate closed form (Y X^T / sigma^2) (X X^T / sigma^2 "
+    "+ I / tau^2)^-1 (prior N(0, tau^2 I), noise variance sigma^2; that this form is the "
+    "posterior mean is the textbook conjugate-Gaussian step, not formalised) equals ridge "
+    "regression Y X^T (X X^T + lambda I)^-1 with lambda = sigma^2 / tau^2.",
     exact_identity(identity("proofs/ShermanMorrison.v:bayes_posterior_mean_ridge"))) {
   bayes_mean_equals_ridge<T>(ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& s2, const T& t2) {
     return bayes_posterior_mean(X, Y, s2, t2);
