@@ -59,7 +59,8 @@ wide_enclosure::enclosure wide_gelu_product(gelu_form form, const T& x, const T&
 }
 
 // Lemma 4, corrected: |gelu_product - x y| <= proven approximation bound + rounding.
-// Tolerance: tanh form proofs/AkyurekBounds.v:gelu_tanh_product_quartic (C (x^4 + y^4)/s^2);
+// Tolerance: tanh form proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box (C (x^4 + y^4)/s^2,
+// AkyurekBounds.v:gelu_tanh_product_quartic scaled by s);
 // erf form proofs/GeluErf.v:gelu_erf_product_bound (approximation_bounds.hpp:
 // gelu_erf_product_bound, same formula); rounding
 // gelu_product_rounding (first-order count). Knob s: balanced for the precision, times 2^j.
