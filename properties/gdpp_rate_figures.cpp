@@ -31,6 +31,16 @@ using layers_vs_gd::log10_abs;
 constexpr int max_layers = 12;
 constexpr int d = layers_vs_gd::rows, N = 25;
 
+const layers_vs_gd::figure_text gdpp_text{
+    "gdpp_rate.prediction_error_vs_layers",
+    "gdpp_rate",
+    "GD++ rate construction vs gradient descent: prediction error vs layers",
+    "layers (GD++: K preconditioning layers + 1 GD layer; GD: one step per layer)",
+    "log10 |y_hat - x_q^T w*| / (||w*|| ||x_q||)",
+    "GD++ construction",
+    "GD++ rate (kappa_K - 1) sqrt(kappa_0 kappa_K)",
+    "GD rate (1 - 1/kappa)^k"};
+
 // X = diag(1, 0.8, 0.6, 0.45, 0.3) G (G Gaussian, seed 43): cond(X X^T) about 11; y = w X + noise.
 using prompt_double = layers_vs_gd::prompt;
 prompt_double fixed_prompt() { return layers_vs_gd::fixed_prompt(43, N); }
@@ -58,13 +68,7 @@ plot_figure gdpp_vs_gd_figure(const plot_request& req) {
   const Vec<double> lam = symmetric_eigenvalues(Mat<double>(p.X * p.X.transpose()));
   const double mu = lam(0) * (1 - 1e-12), nu = lam(d - 1) * (1 + 1e-12);
   const double kappa0 = nu / mu;
-  layers_vs_gd::figure_lines f(
-      {"gdpp_rate.prediction_error_vs_layers", "gdpp_rate",
-       "GD++ rate construction vs gradient descent: prediction error vs layers",
-       "layers (GD++: K preconditioning layers + 1 GD layer; GD: one step per layer)",
-       "log10 |y_hat - x_q^T w*| / (||w*|| ||x_q||)"},
-      "GD++ construction", req, "GD++ rate (kappa_K - 1) sqrt(kappa_0 kappa_K)",
-      "GD rate (1 - 1/kappa)^k");
+  layers_vs_gd::figure_lines f(gdpp_text, req);
   f.figure.caption = fmt::format(
       "Fixed prompt d = {}, N = {}, kappa_0 = cond(X X^T) = {:.2f}; w* the least-squares "
       "solution. The construction's error follows the Lemma A.2 bound (kappa_K - 1) sqrt(kappa_0 "
@@ -100,7 +104,6 @@ plot_figure gdpp_vs_gd_figure(const plot_request& req) {
   return f.done();
 }
 
-const plot_source_registrar gdpp_figure{layers_vs_gd::figure_source(
-    "gdpp_rate.prediction_error_vs_layers", "gdpp_rate", &gdpp_vs_gd_figure)};
+const plot_source_registrar gdpp_figure{layers_vs_gd::figure_source(gdpp_text, &gdpp_vs_gd_figure)};
 
 }  // namespace

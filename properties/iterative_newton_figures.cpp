@@ -28,6 +28,16 @@ using namespace iclproof;
 constexpr int newton_steps = 16;
 constexpr int d = layers_vs_gd::rows, N = 25;
 
+const layers_vs_gd::figure_text newton_text{
+    "iterative_newton.weight_error_vs_layers",
+    "iterative_newton",
+    "Iterative Newton in LSA layers vs gradient descent: weight error vs layers",
+    "layers (Newton: set-up + k Newton layers; GD: k layers)",
+    "log10 ||w - w*|| / ||w*||",
+    "Newton layers",
+    "Newton rate rho^(2^k)",
+    "GD rate (1 - lambda_min/lambda_max)^k"};
+
 // X = diag(1, 0.8, 0.6, 0.45, 0.3) G (G Gaussian, seed 41): cond(S) about 11; y = w X + noise
 // (the query x_q is not used).
 using prompt_double = layers_vs_gd::prompt;
@@ -63,11 +73,7 @@ plot_figure newton_vs_gd_figure(const plot_request& req) {
   double frob2 = 0;
   for (int i = 0; i < d; ++i) frob2 += lam(i) * lam(i);
   const double rho = 1.0 - lmin * lmin / frob2;  // 1 - alpha lambda_min^2
-  layers_vs_gd::figure_lines f(
-      {"iterative_newton.weight_error_vs_layers", "iterative_newton",
-       "Iterative Newton in LSA layers vs gradient descent: weight error vs layers",
-       "layers (Newton: set-up + k Newton layers; GD: k layers)", "log10 ||w - w*|| / ||w*||"},
-      "Newton layers", req, "Newton rate rho^(2^k)", "GD rate (1 - lambda_min/lambda_max)^k");
+  layers_vs_gd::figure_lines f(newton_text, req);
   f.figure.caption = fmt::format(
       "Fixed prompt d = {}, N = {}, cond(S) = {:.1f}, alpha = 1/||S||_F^2. Newton's error stays "
       "near 1 while rho^(2^k) does (rho = 1 - alpha lambda_min^2 = {:.5f}), then falls doubly "
@@ -95,7 +101,7 @@ plot_figure newton_vs_gd_figure(const plot_request& req) {
   return f.done();
 }
 
-const plot_source_registrar newton_figure{layers_vs_gd::figure_source(
-    "iterative_newton.weight_error_vs_layers", "iterative_newton", &newton_vs_gd_figure)};
+const plot_source_registrar newton_figure{
+    layers_vs_gd::figure_source(newton_text, &newton_vs_gd_figure)};
 
 }  // namespace

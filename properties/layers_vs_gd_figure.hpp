@@ -50,9 +50,11 @@ double log10_abs(const T& v) {
   return log2_abs(v) * std::log10(2.0);
 }
 
-// A figure's identity and axes: its id and family, title, and the axis labels (x: layers).
+// A figure's text: its id and family, title, axis labels (x: layers), the name of the
+// construction in its measured lines' labels, and the labels of the two rate lines.
 struct figure_text {
   std::string id, family, title, x_label, y_label;
+  std::string construction, construction_rate, gd_rate;
 };
 
 // The figure's lines, in this order: "<construction>, double (53 bits)", "<construction>, MPFR
@@ -65,22 +67,21 @@ struct figure_lines {
   double floor;  // log10
   plot_line construction_double, construction_mpfr, gd, construction_rate, gd_rate;
 
-  figure_lines(figure_text text, const std::string& construction, const plot_request& req,
-               std::string construction_rate_label, std::string gd_rate_label)
+  figure_lines(const figure_text& text, const plot_request& req)
       : figure(),
         floor(-0.30103 * req.precision_bits - 5.0),
-        construction_double{construction + ", double (53 bits)", line_style::measured, {}},
-        construction_mpfr{fmt::format("{}, MPFR {} bits", construction, req.precision_bits),
+        construction_double{text.construction + ", double (53 bits)", line_style::measured, {}},
+        construction_mpfr{fmt::format("{}, MPFR {} bits", text.construction, req.precision_bits),
                           line_style::measured,
                           {}},
         gd{fmt::format("GD iterates, MPFR {} bits", req.precision_bits), line_style::measured, {}},
-        construction_rate{std::move(construction_rate_label), line_style::bound, {}},
-        gd_rate{std::move(gd_rate_label), line_style::bound, {}} {
-    figure.id = std::move(text.id);
-    figure.family = std::move(text.family);
-    figure.title = std::move(text.title);
-    figure.x_label = std::move(text.x_label);
-    figure.y_label = std::move(text.y_label);
+        construction_rate{text.construction_rate, line_style::bound, {}},
+        gd_rate{text.gd_rate, line_style::bound, {}} {
+    figure.id = text.id;
+    figure.family = text.family;
+    figure.title = text.title;
+    figure.x_label = text.x_label;
+    figure.y_label = text.y_label;
     figure.integer_x = true;
   }
 
@@ -96,9 +97,9 @@ struct figure_lines {
 };
 
 // The plot source of one such figure: `draw` makes it; the source has the figure's id and family.
-inline plot_source figure_source(std::string id, std::string family,
+inline plot_source figure_source(const figure_text& text,
                                  plot_figure (*draw)(const plot_request&)) {
-  return {std::move(id), std::move(family),
+  return {text.id, text.family,
           [draw](const plot_request& req) { return std::vector<plot_figure>{draw(req)}; }};
 }
 

@@ -29,6 +29,16 @@ using namespace iclproof;
 constexpr int ns_steps = 16;
 constexpr int d = layers_vs_gd::rows;
 
+const layers_vs_gd::figure_text newton_schulz_text{
+    "newton_schulz.residual_vs_layers",
+    "newton_schulz",
+    "Newton-Schulz in LSA layers vs gradient descent: residual ||I - M S||_F vs layers",
+    "layers (Newton-Schulz: two per step; GD: one step per layer)",
+    "log10 ||I - M S||_F",
+    "Newton-Schulz layers",
+    "sqrt(d) rho^(2^k)",
+    "sqrt(d) (1 - sigma_min^2/sigma_max^2)^j"};
+
 // S = diag(1, 0.8, 0.6, 0.45, 0.3) G (G Gaussian, seed 43): a non-symmetric S, cond(S) about 10.
 Mat<double> fixed_matrix() {
   data_rng rng(43);
@@ -61,11 +71,7 @@ plot_figure newton_schulz_vs_gd_figure(const plot_request& req) {
   const Vec<double> sig2 = symmetric_eigenvalues(Mat<double>(S.transpose() * S));  // ascending
   const double smin2 = sig2(0), smax2 = sig2(d - 1), frob2 = S.squaredNorm();
   const double rho = 1.0 - smin2 / frob2, gd_rate = 1.0 - smin2 / smax2;
-  layers_vs_gd::figure_lines f(
-      {"newton_schulz.residual_vs_layers", "newton_schulz",
-       "Newton-Schulz in LSA layers vs gradient descent: residual ||I - M S||_F vs layers",
-       "layers (Newton-Schulz: two per step; GD: one step per layer)", "log10 ||I - M S||_F"},
-      "Newton-Schulz layers", req, "sqrt(d) rho^(2^k)", "sqrt(d) (1 - sigma_min^2/sigma_max^2)^j");
+  layers_vs_gd::figure_lines f(newton_schulz_text, req);
   f.figure.caption = fmt::format(
       "Fixed non-symmetric S, d = {}, cond(S) = {:.1f}, M_0 = S^T / ||S||_F^2. The construction's "
       "residual is (I - M_0 S)^(2^k) after 2k layers (proved: NewtonSchulz.v:ns_iter_residual, "
@@ -96,7 +102,7 @@ plot_figure newton_schulz_vs_gd_figure(const plot_request& req) {
   return f.done();
 }
 
-const plot_source_registrar newton_schulz_figure{layers_vs_gd::figure_source(
-    "newton_schulz.residual_vs_layers", "newton_schulz", &newton_schulz_vs_gd_figure)};
+const plot_source_registrar newton_schulz_figure{
+    layers_vs_gd::figure_source(newton_schulz_text, &newton_schulz_vs_gd_figure)};
 
 }  // namespace
