@@ -12,6 +12,7 @@
 // eigenvalues are computed in double), so that [mu, nu] contains it; axes are log10 values.
 #include "core/linalg.hpp"
 #include "gdpp_rate/gdpp_rate.hpp"
+#include "layers_vs_gd_figure.hpp"
 #include "references/gradient_descent.hpp"
 #include "report/plot_series.hpp"
 #include "tasks/regression_task.hpp"
@@ -25,29 +26,24 @@
 namespace {
 
 using namespace iclproof;
+using layers_vs_gd::log10_abs;
 
 constexpr int max_layers = 12;
-constexpr int d = 5, N = 25;
+constexpr int d = layers_vs_gd::rows, N = 25;
+
+const layers_vs_gd::figure_text gdpp_text{
+    "gdpp_rate.prediction_error_vs_layers",
+    "gdpp_rate",
+    "GD++ rate construction vs gradient descent: prediction error vs layers",
+    "layers (GD++: K preconditioning layers + 1 GD layer; GD: one step per layer)",
+    "log10 |y_hat - x_q^T w*| / (||w*|| ||x_q||)",
+    "GD++ construction",
+    "GD++ rate (kappa_K - 1) sqrt(kappa_0 kappa_K)",
+    "GD rate (1 - 1/kappa)^k"};
 
 // X = diag(1, 0.8, 0.6, 0.45, 0.3) G (G Gaussian, seed 43): cond(X X^T) about 11; y = w X + noise.
-struct prompt_double {
-  Mat<double> X, y, xq;
-};
-prompt_double fixed_prompt() {
-  data_rng rng(43);
-  const double scale[d] = {1.0, 0.8, 0.6, 0.45, 0.3};
-  Mat<double> X = rng.normal_matrix(d, N);
-  for (int i = 0; i < d; ++i) X.row(i) *= scale[i];
-  const Mat<double> w = rng.normal_matrix(1, d);
-  const Mat<double> y = w * X + 0.1 * rng.normal_matrix(1, N);
-  const Mat<double> xq = rng.normal_matrix(d, 1);
-  return {X, y, xq};
-}
-
-template <class T>
-double log10_of(const T& v) {
-  return log2_abs(v) * std::log10(2.0);
-}
+using prompt_double = layers_vs_gd::prompt;
+prompt_double fixed_prompt() { return layers_vs_gd::fixed_prompt(43, N); }
 
 // log10 of the relative prediction error after L = 1..max_layers layers of the construction.
 template <class T>
@@ -62,7 +58,7 @@ std::vector<plot_point> construction_points(const prompt_double& p, double mu, d
     const auto s = gdpp_rate_schedule_for<T>(T(mu), T(nu), L - 1);
     const auto out = lsa_stack_forward<T>(gdpp_rate_stack<T>(d, 1, N, s), E, N);
     const T y_hat = -out.back()(d, N);
-    pts.push_back({double(L), log10_of<T>(T(abs(T(y_hat - target)) / scale))});
+    pts.push_back({double(L), log10_abs<T>(T(abs(T(y_hat - target)) / scale))});
   }
   return pts;
 }
@@ -72,14 +68,8 @@ plot_figure gdpp_vs_gd_figure(const plot_request& req) {
   const Vec<double> lam = symmetric_eigenvalues(Mat<double>(p.X * p.X.transpose()));
   const double mu = lam(0) * (1 - 1e-12), nu = lam(d - 1) * (1 + 1e-12);
   const double kappa0 = nu / mu;
-  plot_figure f;
-  f.id = "gdpp_rate.prediction_error_vs_layers";
-  f.family = "gdpp_rate";
-  f.title = "GD++ rate construction vs gradient descent: prediction error vs layers";
-  f.x_label = "layers (GD++: K preconditioning layers + 1 GD layer; GD: one step per layer)";
-  f.y_label = "log10 |y_hat - x_q^T w*| / (||w*|| ||x_q||)";
-  f.integer_x = true;
-  f.caption = fmt::format(
+  layers_vs_gd::figure_lines f(gdpp_text, req);
+  f.figure.caption = fmt::format(
       "Fixed prompt d = {}, N = {}, kappa_0 = cond(X X^T) = {:.2f}; w* the least-squares "
       "solution. The construction's error follows the Lemma A.2 bound (kappa_K - 1) sqrt(kappa_0 "
       "kappa_K), which falls doubly exponentially once kappa_K < 1.1, to the rounding floor of "
@@ -87,14 +77,8 @@ plot_figure gdpp_vs_gd_figure(const plot_request& req) {
       "The kappa recursion and Lemma A.3's inequalities are proved (GdppRate.v); Lemma A.2's bound "
       "is checked per case by the gdpp_rate properties, not proved.",
       d, N, kappa0);
-  plot_line c53{"GD++ construction, double (53 bits)", line_style::measured,
-                construction_points<double>(p, mu, nu)};
-  plot_line cmp{fmt::format("GD++ construction, MPFR {} bits", req.precision_bits),
-                line_style::measured, construction_points<mpfr_real>(p, mu, nu)};
-  plot_line gd{
-      fmt::format("GD iterates, MPFR {} bits", req.precision_bits), line_style::measured, {}};
-  plot_line cb{"GD++ rate (kappa_K - 1) sqrt(kappa_0 kappa_K)", line_style::bound, {}};
-  plot_line gb{"GD rate (1 - 1/kappa)^k", line_style::bound, {}};
+  f.construction_double.points = construction_points<double>(p, mu, nu);
+  f.construction_mpfr.points = construction_points<mpfr_real>(p, mu, nu);
   {
     using T = mpfr_real;
     const Mat<T> X = from_double<T>(p.X), y = from_double<T>(p.y), xq = from_double<T>(p.xq);
@@ -105,28 +89,21 @@ plot_figure gdpp_vs_gd_figure(const plot_request& req) {
     const auto W = gd_iterates<T>(Mat<T>::Zero(1, d), X, y, eta, max_layers);
     for (int k = 1; k <= max_layers; ++k) {
       const T err = abs(T(matmul(W[k], xq)(0, 0) - target)) / scale;
-      gd.points.push_back({double(k), log10_of<T>(err)});
-      gb.points.push_back({double(k), k * std::log10(1.0 - 1.0 / kappa0)});
+      f.gd.points.push_back({double(k), log10_abs<T>(err)});
+      f.gd_rate.points.push_back({double(k), k * std::log10(1.0 - 1.0 / kappa0)});
     }
   }
-  // The rate lines stop below the MPFR rounding floor (they would stretch the axis).
-  const double floor = -0.30103 * req.precision_bits - 5.0;
   // The excess eps = kappa - 1 of the recursion, eps' = eps^2 (3/4 + eps) / (1 + 3 eps / 2)^2
   // (proofs/GdppRate.v: gdpp_kappa_step_excess), so that it stays accurate far below 1e-16.
   double eps = kappa0 - 1;
   for (int L = 1; L <= max_layers && eps > 0; ++L) {
     const double bound = std::log10(eps) + 0.5 * std::log10(kappa0 * (1 + eps));
-    if (bound >= floor) cb.points.push_back({double(L), bound});
+    f.add_construction_rate(double(L), bound);
     eps = eps * eps * (0.75 + eps) / ((1 + 1.5 * eps) * (1 + 1.5 * eps));
   }
-  f.lines = {c53, cmp, gd, cb, gb};
-  return f;
+  return f.done();
 }
 
-const plot_source_registrar gdpp_figure{{.id = "gdpp_rate.prediction_error_vs_layers",
-                                         .family = "gdpp_rate",
-                                         .produce = [](const plot_request& req) {
-                                           return std::vector<plot_figure>{gdpp_vs_gd_figure(req)};
-                                         }}};
+const plot_source_registrar gdpp_figure{layers_vs_gd::figure_source(gdpp_text, &gdpp_vs_gd_figure)};
 
 }  // namespace

@@ -10,6 +10,7 @@
 // Inputs are fixed (seed 41); axes are log10 values (the MPFR errors do not fit a double).
 #include "core/linalg.hpp"
 #include "iterative_newton/iterative_newton_weights.hpp"
+#include "layers_vs_gd_figure.hpp"
 #include "references/gradient_descent.hpp"
 #include "report/plot_series.hpp"
 #include "tasks/regression_task.hpp"
@@ -25,26 +26,27 @@ namespace {
 using namespace iclproof;
 
 constexpr int newton_steps = 16;
-constexpr int d = 5, N = 25;
+constexpr int d = layers_vs_gd::rows, N = 25;
 
-// X = diag(1, 0.8, 0.6, 0.45, 0.3) G (G Gaussian, seed 41): cond(S) about 11; y = w X + noise.
-struct prompt_double {
-  Mat<double> X, y;
-};
-prompt_double fixed_prompt() {
-  data_rng rng(41);
-  const double scale[d] = {1.0, 0.8, 0.6, 0.45, 0.3};
-  Mat<double> X = rng.normal_matrix(d, N);
-  for (int i = 0; i < d; ++i) X.row(i) *= scale[i];
-  const Mat<double> w = rng.normal_matrix(1, d);
-  Mat<double> y = w * X + 0.1 * rng.normal_matrix(1, N);
-  return {X, y};
-}
+const layers_vs_gd::figure_text newton_text{
+    "iterative_newton.weight_error_vs_layers",
+    "iterative_newton",
+    "Iterative Newton in LSA layers vs gradient descent: weight error vs layers",
+    "layers (Newton: set-up + k Newton layers; GD: k layers)",
+    "log10 ||w - w*|| / ||w*||",
+    "Newton layers",
+    "Newton rate rho^(2^k)",
+    "GD rate (1 - lambda_min/lambda_max)^k"};
+
+// X = diag(1, 0.8, 0.6, 0.45, 0.3) G (G Gaussian, seed 41): cond(S) about 11; y = w X + noise
+// (the query x_q is not used).
+using prompt_double = layers_vs_gd::prompt;
+prompt_double fixed_prompt() { return layers_vs_gd::fixed_prompt(41, N); }
 
 template <class T>
 double log10_rel(const Mat<T>& w, const Mat<T>& w_star) {
   const T num = Mat<T>(w - w_star).norm(), den = w_star.norm();
-  return log2_abs(T(num / den)) * std::log10(2.0);
+  return layers_vs_gd::log10_abs(T(num / den));
 }
 
 // log10 ||w_k - w*|| / ||w*|| after Newton layer k = 0..newton_steps (x = layers used: k + 1).
@@ -71,14 +73,8 @@ plot_figure newton_vs_gd_figure(const plot_request& req) {
   double frob2 = 0;
   for (int i = 0; i < d; ++i) frob2 += lam(i) * lam(i);
   const double rho = 1.0 - lmin * lmin / frob2;  // 1 - alpha lambda_min^2
-  plot_figure f;
-  f.id = "iterative_newton.weight_error_vs_layers";
-  f.family = "iterative_newton";
-  f.title = "Iterative Newton in LSA layers vs gradient descent: weight error vs layers";
-  f.x_label = "layers (Newton: set-up + k Newton layers; GD: k layers)";
-  f.y_label = "log10 ||w - w*|| / ||w*||";
-  f.integer_x = true;
-  f.caption = fmt::format(
+  layers_vs_gd::figure_lines f(newton_text, req);
+  f.figure.caption = fmt::format(
       "Fixed prompt d = {}, N = {}, cond(S) = {:.1f}, alpha = 1/||S||_F^2. Newton's error stays "
       "near 1 while rho^(2^k) does (rho = 1 - alpha lambda_min^2 = {:.5f}), then falls doubly "
       "exponentially to the rounding floor of each precision; GD (eta = 1/lambda_max(H)) falls "
@@ -87,13 +83,8 @@ plot_figure newton_vs_gd_figure(const plot_request& req) {
       "VonOswald.v:lsa_stack_neumann for GD); the norm bounds drawn from them (the residual's "
       "eigenvalues lie in [0, 1)) are hand-derived.",
       d, N, lmax / lmin, rho);
-  plot_line n53{"Newton layers, double (53 bits)", line_style::measured, newton_points<double>(p)};
-  plot_line nmp{fmt::format("Newton layers, MPFR {} bits", req.precision_bits),
-                line_style::measured, newton_points<mpfr_real>(p)};
-  plot_line gd{
-      fmt::format("GD iterates, MPFR {} bits", req.precision_bits), line_style::measured, {}};
-  plot_line nb{"Newton rate rho^(2^k)", line_style::bound, {}};
-  plot_line gb{"GD rate (1 - lambda_min/lambda_max)^k", line_style::bound, {}};
+  f.construction_double.points = newton_points<double>(p);
+  f.construction_mpfr.points = newton_points<mpfr_real>(p);
   {
     using T = mpfr_real;
     const Mat<T> X = from_double<T>(p.X), y = from_double<T>(p.y);
@@ -101,24 +92,16 @@ plot_figure newton_vs_gd_figure(const plot_request& req) {
     const T eta = T(double(N) / lmax);  // 1 / lambda_max(H), H = X X^T / N
     const auto W = gd_iterates<T>(Mat<T>::Zero(1, d), X, y, eta, newton_steps + 2);
     for (int k = 1; k <= newton_steps + 2; ++k) {
-      gd.points.push_back({double(k), log10_rel<T>(W[k], w_star)});
-      gb.points.push_back({double(k), k * std::log10(1.0 - lmin / lmax)});
+      f.gd.points.push_back({double(k), log10_rel<T>(W[k], w_star)});
+      f.gd_rate.points.push_back({double(k), k * std::log10(1.0 - lmin / lmax)});
     }
   }
-  // The rate lines stop below the MPFR rounding floor (they would stretch the axis).
-  const double floor = -0.30103 * req.precision_bits - 5.0;
   for (int k = 0; k <= newton_steps; ++k)
-    if (std::ldexp(1.0, k) * std::log10(rho) >= floor)
-      nb.points.push_back({double(k + 1), std::ldexp(1.0, k) * std::log10(rho)});
-  f.lines = {n53, nmp, gd, nb, gb};
-  return f;
+    f.add_construction_rate(double(k + 1), std::ldexp(1.0, k) * std::log10(rho));
+  return f.done();
 }
 
-const plot_source_registrar newton_figure{{.id = "iterative_newton.weight_error_vs_layers",
-                                           .family = "iterative_newton",
-                                           .produce = [](const plot_request& req) {
-                                             return std::vector<plot_figure>{
-                                                 newton_vs_gd_figure(req)};
-                                           }}};
+const plot_source_registrar newton_figure{
+    layers_vs_gd::figure_source(newton_text, &newton_vs_gd_figure)};
 
 }  // namespace

@@ -97,6 +97,24 @@ std::vector<Mat<T>> iterate_shadows(const Mat<T>& S, const Mat<T>& M0, int k) {
   return out;
 }
 
+// k steps of the layers from M_0 = S^T / ||S||_F^2 (checks 3 and 4): k drawn from 1..k_max and
+// noted, M_0, and the token matrices lsa_stack_forward gives.
+template <class T>
+struct k_steps_run {
+  int k;
+  Mat<T> M0;
+  std::vector<Mat<T>> out;
+};
+
+template <class T>
+k_steps_run<T> run_k_steps(case_context& ctx, const ns_case<T>& c, const constructions<T>& make,
+                           int k_max) {
+  const int k = *rc::gen::inRange(1, k_max + 1);
+  ctx.note("steps k", std::to_string(k));
+  const Mat<T> M0 = frobenius_start<T>(c.S);
+  return {k, M0, lsa_stack_forward<T>(make.stack(c.d, k), newton_schulz_tokens<T>(c.S, M0), c.d)};
+}
+
 // 1. The doubling layer alone: B <- 2M exactly, A = S^T and C = I unchanged (exact in every
 //    scalar: no rounding happens, header).
 template <class T>
@@ -139,10 +157,7 @@ void two_layers_make_one_step(case_context& ctx, const constructions<T>& make) {
 template <class T>
 void stack_gives_kth_iterate(case_context& ctx, const constructions<T>& make) {
   const auto c = gen_ns_case<T>(ctx);
-  const int k = *rc::gen::inRange(1, 5);
-  ctx.note("steps k", std::to_string(k));
-  const Mat<T> M0 = frobenius_start<T>(c.S);
-  const auto out = lsa_stack_forward<T>(make.stack(c.d, k), newton_schulz_tokens<T>(c.S, M0), c.d);
+  const auto [k, M0, out] = run_k_steps<T>(ctx, c, make, 4);
   ctx.require("2k + 1 token matrices", out.size() == static_cast<std::size_t>(2 * k + 1),
               "got " + std::to_string(out.size()));
   const auto ref = newton_schulz_iterates<T>(c.S, M0, k);
@@ -159,10 +174,7 @@ void stack_gives_kth_iterate(case_context& ctx, const constructions<T>& make) {
 template <class T>
 void residual_is_power_of_two(case_context& ctx, const constructions<T>& make) {
   const auto c = gen_ns_case<T>(ctx);
-  const int k = *rc::gen::inRange(1, 4);
-  ctx.note("steps k", std::to_string(k));
-  const Mat<T> M0 = frobenius_start<T>(c.S);
-  const auto out = lsa_stack_forward<T>(make.stack(c.d, k), newton_schulz_tokens<T>(c.S, M0), c.d);
+  const auto [k, M0, out] = run_k_steps<T>(ctx, c, make, 3);
   const Mat<T> I = Mat<T>::Identity(c.d, c.d);
   const Mat<T> lhs = I - matmul(Mat<T>(newton_schulz_iterate<T>(out.back())), c.S);
   Mat<T> rhs = I - matmul(M0, c.S);

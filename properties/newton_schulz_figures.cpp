@@ -11,6 +11,7 @@
 // The rate bounds are hand-derived from these identities (the spectral step is not in Coq).
 // Inputs are fixed (seed 43); axes are log10 values (the MPFR residuals do not fit a double).
 #include "core/linalg.hpp"
+#include "layers_vs_gd_figure.hpp"
 #include "newton_schulz/newton_schulz_weights.hpp"
 #include "report/plot_series.hpp"
 #include "tasks/regression_task.hpp"
@@ -26,21 +27,28 @@ namespace {
 using namespace iclproof;
 
 constexpr int ns_steps = 16;
-constexpr int d = 5;
+constexpr int d = layers_vs_gd::rows;
+
+const layers_vs_gd::figure_text newton_schulz_text{
+    "newton_schulz.residual_vs_layers",
+    "newton_schulz",
+    "Newton-Schulz in LSA layers vs gradient descent: residual ||I - M S||_F vs layers",
+    "layers (Newton-Schulz: two per step; GD: one step per layer)",
+    "log10 ||I - M S||_F",
+    "Newton-Schulz layers",
+    "sqrt(d) rho^(2^k)",
+    "sqrt(d) (1 - sigma_min^2/sigma_max^2)^j"};
 
 // S = diag(1, 0.8, 0.6, 0.45, 0.3) G (G Gaussian, seed 43): a non-symmetric S, cond(S) about 10.
 Mat<double> fixed_matrix() {
   data_rng rng(43);
-  const double scale[d] = {1.0, 0.8, 0.6, 0.45, 0.3};
-  Mat<double> S = rng.normal_matrix(d, d);
-  for (int i = 0; i < d; ++i) S.row(i) *= scale[i];
-  return S;
+  return layers_vs_gd::row_scaled_gaussian(rng, d);
 }
 
 template <class T>
 double log10_residual(const Mat<T>& M, const Mat<T>& S) {
   const Mat<T> R = Mat<T>(Mat<T>::Identity(d, d)) - matmul(M, S);
-  return log2_abs(T(R.norm())) * std::log10(2.0);
+  return layers_vs_gd::log10_abs(T(R.norm()));
 }
 
 // log10 ||I - M_k S||_F after layer 2k of the stack, k = 0..ns_steps (x = layers used: 2k).
@@ -63,14 +71,8 @@ plot_figure newton_schulz_vs_gd_figure(const plot_request& req) {
   const Vec<double> sig2 = symmetric_eigenvalues(Mat<double>(S.transpose() * S));  // ascending
   const double smin2 = sig2(0), smax2 = sig2(d - 1), frob2 = S.squaredNorm();
   const double rho = 1.0 - smin2 / frob2, gd_rate = 1.0 - smin2 / smax2;
-  plot_figure f;
-  f.id = "newton_schulz.residual_vs_layers";
-  f.family = "newton_schulz";
-  f.title = "Newton-Schulz in LSA layers vs gradient descent: residual ||I - M S||_F vs layers";
-  f.x_label = "layers (Newton-Schulz: two per step; GD: one step per layer)";
-  f.y_label = "log10 ||I - M S||_F";
-  f.integer_x = true;
-  f.caption = fmt::format(
+  layers_vs_gd::figure_lines f(newton_schulz_text, req);
+  f.figure.caption = fmt::format(
       "Fixed non-symmetric S, d = {}, cond(S) = {:.1f}, M_0 = S^T / ||S||_F^2. The construction's "
       "residual is (I - M_0 S)^(2^k) after 2k layers (proved: NewtonSchulz.v:ns_iter_residual, "
       "ns_stack_iter) and stays near 1 while rho^(2^k) does (rho = 1 - sigma_min^2 / ||S||_F^2 = "
@@ -78,14 +80,8 @@ plot_figure newton_schulz_vs_gd_figure(const plot_request& req) {
       "descent on (1/2) ||M S - I||_F^2 (eta = 1/sigma_max^2) falls like (1 - "
       "sigma_min^2/sigma_max^2)^j. Dashed: sqrt(d) times the rates (hand-derived bounds).",
       d, std::sqrt(smax2 / smin2), rho);
-  plot_line n53{"Newton-Schulz layers, double (53 bits)", line_style::measured,
-                newton_schulz_points<double>(S)};
-  plot_line nmp{fmt::format("Newton-Schulz layers, MPFR {} bits", req.precision_bits),
-                line_style::measured, newton_schulz_points<mpfr_real>(S)};
-  plot_line gd{
-      fmt::format("GD iterates, MPFR {} bits", req.precision_bits), line_style::measured, {}};
-  plot_line nb{"sqrt(d) rho^(2^k)", line_style::bound, {}};
-  plot_line gb{"sqrt(d) (1 - sigma_min^2/sigma_max^2)^j", line_style::bound, {}};
+  f.construction_double.points = newton_schulz_points<double>(S);
+  f.construction_mpfr.points = newton_schulz_points<mpfr_real>(S);
   const int gd_layers = 2 * ns_steps;
   {
     using T = mpfr_real;
@@ -95,25 +91,18 @@ plot_figure newton_schulz_vs_gd_figure(const plot_request& req) {
     for (int j = 1; j <= gd_layers; ++j) {
       const Mat<T> R = matmul(M, St) - Mat<T>(Mat<T>::Identity(d, d));
       M = Mat<T>(M - eta * matmul(R, Mat<T>(St.transpose())));
-      gd.points.push_back({double(j), log10_residual<T>(M, St)});
-      gb.points.push_back({double(j), std::log10(std::sqrt(double(d))) + j * std::log10(gd_rate)});
+      f.gd.points.push_back({double(j), log10_residual<T>(M, St)});
+      f.gd_rate.points.push_back(
+          {double(j), std::log10(std::sqrt(double(d))) + j * std::log10(gd_rate)});
     }
   }
-  // The rate line stops below the MPFR rounding floor (it would stretch the axis).
-  const double floor = -0.30103 * req.precision_bits - 5.0;
-  for (int k = 0; k <= ns_steps; ++k) {
-    const double y = std::log10(std::sqrt(double(d))) + std::ldexp(1.0, k) * std::log10(rho);
-    if (y >= floor) nb.points.push_back({double(2 * k), y});
-  }
-  f.lines = {n53, nmp, gd, nb, gb};
-  return f;
+  for (int k = 0; k <= ns_steps; ++k)
+    f.add_construction_rate(
+        double(2 * k), std::log10(std::sqrt(double(d))) + std::ldexp(1.0, k) * std::log10(rho));
+  return f.done();
 }
 
-const plot_source_registrar newton_schulz_figure{{.id = "newton_schulz.residual_vs_layers",
-                                                  .family = "newton_schulz",
-                                                  .produce = [](const plot_request& req) {
-                                                    return std::vector<plot_figure>{
-                                                        newton_schulz_vs_gd_figure(req)};
-                                                  }}};
+const plot_source_registrar newton_schulz_figure{
+    layers_vs_gd::figure_source(newton_schulz_text, &newton_schulz_vs_gd_figure)};
 
 }  // namespace

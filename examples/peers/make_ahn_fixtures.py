@@ -35,6 +35,8 @@ import sys
 
 import torch
 
+import peer_fixture_files  # this folder's: the sidecar writer and the probe
+
 sys.path.insert(0, sys.argv[1])
 out = sys.argv[2]
 import linear_transformer as lt  # noqa: E402  (the peer's file)
@@ -50,9 +52,7 @@ def save_pt(name, model):
     with open(f"{out}/{name}.json") as f:
         sidecar = json.load(f)
     sidecar["weights"] = f"{name}.pt"
-    with open(f"{out}/{name}_pt.json", "w") as f:
-        json.dump(sidecar, f, indent=1)
-        f.write("\n")
+    peer_fixture_files.write_sidecar(f"{out}/{name}_pt.json", sidecar)
 
 
 if len(sys.argv) > 3 and sys.argv[3] == "--pt-only":
@@ -75,17 +75,11 @@ if len(sys.argv) > 3 and sys.argv[3] == "--pt-only":
 
 
 def probe(model, U=None, D=None):
-    # One prompt from their generate_data and their model's own prediction on it (float32, as
-    # their attention builds float32 tensors): the test reads the same weights through the
-    # layout and must predict the same value (tests/unit/compare_peer_models_test.cpp).
+    # One prompt from their generate_data and their model's own prediction on it: the test reads
+    # the same weights through the layout and must predict the same value.
     torch.manual_seed(12345)
     Z, y = lt.generate_data("normal", N, d, 1, 0.1, U, D)
-    with torch.no_grad():
-        y_hat = -model(Z)[0, N, d].item()
-    return {"X": [[float(v) for v in row] for row in Z[0, :N, :d].t().tolist()],
-            "y": [float(v) for v in Z[0, :N, d].tolist()],
-            "x_q": [float(v) for v in Z[0, N, :d].tolist()],
-            "y_hat_peer": y_hat, "y_q": float(y[0].item()), "dtype": "float32"}
+    return peer_fixture_files.probe(model, Z, y, N, d)
 
 
 def wanted(*names):
@@ -105,9 +99,7 @@ def save(name, model, data, U=None, D=None):
                "probe": probe(model, U, D),
                "made_by": "examples/peers/make_ahn_fixtures.py with github:chengxiang/"
                           "LinearTransformer linear_transformer.py (Transformer_F)"}
-    with open(f"{out}/{name}.json", "w") as f:
-        json.dump(sidecar, f, indent=1)
-        f.write("\n")
+    peer_fixture_files.write_sidecar(f"{out}/{name}.json", sidecar)
     save_pt(name, model)
 
 

@@ -28,6 +28,8 @@ import sys
 
 import torch
 
+import peer_fixture_files  # this folder's: the sidecar writer and the probe
+
 folder, out = sys.argv[1], sys.argv[2]
 N, d, L = 10, 3, 3
 torch.set_num_threads(1)
@@ -47,12 +49,7 @@ def load_notebook_class(path):
 def probe(ns, model):
     torch.manual_seed(12345)
     Z, y = ns["generate_data"]("normal", N, d, 1, 0.1)
-    with torch.no_grad():
-        y_hat = -model(Z)[0, N, d].item()
-    return {"X": [[float(v) for v in row] for row in Z[0, :N, :d].t().tolist()],
-            "y": [float(v) for v in Z[0, :N, d].tolist()],
-            "x_q": [float(v) for v in Z[0, N, :d].tolist()],
-            "y_hat_peer": y_hat, "y_q": float(y[0].item()), "dtype": "float32"}
+    return peer_fixture_files.probe(model, Z, y, N, d)
 
 
 def save(ns, name, layout, model, run_mode, notebook):
@@ -64,9 +61,7 @@ def save(ns, name, layout, model, run_mode, notebook):
                "data": {"N": N, "inputs": "gaussian"}, "probe": pr,
                "made_by": "examples/peers/make_memformer_fixtures.py with github:SanchayanDutta/"
                           f"LinearTransformer \"{notebook}\" (Transformer_F)"}
-    with open(f"{out}/{name}.json", "w") as f:
-        json.dump(sidecar, f, indent=1)
-        f.write("\n")
+    peer_fixture_files.write_sidecar(f"{out}/{name}.json", sidecar)
 
 
 def train(ns, make, per_layer_alpha=None, steps0=300, steps1=300, seed=0):

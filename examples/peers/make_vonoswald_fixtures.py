@@ -20,11 +20,12 @@ ETA is the learning rate of the construction: give compare's exact one-step GD r
 uniform inputs at d = 3, N = 10 (its gd_step_reference.eta) so that the model IS one GD step
 with eta*. Data: their create_reg_data at input_range 2, w_scale 1 (x ~ U(-1, 1)^d, w ~ N(0, I)).
 """
-import json
 import sys
 
 import numpy as np
 import torch
+
+import peer_fixture_files  # this folder's: the sidecar writer
 
 out, eta = sys.argv[1], float(sys.argv[2])
 i_size, o_size, N = 3, 1, 10
@@ -73,9 +74,7 @@ def export(name, params, x, y, x_q):
                    "made_by": "examples/peers/make_vonoswald_fixtures.py: their create_weights "
                               "and forward re-typed in numpy (google-research/self-organising-"
                               "systems, transformers_learn_icl_by_gd)"}
-        with open(f"{out}/{name}_{fmt}.json", "w") as f:
-            json.dump(sidecar, f, indent=1)
-            f.write("\n")
+        peer_fixture_files.write_sidecar(f"{out}/{name}_{fmt}.json", sidecar)
 
 
 rng = np.random.default_rng(7)

@@ -11,8 +11,32 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace iclproof::compare_detail {
+
+namespace {
+// GD++ with the per-layer coefficients (eta_l, gamma_l) on every task: its prediction after each
+// layer, and the sum over the tasks of the cosine between the trained model's sensitivity and
+// GD++'s final weights.
+struct gdpp_reference_outputs {
+  std::vector<std::vector<T>> pred;  // [layer][task]
+  T cosine_sum;
+};
+
+gdpp_reference_outputs run_gdpp_reference(const std::vector<fresh_task>& tasks,
+                                          const std::vector<T>& eta, const std::vector<T>& gamma,
+                                          const trained_outputs& tf) {
+  const std::size_t L = eta.size();
+  gdpp_reference_outputs out{std::vector<std::vector<T>>(L, std::vector<T>(tasks.size())), T(0)};
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    const auto W = gdpp_preconditioned_iterates(tasks[t].X, tasks[t].Y, eta, gamma);
+    for (std::size_t l = 0; l < L; ++l) out.pred[l][t] = matmul(W[l + 1], tasks[t].xq)(0, 0);
+    out.cosine_sum += cosine(tf.sensitivity[t], Vec<T>(W.back().row(0).transpose()));
+  }
+  return out;
+}
+}  // namespace
 
 void compare_single_layer(const weights_file& w, const learned_parameters<T>& p,
                           const std::vector<fresh_task>& tasks, const gd_step_fit& gd_fit,
@@ -135,13 +159,7 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
     gamma_l.push_back(gamma_fit[p.tied ? 0 : l]);
   }
   const trained_outputs tf = evaluate_trained(p, tasks, forward);
-  std::vector<std::vector<T>> gdpp(static_cast<std::size_t>(L), std::vector<T>(tasks.size()));
-  T cos_sum(0);
-  for (std::size_t t = 0; t < tasks.size(); ++t) {
-    const auto W = gdpp_preconditioned_iterates(tasks[t].X, tasks[t].Y, eta_l, gamma_l);
-    for (int l = 0; l < L; ++l) gdpp[l][t] = matmul(W[l + 1], tasks[t].xq)(0, 0);
-    cos_sum += cosine(tf.sensitivity[t], Vec<T>(W.back().row(0).transpose()));
-  }
+  const auto [gdpp, cos_sum] = run_gdpp_reference(tasks, eta_l, gamma_l, tf);
   const T eta_gd = gd_fit.eta;
   const auto gd = gd_predictions(tasks, eta_gd, L);
   // GD++ with tuned coefficients (tune_gdpp_reference), evaluated at the working precision.
@@ -151,13 +169,7 @@ void compare_lsa_gdpp(const weights_file& w, const learned_parameters<T>& p,
     eta_tuned.emplace_back(tuned.fit.eta[static_cast<std::size_t>(l)]);
     gamma_tuned.emplace_back(tuned.fit.gamma[static_cast<std::size_t>(l)]);
   }
-  std::vector<std::vector<T>> gdpp_tuned(static_cast<std::size_t>(L), std::vector<T>(tasks.size()));
-  T cos_tuned_sum(0);
-  for (std::size_t t = 0; t < tasks.size(); ++t) {
-    const auto W = gdpp_preconditioned_iterates(tasks[t].X, tasks[t].Y, eta_tuned, gamma_tuned);
-    for (int l = 0; l < L; ++l) gdpp_tuned[l][t] = matmul(W[l + 1], tasks[t].xq)(0, 0);
-    cos_tuned_sum += cosine(tf.sensitivity[t], Vec<T>(W.back().row(0).transpose()));
-  }
+  const auto [gdpp_tuned, cos_tuned_sum] = run_gdpp_reference(tasks, eta_tuned, gamma_tuned, tf);
   r.tables["loss_ratio_standard_errors"] = {
       {"ratio_to_gdpp", to_d(loss_ratio_standard_error(tf.pred.back(), gdpp.back(), tasks))},
       {"ratio_to_gdpp_tuned",

@@ -249,18 +249,30 @@ memformer_state take_memformer_state(tensor_set& ts, const std::string& layout,
   return {a, alpha, gamma};
 }
 
+// alpha and gamma both have `shape`; `expected` writes it out for the error.
+void require_alpha_gamma_shape(const memformer_state& st, const std::vector<std::int64_t>& shape,
+                               const std::string& expected, const std::string& src) {
+  for (const auto* t : {&st.alpha, &st.gamma})
+    if (t->shape != shape)
+      fail(src,
+           fmt::format("alpha and gamma must have shape {}, not {}", expected, shape_text(*t)));
+}
+
+// The data model of both Memformer notebooks (their generate_data).
+void read_memformer_data_model(weights_file& w, const nlohmann::json& j, const std::string& src,
+                               const weights_limits& limits) {
+  read_data_model(w, j, src, limits, {"gaussian", "anisotropic"},
+                  "the Memformer notebooks' generate_data ('normal', with U and D or without)");
+}
+
 // ---- memformer_cgd: "ICLR_2025 Dynamic Memory CGD Implementation.ipynb" --------------------
 
 void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j,
                         const std::string& src, const weights_limits& limits) {
   const memformer_state st = take_memformer_state(ts, "memformer_cgd", src, limits);
-  const allparam_view& a = st.a;
-  const peer_tensor &alpha = st.alpha, &gamma = st.gamma;
+  const auto& [a, alpha, gamma] = st;
   const int L = a.L, H = a.H, d = a.d;
-  for (const auto* t : {&alpha, &gamma})
-    if (t->shape != std::vector<std::int64_t>{L})
-      fail(src, fmt::format("alpha and gamma must have shape ({}) (one per layer), not {}", L,
-                            shape_text(*t)));
+  require_alpha_gamma_shape(st, {L}, fmt::format("({}) (one per layer)", L), src);
   const int run_mode = run_mode_field(j, src);
   w.experiment = "memformer_cgd";
   w.kind = learned_model_kind::memformer_cgd;
@@ -311,8 +323,7 @@ void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j
       "k_l = -sum_h mean(diag Q_(l,h)) (docs/weights.md){}",
       ts.file(), L, H, d, run_mode,
       run_mode == 0 ? "; run_mode 0 uses no memory, so every gamma_l is 0" : ""));
-  read_data_model(w, j, src, limits, {"gaussian", "anisotropic"},
-                  "the Memformer notebooks' generate_data ('normal', with U and D or without)");
+  read_memformer_data_model(w, j, src, limits);
 }
 
 // ---- memformer_lfom: "ICLR_2025 Memformer LFOM on Isotropic Data.ipynb" ---------------------
@@ -320,21 +331,17 @@ void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j
 void read_memformer_lfom(weights_file& w, tensor_set& ts, const nlohmann::json& j,
                          const std::string& src, const weights_limits& limits) {
   const memformer_state st = take_memformer_state(ts, "memformer_lfom", src, limits);
-  const allparam_view& a = st.a;
-  const peer_tensor &alpha = st.alpha, &gamma = st.gamma;
+  const auto& [a, alpha, gamma] = st;
   const int L = a.L, H = a.H, d = a.d;
   const int run_mode = run_mode_field(j, src);
   w.d = d;
   w.layers = L;
-  read_data_model(w, j, src, limits, {"gaussian", "anisotropic"},
-                  "the Memformer notebooks' generate_data ('normal', with U and D or without)");
+  read_memformer_data_model(w, j, src, limits);
   const int N = w.N;
-  const std::vector<std::int64_t> per_token{L, 1, N + 1, d + 1};
-  for (const auto* t : {&alpha, &gamma})
-    if (t->shape != per_token)
-      fail(src, fmt::format("alpha and gamma must have shape (n_layer, 1, N+1, d+1) = ({}, 1, {}, "
-                            "{}) for data.N = {}, not {}",
-                            L, N + 1, d + 1, N, shape_text(*t)));
+  require_alpha_gamma_shape(
+      st, {L, 1, N + 1, d + 1},
+      fmt::format("(n_layer, 1, N+1, d+1) = ({}, 1, {}, {}) for data.N = {}", L, N + 1, d + 1, N),
+      src);
   note_zeroed_p(w, a);
   w.provenance.push_back(
       "tensor 'gamma' is not read by the notebook's forward (it uses alpha "

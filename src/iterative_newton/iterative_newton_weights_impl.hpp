@@ -17,8 +17,13 @@ Mat<T> selector(Eigen::Index rows, Eigen::Index D, Eigen::Index col) {
   s.block(0, col, rows, rows) = Mat<T>::Identity(rows, rows);
   return s;
 }
-inline void require_d(Eigen::Index d, const char* what) {
+// A layer with `mask` and no heads yet, for d >= 1 (`what` names the caller in the error).
+template <class T>
+lsa_layer<T> empty_layer(Eigen::Index d, lsa_mask mask, const char* what) {
   if (d < 1) throw std::invalid_argument(std::string(what) + ": d = " + std::to_string(d) + " < 1");
+  lsa_layer<T> l;
+  l.mask = mask;
+  return l;
 }
 }  // namespace iterative_newton_detail
 
@@ -43,11 +48,10 @@ Mat<T> iterative_newton_tokens(const Mat<T>& X, const Mat<T>& y, const Mat<T>& X
 template <class T>
 lsa_layer<T> iterative_newton_setup_layer(Eigen::Index d, const T& alpha) {
   using iterative_newton_detail::selector;
-  iterative_newton_detail::require_d(d, "iterative_newton_setup_layer");
+  lsa_layer<T> l = iterative_newton_detail::empty_layer<T>(d, lsa_mask::context_keys,
+                                                           "iterative_newton_setup_layer");
   const iterative_newton_rows r{d};
   const Eigen::Index D = r.D();
-  lsa_layer<T> l;
-  l.mask = lsa_mask::context_keys;
   const Mat<T> sx = selector<T>(d, D, r.x()), sC = selector<T>(d, D, r.C());
   l.heads.push_back({sx, sC, sx, Mat<T>(selector<T>(d, D, r.A()).transpose())});
   l.heads.push_back({sx, sC, sx, Mat<T>(selector<T>(d, D, r.B()).transpose() * alpha)});
@@ -59,11 +63,10 @@ lsa_layer<T> iterative_newton_setup_layer(Eigen::Index d, const T& alpha) {
 template <class T>
 lsa_layer<T> iterative_newton_step_layer(Eigen::Index d) {
   using iterative_newton_detail::selector;
-  iterative_newton_detail::require_d(d, "iterative_newton_step_layer");
+  lsa_layer<T> l =
+      iterative_newton_detail::empty_layer<T>(d, lsa_mask::all_keys, "iterative_newton_step_layer");
   const iterative_newton_rows r{d};
   const Eigen::Index D = r.D();
-  lsa_layer<T> l;
-  l.mask = lsa_mask::all_keys;
   const Mat<T> sA = selector<T>(d, D, r.A()), sB = selector<T>(d, D, r.B()),
                sC = selector<T>(d, D, r.C());
   const Mat<T> eB = sB.transpose();
@@ -75,11 +78,10 @@ lsa_layer<T> iterative_newton_step_layer(Eigen::Index d) {
 template <class T>
 lsa_layer<T> iterative_newton_readout_layer(Eigen::Index d) {
   using iterative_newton_detail::selector;
-  iterative_newton_detail::require_d(d, "iterative_newton_readout_layer");
+  lsa_layer<T> l = iterative_newton_detail::empty_layer<T>(d, lsa_mask::all_keys,
+                                                           "iterative_newton_readout_layer");
   const iterative_newton_rows r{d};
   const Eigen::Index D = r.D();
-  lsa_layer<T> l;
-  l.mask = lsa_mask::all_keys;
   l.heads.push_back({selector<T>(d, D, r.B()), selector<T>(d, D, r.x()), selector<T>(1, D, r.g()),
                      Mat<T>(selector<T>(1, D, r.y()).transpose())});
   return l;

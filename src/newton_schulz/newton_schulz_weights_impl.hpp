@@ -21,6 +21,18 @@ Mat<T> selector(Eigen::Index d, Eigen::Index block) {
 inline void require_d(Eigen::Index d, const char* what) {
   if (d < 1) throw std::invalid_argument(std::string(what) + ": d = " + std::to_string(d) + " < 1");
 }
+// Either layer: one head, every token a key, keys from block `key`, queries from block `query`,
+// values from the iterate block B, written back into B times `scale`.
+template <class T>
+lsa_layer<T> iterate_update_layer(Eigen::Index d, Eigen::Index key, Eigen::Index query,
+                                  const T& scale, const char* what) {
+  require_d(d, what);
+  lsa_layer<T> l;
+  l.mask = lsa_mask::all_keys;
+  l.heads.push_back({selector<T>(d, key), selector<T>(d, query), selector<T>(d, 1),
+                     Mat<T>(selector<T>(d, 1).transpose() * scale)});
+  return l;
+}
 }  // namespace newton_schulz_detail
 
 template <class T>
@@ -45,26 +57,18 @@ Mat<T> newton_schulz_iterate(const Mat<T>& E) {
   return E.middleRows(d, d);
 }
 
+// Keys and queries from C = I, values from B = M: B <- M + M I I = 2M (the scale 1 is exact).
 template <class T>
 lsa_layer<T> newton_schulz_doubling_layer(Eigen::Index d) {
-  using namespace newton_schulz_detail;
-  require_d(d, "newton_schulz_doubling_layer");
-  lsa_layer<T> l;
-  l.mask = lsa_mask::all_keys;
-  l.heads.push_back({selector<T>(d, 2), selector<T>(d, 2), selector<T>(d, 1),
-                     Mat<T>(selector<T>(d, 1).transpose())});
-  return l;
+  return newton_schulz_detail::iterate_update_layer<T>(d, 2, 2, T(1),
+                                                       "newton_schulz_doubling_layer");
 }
 
+// Keys from A = S^T, queries and values from B = 2M: B <- 2M - (1/4) (2M) S (2M) = 2M - M S M.
 template <class T>
 lsa_layer<T> newton_schulz_correction_layer(Eigen::Index d) {
-  using namespace newton_schulz_detail;
-  require_d(d, "newton_schulz_correction_layer");
-  lsa_layer<T> l;
-  l.mask = lsa_mask::all_keys;
-  l.heads.push_back({selector<T>(d, 0), selector<T>(d, 1), selector<T>(d, 1),
-                     Mat<T>(selector<T>(d, 1).transpose() * T(-T(1) / T(4)))});
-  return l;
+  return newton_schulz_detail::iterate_update_layer<T>(d, 0, 1, T(-T(1) / T(4)),
+                                                       "newton_schulz_correction_layer");
 }
 
 template <class T>

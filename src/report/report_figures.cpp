@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <utility>
 
 namespace iclproof {
 
@@ -127,13 +128,25 @@ std::vector<plot_figure> sweep_figures(
 
 // ---- trained models -------------------------------------------------------------------------
 
-plot_figure training_curve_figure(const weights_file& w, const std::string& id_prefix) {
+namespace {
+// A figure of the trained models' section: its id, title and axis labels.
+plot_figure trained_figure(std::string id, std::string title, std::string x_label,
+                           std::string y_label) {
   plot_figure fig;
-  fig.id = id_prefix + ".loss_curve";
+  fig.id = std::move(id);
   fig.family = "trained";
-  fig.title = fmt::format("Training loss: {} ({} preset, seed {})", w.experiment, w.preset, w.seed);
-  fig.x_label = "training step (optimiser updates)";
-  fig.y_label = "loss (squared error / 2, log scale)";
+  fig.title = std::move(title);
+  fig.x_label = std::move(x_label);
+  fig.y_label = std::move(y_label);
+  return fig;
+}
+}  // namespace
+
+plot_figure training_curve_figure(const weights_file& w, const std::string& id_prefix) {
+  plot_figure fig = trained_figure(
+      id_prefix + ".loss_curve",
+      fmt::format("Training loss: {} ({} preset, seed {})", w.experiment, w.preset, w.seed),
+      "training step (optimiser updates)", "loss (squared error / 2, log scale)");
   fig.log_y = true;
   fig.caption = "Loss curve recorded by iclproof-train in " +
                 fs::path(w.source).filename().string() +
@@ -177,12 +190,10 @@ std::vector<plot_figure> trajectory_figures(const compare_trajectory_result& t,
   for (const auto& m : t.points.front().comparison.metrics) {
     if (!m.gated) continue;
     const bool flip = m.relation == ">=";
-    plot_figure fig;
-    fig.id = id_prefix + "." + safe(m.name);
-    fig.family = "trained";
-    fig.title = fmt::format("{} along training: {}{}", t.experiment, flip ? "1 - " : "", m.name);
-    fig.x_label = "training step (log scale)";
-    fig.y_label = fmt::format("{}{} (log scale)", flip ? "1 - " : "", m.name);
+    plot_figure fig = trained_figure(
+        id_prefix + "." + safe(m.name),
+        fmt::format("{} along training: {}{}", t.experiment, flip ? "1 - " : "", m.name),
+        "training step (log scale)", fmt::format("{}{} (log scale)", flip ? "1 - " : "", m.name));
     fig.log_x = true;
     fig.log_y = true;
     fig.caption = fmt::format(
@@ -212,12 +223,10 @@ std::vector<plot_figure> trajectory_figures(const compare_trajectory_result& t,
   }
   // Distance of the learned GD step to the exact population optimum eta* (single layer).
   if (t.points.front().eta_relative_difference) {
-    plot_figure fig;
-    fig.id = id_prefix + ".eta_relative_difference";
-    fig.family = "trained";
-    fig.title = t.experiment + " along training: |eta_learned - eta*| / eta*";
-    fig.x_label = "training step (log scale)";
-    fig.y_label = "|eta_learned - eta*| / eta* (log scale)";
+    plot_figure fig =
+        trained_figure(id_prefix + ".eta_relative_difference",
+                       t.experiment + " along training: |eta_learned - eta*| / eta*",
+                       "training step (log scale)", "|eta_learned - eta*| / eta* (log scale)");
     fig.log_x = true;
     fig.log_y = true;
     fig.caption =
@@ -281,6 +290,13 @@ bool all_positive(const std::vector<plot_line>& lines) {
       if (!(p.y > 0)) return false;
   return true;
 }
+// A per-layer figure (x = the layer's index) with its lines, as panels appended to figs.
+void add_per_layer_panels(std::vector<plot_figure>& figs, plot_figure fig,
+                          std::vector<plot_line> lines) {
+  fig.lines = std::move(lines);
+  fig.integer_x = true;
+  for (auto& panel : split_into_panels(fig)) figs.push_back(std::move(panel));
+}
 }  // namespace
 
 std::vector<plot_figure> comparison_figures(const compare_result& c, const std::string& id_prefix) {
@@ -291,12 +307,9 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
     // Distances of the learned weights to the construction, per layer.
     auto dist = column_lines(*rows, is_distance_key);
     if (!dist.empty()) {
-      plot_figure fig;
-      fig.id = id_prefix + ".distance_per_layer";
-      fig.family = "trained";
-      fig.title = "Learned vs construction, per layer: " + what;
-      fig.x_label = x_label;
-      fig.y_label = "relative distance (dimensionless, log scale)";
+      plot_figure fig = trained_figure(id_prefix + ".distance_per_layer",
+                                       "Learned vs construction, per layer: " + what, x_label,
+                                       "relative distance (dimensionless, log scale)");
       fig.log_y = all_positive(dist);
       fig.caption =
           "Relative distance of each layer's learned weights to the construction (columns of the "
@@ -315,36 +328,26 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
           fig.caption += " The dashed line is the verdict's threshold.";
           break;
         }
-      fig.lines = std::move(dist);
-      fig.integer_x = true;
-      for (auto& panel : split_into_panels(fig)) figs.push_back(std::move(panel));
+      add_per_layer_panels(figs, std::move(fig), std::move(dist));
     }
     // Learned coefficients (step sizes, momenta, scale) per layer.
     auto coeff = column_lines(*rows, [](const std::string& k) { return !is_distance_key(k); });
     if (!coeff.empty()) {
-      plot_figure fig;
-      fig.id = id_prefix + ".coefficients_per_layer";
-      fig.family = "trained";
-      fig.title = "Learned coefficients per layer: " + what;
-      fig.x_label = x_label;
-      fig.y_label = "coefficient value (dimensionless)";
+      plot_figure fig = trained_figure(id_prefix + ".coefficients_per_layer",
+                                       "Learned coefficients per layer: " + what, x_label,
+                                       "coefficient value (dimensionless)");
       fig.caption =
           "Coefficients read off each layer's learned weights (and, for the Memformer CGD model, "
           "conjugate gradient's per-task mean coefficients next to them).";
-      fig.lines = std::move(coeff);
-      fig.integer_x = true;
-      for (auto& panel : split_into_panels(fig)) figs.push_back(std::move(panel));
+      add_per_layer_panels(figs, std::move(fig), std::move(coeff));
     }
   }
   if (const json* rows = layer_rows(c.tables, "loss_per_layer")) {
     auto loss = column_lines(*rows, [](const std::string&) { return true; });
     if (!loss.empty()) {
-      plot_figure fig;
-      fig.id = id_prefix + ".loss_per_layer";
-      fig.family = "trained";
-      fig.title = "Loss after each layer: " + what;
-      fig.x_label = x_label;
-      fig.y_label = "loss (squared error / 2, log scale)";
+      plot_figure fig =
+          trained_figure(id_prefix + ".loss_per_layer", "Loss after each layer: " + what, x_label,
+                         "loss (squared error / 2, log scale)");
       fig.log_y = all_positive(loss);
       fig.caption = fmt::format(
           "(1/2) mean squared error of the prediction read after each layer on {} fresh tasks "
@@ -355,9 +358,7 @@ std::vector<plot_figure> comparison_figures(const compare_result& c, const std::
           "gdpp_tuned (GD++ with per-layer coefficients tuned on a sample of its own, the gated "
           "reference of von Oswald Sec. 3).",
           c.tasks, c.seed, c.precision_bits);
-      fig.lines = std::move(loss);
-      fig.integer_x = true;
-      for (auto& panel : split_into_panels(fig)) figs.push_back(std::move(panel));
+      add_per_layer_panels(figs, std::move(fig), std::move(loss));
     }
   }
   return figs;
@@ -368,12 +369,10 @@ std::vector<plot_figure> weight_heatmap_figures(const compare_result& c,
   std::vector<plot_figure> figs;
   for (std::size_t k = 0; k < c.matrix_pairs.size(); ++k) {
     const auto& m = c.matrix_pairs[k];
-    plot_figure fig;
-    fig.id = fmt::format("{}.weights_{}", id_prefix, k + 1);
-    fig.family = "trained";
-    fig.title = m.title + ": " + m.learned_label + " vs " + m.construction_label;
-    fig.x_label = "column (index)";
-    fig.y_label = "row (index)";
+    plot_figure fig =
+        trained_figure(fmt::format("{}.weights_{}", id_prefix, k + 1),
+                       m.title + ": " + m.learned_label + " vs " + m.construction_label,
+                       "column (index)", "row (index)");
     fig.caption =
         "Left: the trained model's matrix (" + m.title +
         "); right: the construction's. One colour scale for both (blue negative, white 0, red "

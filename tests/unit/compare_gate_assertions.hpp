@@ -1,6 +1,7 @@
 // Assertions on a compare_result shared by the compare gate tests (compare_gated_lsa_test,
 // compare_gated_memformer_test, compare_sweep_test): a metric by name, every gated metric passing,
-// one gated metric failing (alone), and compare_weights on the forward pass without the mask.
+// one gated metric (or each of several) failing (alone), compare_weights on a right model changed
+// into a wrong one, and compare_weights on the forward pass without the mask.
 #pragma once
 
 #include "compare/compare.hpp"
@@ -10,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -42,6 +44,11 @@ inline void require_fails(const compare_result& r, const std::string& name) {
   CHECK_FALSE(r.passed);
 }
 
+// Each named gated metric fails (require_fails for each, in this order).
+inline void require_each_fails(const compare_result& r, std::initializer_list<const char*> names) {
+  for (const char* name : names) require_fails(r, name);
+}
+
 // The named gated metric fails and every other gated metric passes: the metric is what fails
 // the model (it is not redundant with another gate on this model).
 inline void require_fails_alone(const compare_result& r, const std::string& name) {
@@ -52,6 +59,23 @@ inline void require_fails_alone(const compare_result& r, const std::string& name
       INFO(m.name << " = " << m.value << " " << m.relation << " " << m.threshold);
       CHECK(m.passed);
     }
+}
+
+// compare's options with `tasks` validation tasks and `calibration_tasks` calibration tasks (by
+// default compare's own).
+inline compare_options compare_tasks(int tasks,
+                                     int calibration_tasks = compare_options{}.calibration_tasks) {
+  compare_options o;
+  o.tasks = tasks;
+  o.calibration_tasks = calibration_tasks;
+  return o;
+}
+
+// compare_weights on a copy of the right model `good` made wrong by `change(weights_file&)`.
+template <class Change>
+compare_result compare_changed(weights_file w, const compare_options& o, Change change) {
+  change(w);
+  return compare_weights(w, o);
 }
 
 // compare_weights with the forward pass WITHOUT the attention mask (a wrong model).

@@ -34,12 +34,30 @@ Mat<double> wrong_preconditioner_block(int d) {
   return B;
 }
 
+// The right model with layer 1's W_Q x-block replaced by wrong_preconditioner_block.
+weights_file wrong_preconditioner(weights_file w, int d) {
+  w.parameter_sets[0]["W_Q"].topLeftCorner(d, d) = wrong_preconditioner_block(d);
+  return w;
+}
+
+// The right model with the label entry of W_V negated in parameter set `layer`: its step uphill.
+weights_file sign_flipped_step(weights_file w, int layer, int d) {
+  Eigen::MatrixXd& WV = w.parameter_sets[std::size_t(layer)]["W_V"];
+  WV(d, d) = -WV(d, d);
+  return w;
+}
+
+// The right model with P scaled by `factor` in every parameter set.
+weights_file every_P_scaled(weights_file w, double factor) {
+  for (auto& set : w.parameter_sets) set["P"] *= factor;
+  return w;
+}
+
 }  // namespace
 
 TEST_CASE("compare.gated.single_layer: each gated metric fails on the model it exists to catch") {
   const int d = 4, N = 8;
-  compare_options o;
-  o.tasks = 300;
+  const compare_options o = compare_tasks(300);
   // The exact eta* for U(-1, 1): 15 N / (5 N + 5 d - 1) (proofs/PopulationOptima.v).
   const double eta_star = 15.0 * N / (5.0 * N + 5.0 * d - 1.0);
   const weights_file good = prop1(d, N, eta_star);
@@ -48,21 +66,17 @@ TEST_CASE("compare.gated.single_layer: each gated metric fails on the model it e
   CHECK(find_metric(ok, "sensitivities.mean_cosine").value > 0.999999);
 
   SECTION("sign-flipped value weight: cosine -1 (catches a |cos|)") {
-    weights_file w = good;
-    w.parameter_sets[0]["W_V"](d, d) = 1.0;
-    const compare_result r = compare_weights(w, o);
+    const compare_result r =
+        compare_changed(good, o, [&](weights_file& w) { w.parameter_sets[0]["W_V"](d, d) = 1.0; });
     require_fails(r, "sensitivities.mean_cosine");
     CHECK(find_metric(r, "sensitivities.mean_cosine").value < -0.999999);
-    require_fails(r, "weights.PV_relative_distance");
-    require_fails(r, "predictions.relative_difference");
-    require_fails(r, "loss.ratio_to_gd");
+    require_each_fails(
+        r, {"weights.PV_relative_distance", "predictions.relative_difference", "loss.ratio_to_gd"});
   }
   SECTION("wrong scale: step 1.3 eta*") {
-    weights_file w = good;
-    w.parameter_sets[0]["P"] *= 1.3;
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "weights.PV_relative_distance");
-    require_fails(r, "predictions.relative_difference");
+    const compare_result r =
+        compare_changed(good, o, [](weights_file& w) { w.parameter_sets[0]["P"] *= 1.3; });
+    require_each_fails(r, {"weights.PV_relative_distance", "predictions.relative_difference"});
     // Population: loss(1.3 eta*) / loss(eta*) = 1 + a (0.3 eta*)^2 / min = 1.19 here.
     require_fails(r, "loss.ratio_to_gd");
     CHECK(find_metric(r, "sensitivities.mean_cosine").passed);  // direction is right
@@ -74,21 +88,16 @@ TEST_CASE("compare.gated.single_layer: each gated metric fails on the model it e
     CHECK(find_metric(r, "weights.PV_full_relative_distance").value == Approx(0.3).epsilon(1e-9));
   }
   SECTION("wrong preconditioner: W_K^T W_Q x-block diag(0.2, 1.8, ...)") {
-    weights_file w = good;
-    w.parameter_sets[0]["W_Q"].topLeftCorner(d, d) = wrong_preconditioner_block(d);
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "weights.KQ_relative_distance");
-    require_fails(r, "sensitivities.mean_cosine");
-    require_fails(r, "predictions.relative_difference");
+    const compare_result r = compare_weights(wrong_preconditioner(good, d), o);
+    require_each_fails(r, {"weights.KQ_relative_distance", "sensitivities.mean_cosine",
+                           "predictions.relative_difference"});
   }
   SECTION("collapsed layer: P = 0") {
-    weights_file w = good;
-    w.parameter_sets[0]["P"].setZero();
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "weights.PV_relative_distance");
-    require_fails(r, "predictions.relative_difference");
-    require_fails(r, "sensitivities.mean_cosine");  // 0/0: NaN fails
-    require_fails(r, "loss.ratio_to_gd");
+    const compare_result r =
+        compare_changed(good, o, [](weights_file& w) { w.parameter_sets[0]["P"].setZero(); });
+    // sensitivities.mean_cosine: 0/0, and NaN fails.
+    require_each_fails(r, {"weights.PV_relative_distance", "predictions.relative_difference",
+                           "sensitivities.mean_cosine", "loss.ratio_to_gd"});
   }
   SECTION("missing mask: does not apply to one layer (Prop 1 computes the same function)") {
     // The query token's label slot is 0 on input, so under Prop 1 its value W_V e_q = [0; -0]
@@ -133,9 +142,7 @@ weights_file gdpp(int d, int N, int layers, bool tied, const std::vector<double>
 // a 0.3 x scale, a collapsed layer or no mask is worse than plain GD.
 TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to catch") {
   const int d = 4, N = 8;
-  compare_options o;
-  o.tasks = 200;
-  o.calibration_tasks = 2000;
+  const compare_options o = compare_tasks(200, 2000);
   const gdpp_tuning_result opt = optimal_gdpp(d, N, 2, true);
   INFO("optimal tied GD++ (eta, gamma) = (" << opt.eta[0] << ", " << opt.gamma[0] << ")");
   const weights_file good = gdpp(d, N, 2, true, opt.eta, opt.gamma);
@@ -144,41 +151,32 @@ TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to
   CHECK(find_metric(ok, "loss.ratio_to_gd").value < 0.7);
 
   SECTION("wrong preconditioner: not GD++ with any (eta, gamma)") {
-    weights_file w = good;
-    w.parameter_sets[0]["W_Q"].topLeftCorner(d, d) = wrong_preconditioner_block(d);
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "weights.worst_alignment_distance");
-    require_fails(r, "predictions.relative_difference_to_gdpp");
-    require_fails(r, "sensitivities.mean_cosine_to_gdpp");
-    require_fails(r, "loss.ratio_to_gdpp");
+    const compare_result r = compare_weights(wrong_preconditioner(good, d), o);
+    require_each_fails(
+        r, {"weights.worst_alignment_distance", "predictions.relative_difference_to_gdpp",
+            "sensitivities.mean_cosine_to_gdpp", "loss.ratio_to_gdpp"});
   }
   SECTION("collapsed layer: W_V = 0") {
-    weights_file w = good;
-    w.parameter_sets[0]["W_V"].setZero();
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "weights.worst_alignment_distance");  // 0/0: NaN fails
-    require_fails(r, "predictions.relative_difference_to_gdpp");
-    require_fails(r, "sensitivities.mean_cosine_to_gdpp");
-    require_fails(r, "loss.ratio_to_gd");
+    const compare_result r =
+        compare_changed(good, o, [](weights_file& w) { w.parameter_sets[0]["W_V"].setZero(); });
+    // weights.worst_alignment_distance: 0/0, and NaN fails.
+    require_each_fails(
+        r, {"weights.worst_alignment_distance", "predictions.relative_difference_to_gdpp",
+            "sensitivities.mean_cosine_to_gdpp", "loss.ratio_to_gd"});
   }
   SECTION("sign-flipped step: the references not read off the weights catch it") {
     // The weight-read GD++ reference is GD++ with eta = -3.6: the same function, and its metrics
     // pass. Two steps uphill are far worse than plain GD and far from tuned GD++.
-    weights_file w = good;
-    w.parameter_sets[0]["W_V"](d, d) = -w.parameter_sets[0]["W_V"](d, d);
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "loss.ratio_to_gd");
-    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
-    require_fails(r, "loss.ratio_to_gdpp_tuned");
+    const compare_result r = compare_weights(sign_flipped_step(good, 0, d), o);
+    require_each_fails(r, {"loss.ratio_to_gd", "predictions.relative_difference_to_gdpp_tuned",
+                           "loss.ratio_to_gdpp_tuned"});
     CHECK(find_metric(r, "predictions.relative_difference_to_gdpp").passed);
     CHECK(find_metric(r, "weights.worst_alignment_distance").passed);
   }
   SECTION("wrong scale: P x 0.3 (eta and gamma both 0.3 x)") {
-    weights_file w = good;
-    w.parameter_sets[0]["P"] *= 0.3;
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "loss.ratio_to_gd");
-    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    const compare_result r =
+        compare_changed(good, o, [](weights_file& w) { w.parameter_sets[0]["P"] *= 0.3; });
+    require_each_fails(r, {"loss.ratio_to_gd", "predictions.relative_difference_to_gdpp_tuned"});
     CHECK(find_metric(r, "predictions.relative_difference_to_gdpp").passed);  // read off: same
   }
   SECTION("wrong scale that still beats plain GD: only tuned GD++ catches it") {
@@ -186,18 +184,16 @@ TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to
     // loss.ratio_to_gd passes and the weight-read GD++ metrics pass (same function); its
     // predictions differ from GD++ with tuned coefficients by more than 5%. (This model passed
     // every gated metric before tuned GD++ was built.)
-    weights_file w = good;
-    w.parameter_sets[0]["P"] *= 1.3;
-    const compare_result r = compare_weights(w, o);
+    const compare_result r =
+        compare_changed(good, o, [](weights_file& w) { w.parameter_sets[0]["P"] *= 1.3; });
     require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
     CHECK(find_metric(r, "loss.ratio_to_gd").passed);
     CHECK(find_metric(r, "predictions.relative_difference_to_gdpp").passed);
   }
   SECTION("missing mask: the query attends to itself and to its layer-1 prediction") {
     const compare_result r = compare_unmasked(good, o);
-    require_fails(r, "predictions.relative_difference_to_gdpp");
-    require_fails(r, "loss.ratio_to_gdpp");
-    require_fails(r, "loss.ratio_to_gd");
+    require_each_fails(
+        r, {"predictions.relative_difference_to_gdpp", "loss.ratio_to_gdpp", "loss.ratio_to_gd"});
     CHECK(find_metric(r, "weights.worst_alignment_distance").passed);  // weights are right
   }
 }
@@ -209,9 +205,7 @@ TEST_CASE("compare.gated.gdpp: each gated metric fails on the model it exists to
 // against plain GD.
 TEST_CASE("compare.gated.stack: each gated metric fails on the model it exists to catch") {
   const int d = 4, N = 8;
-  compare_options o;
-  o.tasks = 200;
-  o.calibration_tasks = 2000;
+  const compare_options o = compare_tasks(200, 2000);
   const gdpp_tuning_result opt = optimal_gdpp(d, N, 2, false);
   INFO("optimal untied GD++ eta = (" << opt.eta[0] << ", " << opt.eta[1]
                                      << "), gamma_1 = " << opt.gamma[0]);
@@ -226,47 +220,34 @@ TEST_CASE("compare.gated.stack: each gated metric fails on the model it exists t
   }
 
   SECTION("wrong preconditioner in layer 1") {
-    weights_file w = good;
-    w.parameter_sets[0]["W_Q"].topLeftCorner(d, d) = wrong_preconditioner_block(d);
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
-    require_fails(r, "sensitivities.mean_cosine_to_gdpp_tuned");
-    require_fails(r, "loss.ratio_to_gdpp_tuned");
+    const compare_result r = compare_weights(wrong_preconditioner(good, d), o);
+    require_each_fails(r, {"predictions.relative_difference_to_gdpp_tuned",
+                           "sensitivities.mean_cosine_to_gdpp_tuned", "loss.ratio_to_gdpp_tuned"});
   }
   SECTION("collapsed layer 1 (W_V = 0): GD++ with eta_1 = gamma_1 = 0, worse than plain GD") {
-    weights_file w = good;
-    w.parameter_sets[0]["W_V"].setZero();
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "loss.ratio_to_gd");
-    require_fails(r, "loss.ratio_to_gdpp_tuned");
+    const compare_result r =
+        compare_changed(good, o, [](weights_file& w) { w.parameter_sets[0]["W_V"].setZero(); });
+    require_each_fails(r, {"loss.ratio_to_gd", "loss.ratio_to_gdpp_tuned"});
   }
   SECTION("sign-flipped step in layer 2") {
-    weights_file w = good;
-    w.parameter_sets[1]["W_V"](d, d) = -w.parameter_sets[1]["W_V"](d, d);
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "loss.ratio_to_gd");
-    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
+    const compare_result r = compare_weights(sign_flipped_step(good, 1, d), o);
+    require_each_fails(r, {"loss.ratio_to_gd", "predictions.relative_difference_to_gdpp_tuned"});
   }
   SECTION("wrong scale: P x 0.3 in both layers") {
-    weights_file w = good;
-    for (auto& set : w.parameter_sets) set["P"] *= 0.3;
-    const compare_result r = compare_weights(w, o);
-    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
-    require_fails(r, "loss.ratio_to_gdpp_tuned");
+    const compare_result r = compare_weights(every_P_scaled(good, 0.3), o);
+    require_each_fails(
+        r, {"predictions.relative_difference_to_gdpp_tuned", "loss.ratio_to_gdpp_tuned"});
   }
   SECTION("wrong scale that still beats plain GD: P x 1.3 in both layers") {
     // GD++ with 1.3 x the optimal coefficients still beats two plain GD steps (loss ratio
     // measured 0.63), so only tuned GD++ catches it.
-    weights_file w = good;
-    for (auto& set : w.parameter_sets) set["P"] *= 1.3;
-    const compare_result r = compare_weights(w, o);
+    const compare_result r = compare_weights(every_P_scaled(good, 1.3), o);
     require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
     CHECK(find_metric(r, "loss.ratio_to_gd").passed);
   }
   SECTION("missing mask") {
     const compare_result r = compare_unmasked(good, o);
-    require_fails(r, "predictions.relative_difference_to_gdpp_tuned");
-    require_fails(r, "loss.ratio_to_gdpp_tuned");
-    require_fails(r, "loss.ratio_to_gd");
+    require_each_fails(r, {"predictions.relative_difference_to_gdpp_tuned",
+                           "loss.ratio_to_gdpp_tuned", "loss.ratio_to_gd"});
   }
 }

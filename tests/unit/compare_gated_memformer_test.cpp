@@ -33,10 +33,20 @@ Mat<double> preset_sigma() {
   return s.asDiagonal();
 }
 
-weights_file ahn(int N, const std::vector<Mat<double>>& A) {
-  weights_file w = base_file("ahn_linear_transformer", learned_model_kind::ahn_linear, 5, N,
-                             static_cast<int>(A.size()), false, "anisotropic");
+// A file of `layers` layers on the presets' anisotropic data: d = 5, Sigma = preset_sigma().
+weights_file preset_file(const std::string& experiment, learned_model_kind kind, int N,
+                         std::size_t layers) {
+  weights_file w =
+      base_file(experiment, kind, 5, N, static_cast<int>(layers), false, "anisotropic");
   w.Sigma = preset_sigma();
+  return w;
+}
+
+Mat<double> one_by_one(double v) { return Mat<double>::Constant(1, 1, v); }
+
+weights_file ahn(int N, const std::vector<Mat<double>>& A) {
+  weights_file w =
+      preset_file("ahn_linear_transformer", learned_model_kind::ahn_linear, N, A.size());
   for (const auto& a : A) w.parameter_sets.push_back({{"A", a}});
   return w;
 }
@@ -50,8 +60,7 @@ weights_file ahn(int N, const std::vector<Mat<double>>& A) {
 // GD / TF) fails the first check.
 TEST_CASE("compare.gated.ahn: loss ratio and Dist(Sigma^1/2 A Sigma^1/2, I) each fail") {
   const int N = 20;
-  compare_options o;
-  o.tasks = 500;
+  const compare_options o = compare_tasks(500);
   const Mat<double> Sigma = preset_sigma();
   const Mat<double> A_star =
       optimal_preconditioner_w_sigma_inverse<double>(Sigma, N);  // diagonal: exact to rounding
@@ -90,9 +99,7 @@ TEST_CASE("compare.gated.ahn: loss ratio and Dist(Sigma^1/2 A Sigma^1/2, I) each
 // pure-Python simulation gave 0.67 against 0.67), so the loss alone cannot be relied on here.
 TEST_CASE("compare.gated.ahn_missing_mask: Lemma 1 stops compare without the mask") {
   const int N = 20;
-  compare_options o;
-  o.tasks = 200;
-  o.calibration_tasks = 2000;
+  const compare_options o = compare_tasks(200, 2000);
   const Mat<double> A = optimal_preconditioner_w_sigma_inverse<double>(preset_sigma(), N);
   const weights_file good = ahn(N, {A, A, A});
   const compare_result ok = compare_weights(good, o);
@@ -107,9 +114,7 @@ TEST_CASE("compare.gated.ahn_missing_mask: Lemma 1 stops compare without the mas
 // Three Ahn layers, one collapsed (A_2 = 0): Dist of the zero layer is 0/0 (NaN fails).
 TEST_CASE("compare.gated.ahn_collapsed_layer: a zero layer fails Dist") {
   const int N = 20;
-  compare_options o;
-  o.tasks = 200;
-  o.calibration_tasks = 2000;
+  const compare_options o = compare_tasks(200, 2000);
   const Mat<double> A = optimal_preconditioner_w_sigma_inverse<double>(preset_sigma(), N);
   const compare_result r = compare_weights(ahn(N, {A, Mat<double>(Mat<double>::Zero(5, 5)), A}), o);
   require_fails(r, "weights.worst_dist_to_sigma_inverse");
@@ -118,22 +123,16 @@ TEST_CASE("compare.gated.ahn_collapsed_layer: a zero layer fails Dist") {
 namespace {
 
 weights_file lfom(int N, const std::vector<Mat<double>>& A, const std::vector<double>& Gamma) {
-  weights_file w = base_file("memformer_lfom", learned_model_kind::memformer_lfom, 5, N,
-                             static_cast<int>(A.size()), false, "anisotropic");
-  w.Sigma = preset_sigma();
+  weights_file w = preset_file("memformer_lfom", learned_model_kind::memformer_lfom, N, A.size());
   for (std::size_t l = 0; l < A.size(); ++l)
-    w.parameter_sets.push_back(
-        {{"A", A[l]}, {"Gamma", Mat<double>(Mat<double>::Constant(1, 1, Gamma[l]))}});
+    w.parameter_sets.push_back({{"A", A[l]}, {"Gamma", one_by_one(Gamma[l])}});
   return w;
 }
 
 weights_file cgd(int N, const std::vector<double>& alpha, const std::vector<double>& gamma) {
-  weights_file w = base_file("memformer_cgd", learned_model_kind::memformer_cgd, 5, N,
-                             static_cast<int>(alpha.size()), false, "anisotropic");
-  w.Sigma = preset_sigma();
+  weights_file w = preset_file("memformer_cgd", learned_model_kind::memformer_cgd, N, alpha.size());
   for (std::size_t l = 0; l < alpha.size(); ++l)
-    w.parameter_sets.push_back({{"alpha", Mat<double>(Mat<double>::Constant(1, 1, alpha[l]))},
-                                {"gamma", Mat<double>(Mat<double>::Constant(1, 1, gamma[l]))}});
+    w.parameter_sets.push_back({{"alpha", one_by_one(alpha[l])}, {"gamma", one_by_one(gamma[l])}});
   return w;
 }
 
@@ -142,8 +141,7 @@ weights_file cgd(int N, const std::vector<double>& alpha, const std::vector<doub
 // One LFOM layer with Gamma_0 = 1 is one Ahn layer: A* passes, a wrong scale fails.
 TEST_CASE("compare.gated.lfom: loss ratio fails on a wrong scale") {
   const int N = 20;
-  compare_options o;
-  o.tasks = 500;
+  const compare_options o = compare_tasks(500);
   const Mat<double> A_star = optimal_preconditioner_w_sigma_inverse<double>(preset_sigma(), N);
   require_all_gated_pass(compare_weights(lfom(N, {A_star}, {1.0}), o));
   require_fails(compare_weights(lfom(N, {A_star}, {0.3}), o), "loss.ratio_to_exact_optimum");
@@ -158,8 +156,7 @@ TEST_CASE("compare.gated.lfom: loss ratio fails on a wrong scale") {
 // LFOM has no exact identity like Ahn's Lemma 1 among compare's metrics (not built).
 TEST_CASE("compare.gated.lfom_wrong_models: sign flip, wrong preconditioner, collapsed layer") {
   const int N = 20;
-  compare_options o;
-  o.tasks = 500;
+  const compare_options o = compare_tasks(500);
   const Mat<double> Sigma = preset_sigma();
   const Mat<double> A_star = optimal_preconditioner_w_sigma_inverse<double>(Sigma, N);
   SECTION("sign-flipped: -A*") {
@@ -182,8 +179,7 @@ TEST_CASE("compare.gated.lfom_wrong_models: sign flip, wrong preconditioner, col
 // flip, both far worse than GD. (A right CGD model beating GD needs L >= 2; see the report.)
 TEST_CASE("compare.gated.cgd: loss ratio fails on a wrong scale and a sign flip") {
   const int N = 20;
-  compare_options o;
-  o.tasks = 500;
+  const compare_options o = compare_tasks(500);
   const Mat<double> Sigma = preset_sigma();
   const double eta_star =
       static_cast<double>(one_step_gd_gaussian<double>(Sigma, inverse(Sigma), N).minimiser());
@@ -206,9 +202,7 @@ TEST_CASE("compare.gated.cgd: loss ratio fails on a wrong scale and a sign flip"
 // loss is worse than GD's (pure-Python simulation: 0.70 against 0.47-0.49 for GD, 0.22 masked).
 TEST_CASE("compare.gated.cgd_missing_mask: the loss ratio fails without the mask") {
   const int N = 20;
-  compare_options o;
-  o.tasks = 500;
-  o.calibration_tasks = 5000;
+  const compare_options o = compare_tasks(500, 5000);
   const weights_file good = cgd(N, {1.009, 1.006, 1.017, 0.991}, {0.0, 0.36, 0.41, 0.34});
   const compare_result ok = compare_weights(good, o);
   require_all_gated_pass(ok);
@@ -235,8 +229,7 @@ weights_file ahn_isotropic(const std::string& inputs, int N, const std::vector<M
 // for A = c A* the population ratio is 1 + (c - 1)^2 (d - L*) / L*, L* = d(d+1)/(N+d+1)
 // (orthogonality of the optimal residual to the prediction), = 1 + 3.33 (c - 1)^2 at N = 20.
 TEST_CASE("compare.gated.zform_one_layer: near-optimal isotropic models pass") {
-  compare_options o;
-  o.tasks = 2000;
+  const compare_options o = compare_tasks(2000);
   const int N = 20, d = 5;
   const Mat<double> I = Mat<double>::Identity(d, d);
   const double a_star = double(N) / (N + d + 1);
@@ -271,9 +264,7 @@ TEST_CASE("compare.gated.zform_one_layer: near-optimal isotropic models pass") {
 
 // Each gated metric of the Z-form Ahn model failing ALONE (every other gated metric passing).
 TEST_CASE("compare.gated.zform_alone: each Ahn gate fails alone") {
-  compare_options o;
-  o.tasks = 2000;
-  o.calibration_tasks = 5000;
+  const compare_options o = compare_tasks(2000, 5000);
   const int d = 5;
   const Mat<double> I = Mat<double>::Identity(d, d);
   SECTION(

@@ -14,8 +14,7 @@ using namespace iclproof;
 // A seed sweep's summary: per metric, how many files pass, and median / min / max of the values.
 TEST_CASE("compare.sweep summarises passing counts and the distribution of each metric") {
   const int d = 4, N = 8;
-  compare_options o;
-  o.tasks = 100;
+  const compare_options o = compare_tasks(100);
   const double eta_star = 15.0 * N / (5.0 * N + 5.0 * d - 1.0);
   weights_file scaled = prop1(d, N, eta_star);
   scaled.parameter_sets[0]["P"] *= 1.3;

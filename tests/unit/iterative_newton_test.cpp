@@ -22,12 +22,8 @@ namespace inc = iclproof::iterative_newton_checks;
 namespace {
 using T = mutation_scalar;
 
-const mutation_runner iterative_newton_mutants{37};
-
-template <class Check>
-void expect_mutant_killed(const Check& check, const inc::constructions<T>& mutant, int cases = 30) {
-  iterative_newton_mutants.expect_check_kills(check, inc::real_constructions<T>(), mutant, cases);
-}
+const family_mutants<inc::constructions<T>> iterative_newton_mutants{37,
+                                                                     inc::real_constructions<T>()};
 
 const T tiny = T(std::ldexp(1.0, -40));
 
@@ -95,34 +91,36 @@ TEST_CASE("iterative_newton: bad sizes are one clear error", "[iterative_newton]
 }
 
 TEST_CASE("iterative_newton mutants: wrong alpha", "[iterative_newton][mutation]") {
-  expect_mutant_killed(&prediction_check, alpha_scaled(T(T(1) + tiny)));
-  expect_mutant_killed(&inc::registers_hold_iterates<T>, alpha_scaled(T(T(1) + tiny)));
-  expect_mutant_killed(&inc::residual_is_power<T>, alpha_scaled(T(2)));
-  expect_mutant_killed(&inc::m1_m2_expansions<T>, alpha_scaled(T(2)));
+  iterative_newton_mutants.expect_killed(&prediction_check, alpha_scaled(T(T(1) + tiny)));
+  iterative_newton_mutants.expect_killed(&inc::registers_hold_iterates<T>,
+                                         alpha_scaled(T(T(1) + tiny)));
+  iterative_newton_mutants.expect_killed(&inc::residual_is_power<T>, alpha_scaled(T(2)));
+  iterative_newton_mutants.expect_killed(&inc::m1_m2_expansions<T>, alpha_scaled(T(2)));
 }
 
 TEST_CASE("iterative_newton mutants: the correction's sign flipped",
           "[iterative_newton][mutation]") {
-  expect_mutant_killed(&prediction_check, correction_sign_flipped());
-  expect_mutant_killed(&inc::residual_is_power<T>, correction_sign_flipped());
+  iterative_newton_mutants.expect_killed(&prediction_check, correction_sign_flipped());
+  iterative_newton_mutants.expect_killed(&inc::residual_is_power<T>, correction_sign_flipped());
 }
 
 TEST_CASE("iterative_newton mutants: the +M term dropped", "[iterative_newton][mutation]") {
-  expect_mutant_killed(&inc::registers_hold_iterates<T>, plus_m_term_dropped());
-  expect_mutant_killed(&inc::m1_m2_expansions<T>, plus_m_term_dropped());
+  iterative_newton_mutants.expect_killed(&inc::registers_hold_iterates<T>, plus_m_term_dropped());
+  iterative_newton_mutants.expect_killed(&inc::m1_m2_expansions<T>, plus_m_term_dropped());
 }
 
 TEST_CASE("iterative_newton mutants: the read-out scaled by 1 + 2^-40",
           "[iterative_newton][mutation]") {
-  expect_mutant_killed(&prediction_check, readout_scaled());
+  iterative_newton_mutants.expect_killed(&prediction_check, readout_scaled());
 }
 
 #ifdef ICLPROOF_MUTATION_RATIONAL
 // Exact only (an exact solve for w*): the OLS error identity catches a wrong alpha too.
 TEST_CASE("iterative_newton mutants: OLS error identity catches wrong alpha and a dropped term",
           "[iterative_newton][mutation]") {
-  expect_mutant_killed(&inc::ols_error_is_residual_power<T>, alpha_scaled(T(2)));
-  expect_mutant_killed(&inc::ols_error_is_residual_power<T>, plus_m_term_dropped());
+  iterative_newton_mutants.expect_killed(&inc::ols_error_is_residual_power<T>, alpha_scaled(T(2)));
+  iterative_newton_mutants.expect_killed(&inc::ols_error_is_residual_power<T>,
+                                         plus_m_term_dropped());
 }
 #endif
 

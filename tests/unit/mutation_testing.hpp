@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <utility>
 
 namespace iclproof {
 
@@ -72,6 +73,24 @@ class mutation_runner {
  private:
   std::uint64_t seed_;
   scalar_kind kind_;
+};
+
+// A family's mutation runner holding the family's real constructions (its checks' `constructions`
+// struct): expect_killed(check, mutant) runs `check` on the real constructions (must pass) and on
+// `mutant` (must fail).
+template <class Constructions>
+class family_mutants {
+ public:
+  family_mutants(std::uint64_t seed, Constructions real) : runner_(seed), real_(std::move(real)) {}
+
+  template <class Check>
+  void expect_killed(const Check& check, const Constructions& mutant, int cases = 30) const {
+    runner_.expect_check_kills(check, real_, mutant, cases);
+  }
+
+ private:
+  mutation_runner runner_;
+  Constructions real_;
 };
 
 }  // namespace iclproof

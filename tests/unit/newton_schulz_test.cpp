@@ -22,12 +22,7 @@ namespace nsc = iclproof::newton_schulz_checks;
 namespace {
 using T = mutation_scalar;
 
-const mutation_runner newton_schulz_mutants{31};
-
-template <class Check>
-void expect_mutant_killed(const Check& check, const nsc::constructions<T>& mutant, int cases = 30) {
-  newton_schulz_mutants.expect_check_kills(check, nsc::real_constructions<T>(), mutant, cases);
-}
+const family_mutants<nsc::constructions<T>> newton_schulz_mutants{31, nsc::real_constructions<T>()};
 
 // Mutants: each rebuilds the real stack and breaks one weight of every step.
 template <class Edit>
@@ -90,26 +85,26 @@ TEST_CASE("newton_schulz: bad sizes are one clear error", "[newton_schulz]") {
 }
 
 TEST_CASE("newton_schulz mutants: the correction's sign flipped", "[newton_schulz][mutation]") {
-  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, correction_sign_flipped());
-  expect_mutant_killed(&nsc::residual_is_power_of_two<T>, correction_sign_flipped());
+  newton_schulz_mutants.expect_killed(&nsc::two_layers_make_one_step<T>, correction_sign_flipped());
+  newton_schulz_mutants.expect_killed(&nsc::residual_is_power_of_two<T>, correction_sign_flipped());
 }
 
 TEST_CASE("newton_schulz mutants: the correction's scale off by 1 + 2^-40",
           "[newton_schulz][mutation]") {
-  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, correction_scale_off());
-  expect_mutant_killed(&nsc::stack_gives_kth_iterate<T>, correction_scale_off());
+  newton_schulz_mutants.expect_killed(&nsc::two_layers_make_one_step<T>, correction_scale_off());
+  newton_schulz_mutants.expect_killed(&nsc::stack_gives_kth_iterate<T>, correction_scale_off());
 }
 
 TEST_CASE("newton_schulz mutants: the doubling term dropped", "[newton_schulz][mutation]") {
-  expect_mutant_killed(&nsc::doubling_layer_is_exact<T>, doubling_term_dropped());
-  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, doubling_term_dropped());
+  newton_schulz_mutants.expect_killed(&nsc::doubling_layer_is_exact<T>, doubling_term_dropped());
+  newton_schulz_mutants.expect_killed(&nsc::two_layers_make_one_step<T>, doubling_term_dropped());
 }
 
 TEST_CASE("newton_schulz mutants: one step dropped, keys and query swapped",
           "[newton_schulz][mutation]") {
-  expect_mutant_killed(&nsc::stack_gives_kth_iterate<T>, one_step_dropped());
-  expect_mutant_killed(&nsc::residual_is_power_of_two<T>, one_step_dropped());
-  expect_mutant_killed(&nsc::two_layers_make_one_step<T>, keys_and_query_swapped());
+  newton_schulz_mutants.expect_killed(&nsc::stack_gives_kth_iterate<T>, one_step_dropped());
+  newton_schulz_mutants.expect_killed(&nsc::residual_is_power_of_two<T>, one_step_dropped());
+  newton_schulz_mutants.expect_killed(&nsc::two_layers_make_one_step<T>, keys_and_query_swapped());
 }
 
 }  // namespace newton_schulz_unit_test
