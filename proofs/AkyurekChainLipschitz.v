@@ -162,20 +162,6 @@ Definition close_on (D T : nat) (h h' : hstate) (E : R) : Prop :=
 Lemma rsum_minus (f g : nat -> R) n : rsum f n - rsum g n = rsum (fun j => f j - g j) n.
 Proof. by elim: n => [|n IH] /=; lra. Qed.
 
-Lemma rsum_abs (f : nat -> R) n : Rabs (rsum f n) <= rsum (fun j => Rabs (f j)) n.
-Proof.
-elim: n => [|n IH] /=; first by rewrite Rabs_R0; lra.
-by have := Rabs_triang (rsum f n) (f n); lra.
-Qed.
-
-Lemma rsum_le (f g : nat -> R) n :
-  (forall j, (j < n)%nat -> f j <= g j) -> rsum f n <= rsum g n.
-Proof.
-elim: n => [|n IH] fg /=; first by lra.
-have := IH (fun j jn => fg j (Nat.lt_lt_succ_r _ _ jn)).
-by have := fg n (Nat.lt_succ_diag_r n); lra.
-Qed.
-
 Lemma rsum_ge0 (f : nat -> R) n : (forall j, (j < n)%nat -> 0 <= f j) -> 0 <= rsum f n.
 Proof.
 move=> f0; have := rsum_le (fun _ => 0) f n f0.
