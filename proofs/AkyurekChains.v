@@ -39,10 +39,12 @@
    up to rounding only).
 
    Dependencies: mathcomp ssreflect/algebra, mczify (lia on nat), algebra-tactics (ring),
-   ShermanMorrison (sm_update, sm_iter, sm_iter_gram, ridge_gram).  No axioms. *)
+   ShermanMorrison (sm_update, sm_iter, sm_iter_gram, ridge_gram), AkyurekRawOps (hstate, fmx,
+   raw_op, div_op, layer: the data of a layer, shared with AkyurekChainLipschitz.v).  No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra zify ring.
 From ICLProof Require Import ShermanMorrison.
+From ICLProof Require Export AkyurekRawOps.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -54,21 +56,12 @@ Local Open Scope ring_scope.
 Section RawSemantics.
 Variable R : realFieldType.
 
-(* The hidden state h(row, token) and an Eigen weight matrix M(row, col). *)
-Definition hstate := nat -> nat -> R.
-Definition fmx := nat -> nat -> R.
-
-Record raw_op := RawOp {
-  op_had : bool;              (* raw_kind::hadamard *)
-  op_s : seq nat; op_r : seq nat; op_w : seq nat;
-  op_W : fmx; op_Wa : fmx; op_Wo : fmx; op_b0 : nat -> R;
-  op_K : nat -> seq nat;      (* timestep map *)
-  op_t : nat                  (* t_size() = Wo.cols() *)
-}.
-
-Record div_op := DivOp { div_y : seq nat; div_c : nat; div_w : seq nat }.
-
-Inductive layer := LRaw of seq raw_op | LDiv of div_op.
+(* The hidden state h(row, token), an Eigen weight matrix M(row, col), the ops and layers:
+   AkyurekRawOps.v, here over R. *)
+Local Notation hstate := (hstate R).
+Local Notation fmx := (fmx R).
+Local Notation raw_op := (raw_op R).
+Local Notation layer := (layer R).
 
 (* raw_exact: read = Wa (sum_(k in K(i)) h_k[r]) / |K(i)|, cur = W h_i[s],
    res = Wo (read + cur or read .* cur) + b0, written to rows w of token i. *)
