@@ -55,7 +55,7 @@ iclproof_family(akyurek
   REFERENCE "E. Akyurek, D. Schuurmans, J. Andreas, T. Ma, D. Zhou. What learning algorithm is in-context learning? Investigations with linear models. ICLR 2023. Primitives mov, aff, mul, div (Appendix C), Theorems 1 and 2 (Appendices A, B)."
   SECTION "section 5"
   SOURCES raw
-  PROOFS AkyurekAlgebra.v AkyurekChains.v
+  PROOFS AkyurekAlgebra.v AkyurekRawOps.v AkyurekChains.v
   REAL_ANALYSIS_PROOFS AkyurekBounds.v AkyurekLayerBounds.v LayerNorm.v GeluErf.v
                        GaussianIntegral.v GeluErfTail.v AkyurekLayerAssembly.v
                        AkyurekChainLipschitz.v

@@ -44,29 +44,22 @@
    tie to the C++ is a transcription checked by reading.  The C++ evaluates these formulas in
    its working precision; this theorem is about their exact values.
 
-   Dependencies: Coq Reals, AkyurekLayerBounds.v (rsum, exact_chain, realised_chain,
-   chain_bound).  Assumptions: the standard set of allowed_axioms.txt. *)
+   Dependencies: Coq Reals, AkyurekLayerBounds.v (rsum, rsum_le, rsum_abs, exact_chain,
+   realised_chain, chain_bound), AkyurekRawOps.v (hstate, fmx, raw_op, div_op, layer: the same
+   data AkyurekChains.v reads).  Assumptions: the standard set of allowed_axioms.txt. *)
 From Coq Require Import Reals Lra Lia List ssreflect.
 From Coquelicot Require Import Rcomplements.
 From ICLProof Require Import AkyurekLayerBounds.
+From ICLProof Require Export AkyurekRawOps.
 Open Scope R_scope.
 
 (* ------------------------------------------------------------------ exact semantics *)
 
-Definition hstate := nat -> nat -> R.
-Definition fmx := nat -> nat -> R.
-
-Record raw_op := RawOp {
-  op_had : bool;              (* raw_kind::hadamard *)
-  op_s : list nat; op_r : list nat; op_w : list nat;
-  op_W : fmx; op_Wa : fmx; op_Wo : fmx; op_b0 : nat -> R;
-  op_K : nat -> list nat;     (* timestep map *)
-  op_t : nat                  (* t_size() = Wo.cols() *)
-}.
-
-Record div_op := DivOp { div_y : list nat; div_c : nat; div_w : list nat }.
-
-Inductive layer := LRaw of list raw_op | LDiv of div_op.
+(* The hidden state, weights, ops and layers of AkyurekRawOps.v, over Coq's R. *)
+Notation hstate := (hstate R).
+Notation fmx := (fmx R).
+Notation raw_op := (raw_op R).
+Notation layer := (layer R).
 
 (* the sum over a list of tokens *)
 Definition lsum (f : nat -> R) (l : list nat) : R := fold_right (fun k acc => f k + acc) 0 l.
@@ -161,20 +154,6 @@ Definition close_on (D T : nat) (h h' : hstate) (E : R) : Prop :=
 
 Lemma rsum_minus (f g : nat -> R) n : rsum f n - rsum g n = rsum (fun j => f j - g j) n.
 Proof. by elim: n => [|n IH] /=; lra. Qed.
-
-Lemma rsum_abs (f : nat -> R) n : Rabs (rsum f n) <= rsum (fun j => Rabs (f j)) n.
-Proof.
-elim: n => [|n IH] /=; first by rewrite Rabs_R0; lra.
-by have := Rabs_triang (rsum f n) (f n); lra.
-Qed.
-
-Lemma rsum_le (f g : nat -> R) n :
-  (forall j, (j < n)%nat -> f j <= g j) -> rsum f n <= rsum g n.
-Proof.
-elim: n => [|n IH] fg /=; first by lra.
-have := IH (fun j jn => fg j (Nat.lt_lt_succ_r _ _ jn)).
-by have := fg n (Nat.lt_succ_diag_r n); lra.
-Qed.
 
 Lemma rsum_ge0 (f : nat -> R) n : (forall j, (j < n)%nat -> 0 <= f j) -> 0 <= rsum f n.
 Proof.

@@ -39,10 +39,12 @@
    up to rounding only).
 
    Dependencies: mathcomp ssreflect/algebra, mczify (lia on nat), algebra-tactics (ring),
-   ShermanMorrison (sm_update, sm_iter, sm_iter_gram, ridge_gram).  No axioms. *)
+   ShermanMorrison (sm_update, sm_iter, sm_iter_gram, ridge_gram), AkyurekRawOps (hstate, fmx,
+   raw_op, div_op, layer: the data of a layer, shared with AkyurekChainLipschitz.v).  No axioms. *)
 
 From mathcomp Require Import all_ssreflect all_algebra zify ring.
 From ICLProof Require Import ShermanMorrison.
+From ICLProof Require Export AkyurekRawOps.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -54,21 +56,12 @@ Local Open Scope ring_scope.
 Section RawSemantics.
 Variable R : realFieldType.
 
-(* The hidden state h(row, token) and an Eigen weight matrix M(row, col). *)
-Definition hstate := nat -> nat -> R.
-Definition fmx := nat -> nat -> R.
-
-Record raw_op := RawOp {
-  op_had : bool;              (* raw_kind::hadamard *)
-  op_s : seq nat; op_r : seq nat; op_w : seq nat;
-  op_W : fmx; op_Wa : fmx; op_Wo : fmx; op_b0 : nat -> R;
-  op_K : nat -> seq nat;      (* timestep map *)
-  op_t : nat                  (* t_size() = Wo.cols() *)
-}.
-
-Record div_op := DivOp { div_y : seq nat; div_c : nat; div_w : seq nat }.
-
-Inductive layer := LRaw of seq raw_op | LDiv of div_op.
+(* The hidden state h(row, token), an Eigen weight matrix M(row, col), the ops and layers:
+   AkyurekRawOps.v, here over R. *)
+Local Notation hstate := (hstate R).
+Local Notation fmx := (fmx R).
+Local Notation raw_op := (raw_op R).
+Local Notation layer := (layer R).
 
 (* raw_exact: read = Wa (sum_(k in K(i)) h_k[r]) / |K(i)|, cur = W h_i[s],
    res = Wo (read + cur or read .* cur) + b0, written to rows w of token i. *)
@@ -315,6 +308,18 @@ rewrite -(sum_fid_l lt_m (fun j => c * F j)); apply: eq_bigr => j _.
 by rewrite /fscale -mulrA [in RHS]mulrCA.
 Qed.
 
+(* One affine layer of the Theorem 1 chain, rows w.. <- c rows b.. + rows a.. (its steps h5, h6). *)
+Lemma aff_fid_fscale_entry (h : hstate) (c : R) a b w n (r : 'I_n) t :
+  raw_exact h [:: aff_op (rows a (a + n)) fid (rows b (b + n)) (fscale c fid) (fun _ => 0)
+                    (rows w (w + n))] (w + r)%N t
+  = c * h (b + r)%N t + h (a + r)%N t.
+Proof.
+rewrite layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /=
+  (index_iota_add _ (ltn_ord r)) size_iota.
+rewrite /= !size_iota index_iota_add // (sum_fscale_fid _ (ltn_ord r)) (sum_fid_l (ltn_ord r)) /=.
+by rewrite !nth_iota // addr0.
+Qed.
+
 (* An entry of a matrix by natural indices, 0 outside: how chain_input reads X and y. *)
 Definition mx_at m n (M : 'M[R]_(m, n)) (r c : nat) : R :=
   match insub r, insub c with Some i, Some j => M i j | _, _ => 0 end.
@@ -489,18 +494,12 @@ have h5k row t : ((row < sgd_h0) || (sgd_h0 + d <= row))%N -> h5 row t = h4 row 
   by move=> out; rewrite /h5 layer1E notin_iota //; sgd_lia.
 have h5h (r : 'I_d) : h5 (sgd_h0 + r)%N (2 * j + 1)%N
     = lambda * h4 (sgd_w0 + r)%N (2 * j + 1)%N + h4 (sgd_g0 + r)%N (2 * j + 1)%N.
-  rewrite /h5 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /=
-    (index_iota_add _ (ltn_ord r)) size_iota.
-  rewrite /= !size_iota index_iota_add // (sum_fscale_fid _ (ltn_ord r)) (sum_fid_l (ltn_ord r)) /=.
-  by rewrite !nth_iota // addr0.
+  exact: aff_fid_fscale_entry.
 have h6k row t : ((row < sgd_w0) || (sgd_w0 + d <= row))%N -> h6 row t = h5 row t.
   by move=> out; rewrite /h6 layer1E notin_iota //; sgd_lia.
 have h6w (r : 'I_d) : h6 (sgd_w0 + r)%N (2 * j + 1)%N
     = - 2 * alpha * h5 (sgd_h0 + r)%N (2 * j + 1)%N + h5 (sgd_w0 + r)%N (2 * j + 1)%N.
-  rewrite /h6 layer1E !rowsE (in_iota_add _ (ltn_ord r)) aff_eval; last by rewrite /=
-    (index_iota_add _ (ltn_ord r)) size_iota.
-  rewrite /= !size_iota index_iota_add // (sum_fscale_fid _ (ltn_ord r)) (sum_fid_l (ltn_ord r)) /=.
-  by rewrite !nth_iota // addr0.
+  exact: aff_fid_fscale_entry.
 have h7k row t : ((row < sgd_w0) || (sgd_w0 + d <= row))%N -> h7 row t = h6 row t.
   by move=> out; rewrite /h7 layer1E notin_iota //; sgd_lia.
 have h7w (r : 'I_d) : h7 (sgd_w0 + r)%N (2 * j.+1)%N = h6 (sgd_w0 + r)%N (2 * j + 1)%N.

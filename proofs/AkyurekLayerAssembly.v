@@ -92,19 +92,8 @@ elim: n => [|n IH]; first by rewrite /=; ring.
 by rewrite S_INR; change (rsum (fun _ => a) (S n)) with (rsum (fun _ => a) n + a); rewrite IH; ring.
 Qed.
 
-Lemma rsum_le (f g : nat -> R) (n : nat) :
-  (forall j, (j < n)%nat -> f j <= g j) -> rsum f n <= rsum g n.
-Proof.
-elim: n => [|n IH] fg /=; first by lra.
-have := IH (fun j j_lt => fg j (Nat.lt_lt_succ_r _ _ j_lt)).
-by have := fg n (Nat.lt_succ_diag_r n); lra.
-Qed.
-
-Lemma rsum_abs_le_sum (f : nat -> R) (n : nat) : Rabs (rsum f n) <= rsum (fun j => Rabs (f j)) n.
-Proof.
-elim: n => [|n IH] /=; first by rewrite Rabs_R0; lra.
-by have := Rabs_triang (rsum f n) (f n); lra.
-Qed.
+(* The name this theory used for AkyurekLayerBounds.v's rsum_abs. *)
+Notation rsum_abs_le_sum := rsum_abs (only parsing).
 
 (* ------------------------------------------------------------------ LayerNorm contrasts *)
 
@@ -297,7 +286,7 @@ have lin_le : Rabs lin <= cx.
   rewrite /lin /cx.
   have := Rabs_triang (- hw) (rsum (fun n => wo n * (read n + da n + res n + wx n)) nt).
   rewrite Rabs_Ropp.
-  have := rsum_abs_le_sum (fun n => wo n * (read n + da n + res n + wx n)) nt.
+  have := rsum_abs (fun n => wo n * (read n + da n + res n + wx n)) nt.
   have : rsum (fun j => Rabs (wo j * (read j + da j + res j + wx j))) nt <=
          rsum (fun n => Rabs (wo n) * (At n + Xs n)) nt.
     apply: rsum_le => n n_lt; rewrite Rabs_mult; apply: Rmult_le_compat_l; first by apply: Rabs_pos.
@@ -311,7 +300,7 @@ have total_le : Rabs total <= csum.
   rewrite /total /csum.
   have := Rabs_triang (-1) (rsum (fun n => wo n * (1 + wsum n)) nt).
   rewrite Rabs_Ropp Rabs_R1.
-  have := rsum_abs_le_sum (fun n => wo n * (1 + wsum n)) nt.
+  have := rsum_abs (fun n => wo n * (1 + wsum n)) nt.
   have : rsum (fun j => Rabs (wo j * (1 + wsum j))) nt <=
          rsum (fun n => Rabs (wo n) * (1 + Ws n)) nt.
     apply: rsum_le => n n_lt; rewrite Rabs_mult; apply: Rmult_le_compat_l; first by apply: Rabs_pos.
@@ -334,7 +323,7 @@ have gz := byp_le z z_le.
 set D := rsum (fun n => wo n * (da n + res n)) nt.
 have D_le : Rabs D <= rsum (fun n => Rabs (wo n)) nt * (rho_t + e_att).
   rewrite (Rmult_comm (rsum _ nt)) -rsum_scal /D.
-  have := rsum_abs_le_sum (fun n => wo n * (da n + res n)) nt.
+  have := rsum_abs (fun n => wo n * (da n + res n)) nt.
   have : rsum (fun j => Rabs (wo j * (da j + res j))) nt <=
          rsum (fun n => (rho_t + e_att) * Rabs (wo n)) nt.
     apply: rsum_le => n n_lt; rewrite Rabs_mult Rmult_comm; apply: Rmult_le_compat_r.
@@ -452,7 +441,7 @@ have term n : (n < nt)%nat ->
 set P := rsum (fun n => wo n * (gp (A n) (B n) - read n * wx n)) nt.
 have P_le : Rabs P <= rsum (fun n => Rabs (wo n) * (Rabs (read n) * dB n + Rabs (wx n) * dA n
                                                      + dA n * dB n + approx n)) nt.
-  have := rsum_abs_le_sum (fun n => wo n * (gp (A n) (B n) - read n * wx n)) nt.
+  have := rsum_abs (fun n => wo n * (gp (A n) (B n) - read n * wx n)) nt.
   have := rsum_le _ _ nt term.
   by rewrite /P; lra.
 have -> : out - target = (g z - z) + (rho - 1) * (- hw + pbar) + pbar + P.
@@ -825,7 +814,7 @@ rewrite rsum_div ln_div_input_close.
 rewrite (rsum_ext (fun j => Rabs (ln_div_input k N c M y (S (S (k + j))))) (fun _ => 0)); last first.
   by move=> j _; rewrite ln_div_input_pad Rabs_R0.
 rewrite rsum_zero /= -/div_Y1.
-have S_le : Rabs (ln_div_S k y) <= div_Y1 by apply: rsum_abs_le_sum.
+have S_le : Rabs (ln_div_S k y) <= div_Y1 by apply: rsum_abs.
 have SM : Rabs (ln_div_S k y / M) <= div_Y1 / M.
   rewrite Rabs_div; last by lra.
   rewrite (Rabs_pos_eq M); last by lra.

@@ -116,6 +116,22 @@ change (rsum f (S n)) with (rsum f n + f n).
 by rewrite IH; ring.
 Qed.
 
+(* The triangle inequality and monotonicity of rsum, shared by AkyurekLayerAssembly.v and
+   AkyurekChainLipschitz.v. *)
+Lemma rsum_abs (f : nat -> R) (n : nat) : Rabs (rsum f n) <= rsum (fun j => Rabs (f j)) n.
+Proof.
+elim: n => [|n IH] /=; first by rewrite Rabs_R0; lra.
+by have := Rabs_triang (rsum f n) (f n); lra.
+Qed.
+
+Lemma rsum_le (f g : nat -> R) (n : nat) :
+  (forall j, (j < n)%nat -> f j <= g j) -> rsum f n <= rsum g n.
+Proof.
+elim: n => [|n IH] fg /=; first by lra.
+have := IH (fun j j_lt => fg j (Nat.lt_lt_succ_r _ _ j_lt)).
+by have := fg n (Nat.lt_succ_diag_r n); lra.
+Qed.
+
 Theorem hard_attention_deviation (Natt : R) (a b : nat) (v w : nat -> R) (V : R) :
   (1 <= a)%nat ->
   (forall i, (i < a)%nat -> Rabs (v i) <= V) -> (forall j, (j < b)%nat -> Rabs (w j) <= V) ->

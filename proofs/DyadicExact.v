@@ -207,40 +207,45 @@ intros HBa HBb; induction s as [| [a b] t IH]; intros Hs.
   apply on_grid_add; [now apply on_grid_mul | now apply IH].
 Qed.
 
-Theorem dot_seq_exact : dot_exact_on_grid dot_seq.
+(* A kernel that folds a step over the terms is exact on the grid when its step is: for an
+   accumulator on grid (ea + eb, B0) and a term (a, b) on grids (ea, Ba) and (eb, Bb) with
+   B0 + Ba Bb < 2^p, the step returns acc + a b.  Shared by dot_seq_exact and dot_fma_exact. *)
+Lemma dot_exact_of_step (dot : R -> list (R * R) -> R) (step : R -> R -> R -> R) :
+  (forall acc, dot acc [] = acc) ->
+  (forall acc a b t, dot acc ((a, b) :: t) = dot (step acc a b) t) ->
+  (forall ea eb Ba Bb B0 acc a b,
+     (emin <= ea + eb)%Z -> (B0 + Ba * Bb < 2 ^ p)%Z ->
+     on_grid (ea + eb) B0 acc -> on_grid ea Ba a -> on_grid eb Bb b ->
+     step acc a b = acc + a * b) ->
+  dot_exact_on_grid dot.
 Proof.
-intros ea eb Ba Bb B0 acc s He; revert B0 acc.
+intros Hnil Hcons Hstep ea eb Ba Bb B0 acc s He; revert B0 acc.
 induction s as [| [a b] t IH]; intros B0 acc Hp Hacc Hs.
-- simpl; ring.
+- rewrite Hnil; simpl; ring.
 - inversion Hs as [| x l [Ha Hb] Ht]; subst; simpl in Ha, Hb.
   assert (HB0 := on_grid_nonneg Hacc).
   assert (HBa := on_grid_nonneg Ha); assert (HBb := on_grid_nonneg Hb).
-  simpl length in Hp; rewrite Nat2Z.inj_succ in Hp.
-  assert (Hab := on_grid_mul Ha Hb).
-  assert (Hsum := on_grid_add Hacc Hab).
-  unfold Z.succ in Hp.
-  assert (P1 : (Ba * Bb < 2 ^ p)%Z) by nia.
+  simpl length in Hp; rewrite Nat2Z.inj_succ in Hp; unfold Z.succ in Hp.
+  assert (Hsum := on_grid_add Hacc (on_grid_mul Ha Hb)).
   assert (P2 : (B0 + Ba * Bb < 2 ^ p)%Z) by nia.
   assert (P3 : (B0 + Ba * Bb + Z.of_nat (length t) * Ba * Bb < 2 ^ p)%Z) by nia.
-  simpl; rewrite (on_grid_round He P1 Hab), (on_grid_round He P2 Hsum).
-  rewrite (IH _ _ P3 Hsum Ht); ring.
+  rewrite Hcons, (Hstep _ _ _ _ _ _ _ _ He P2 Hacc Ha Hb), (IH _ _ P3 Hsum Ht); simpl; ring.
+Qed.
+
+Theorem dot_seq_exact : dot_exact_on_grid dot_seq.
+Proof.
+apply (dot_exact_of_step (step := fun acc a b => fl (acc + fl (a * b)))); [easy | easy |].
+intros ea eb Ba Bb B0 acc a b He Hp Hacc Ha Hb.
+assert (HB0 := on_grid_nonneg Hacc); assert (Hab := on_grid_mul Ha Hb).
+assert (P1 : (Ba * Bb < 2 ^ p)%Z) by lia.
+now rewrite (on_grid_round He P1 Hab), (on_grid_round He Hp (on_grid_add Hacc Hab)).
 Qed.
 
 Theorem dot_fma_exact : dot_exact_on_grid dot_fma.
 Proof.
-intros ea eb Ba Bb B0 acc s He; revert B0 acc.
-induction s as [| [a b] t IH]; intros B0 acc Hp Hacc Hs.
-- simpl; ring.
-- inversion Hs as [| x l [Ha Hb] Ht]; subst; simpl in Ha, Hb.
-  assert (HB0 := on_grid_nonneg Hacc).
-  assert (HBa := on_grid_nonneg Ha); assert (HBb := on_grid_nonneg Hb).
-  simpl length in Hp; rewrite Nat2Z.inj_succ in Hp.
-  assert (Hsum := on_grid_add Hacc (on_grid_mul Ha Hb)).
-  unfold Z.succ in Hp.
-  assert (P2 : (B0 + Ba * Bb < 2 ^ p)%Z) by nia.
-  assert (P3 : (B0 + Ba * Bb + Z.of_nat (length t) * Ba * Bb < 2 ^ p)%Z) by nia.
-  simpl; rewrite (on_grid_round He P2 Hsum).
-  rewrite (IH _ _ P3 Hsum Ht); ring.
+apply (dot_exact_of_step (step := fun acc a b => fl (acc + a * b))); [easy | easy |].
+intros ea eb Ba Bb B0 acc a b He Hp Hacc Ha Hb.
+exact (on_grid_round He Hp (on_grid_add Hacc (on_grid_mul Ha Hb))).
 Qed.
 
 Theorem dot_once_exact : dot_exact_on_grid dot_once.
@@ -340,14 +345,25 @@ Definition fsub (F G : mat) : mat := fun i j => fl (F i j - G i j).
 Definition fscale (c : R) (F : mat) : mat := fun i j => fl (c * F i j).
 Definition fdiv (F : mat) (c : R) : mat := fun i j => fl (F i j / c).
 
+(* An elementwise operation whose exact result is on a grid of the format is not rounded.
+   Shared by the four elementwise operations below. *)
+Lemma agrees_fl r c e B F X :
+  (emin <= e)%Z -> (B < 2 ^ p)%Z ->
+  (forall i j, (i < r)%nat -> (j < c)%nat -> F i j = fl (X i j) /\ on_grid e B (X i j)) ->
+  agrees r c e B F X.
+Proof.
+intros He Hp H i j Hi Hj; destruct (H i j Hi Hj) as [-> G].
+split; [exact (on_grid_round He Hp G) | exact G].
+Qed.
+
 Lemma fadd_agrees r c e B1 B2 F1 X1 F2 X2 :
   (emin <= e)%Z -> (B1 + B2 < 2 ^ p)%Z ->
   agrees r c e B1 F1 X1 -> agrees r c e B2 F2 X2 ->
   agrees r c e (B1 + B2) (fadd F1 F2) (fun i j => X1 i j + X2 i j).
 Proof.
-intros He Hp H1 H2 i j Hi Hj; destruct (H1 i j Hi Hj) as [E1 G1], (H2 i j Hi Hj) as [E2 G2].
-assert (G := on_grid_add G1 G2); unfold fadd; rewrite E1, E2.
-split; [exact (on_grid_round He Hp G) | exact G].
+intros He Hp H1 H2; apply (agrees_fl He Hp); intros i j Hi Hj.
+destruct (H1 i j Hi Hj) as [E1 G1], (H2 i j Hi Hj) as [E2 G2].
+unfold fadd; rewrite E1, E2; split; [reflexivity | exact (on_grid_add G1 G2)].
 Qed.
 
 Lemma fsub_agrees r c e B1 B2 F1 X1 F2 X2 :
@@ -355,27 +371,27 @@ Lemma fsub_agrees r c e B1 B2 F1 X1 F2 X2 :
   agrees r c e B1 F1 X1 -> agrees r c e B2 F2 X2 ->
   agrees r c e (B1 + B2) (fsub F1 F2) (fun i j => X1 i j - X2 i j).
 Proof.
-intros He Hp H1 H2 i j Hi Hj; destruct (H1 i j Hi Hj) as [E1 G1], (H2 i j Hi Hj) as [E2 G2].
-assert (G := on_grid_sub G1 G2); unfold fsub; rewrite E1, E2.
-split; [exact (on_grid_round He Hp G) | exact G].
+intros He Hp H1 H2; apply (agrees_fl He Hp); intros i j Hi Hj.
+destruct (H1 i j Hi Hj) as [E1 G1], (H2 i j Hi Hj) as [E2 G2].
+unfold fsub; rewrite E1, E2; split; [reflexivity | exact (on_grid_sub G1 G2)].
 Qed.
 
 Lemma fscale_agrees r c e ec B Bc x F X :
   (emin <= ec + e)%Z -> (Bc * B < 2 ^ p)%Z -> on_grid ec Bc x ->
   agrees r c e B F X -> agrees r c (ec + e) (Bc * B) (fscale x F) (fun i j => x * X i j).
 Proof.
-intros He Hp Hx H i j Hi Hj; destruct (H i j Hi Hj) as [E1 G1].
-assert (G := on_grid_mul Hx G1); unfold fscale; rewrite E1.
-split; [exact (on_grid_round He Hp G) | exact G].
+intros He Hp Hx H; apply (agrees_fl He Hp); intros i j Hi Hj.
+destruct (H i j Hi Hj) as [E1 G1].
+unfold fscale; rewrite E1; split; [reflexivity | exact (on_grid_mul Hx G1)].
 Qed.
 
 Lemma fdiv_pow_agrees r c e t B F X :
   (emin <= e - t)%Z -> (B < 2 ^ p)%Z -> agrees r c e B F X ->
   agrees r c (e - t) B (fdiv F (bpow radix2 t)) (fun i j => X i j / bpow radix2 t).
 Proof.
-intros He Hp H i j Hi Hj; destruct (H i j Hi Hj) as [E1 G1].
-assert (G := on_grid_div_pow t G1); unfold fdiv; rewrite E1.
-split; [exact (on_grid_round He Hp G) | exact G].
+intros He Hp H; apply (agrees_fl He Hp); intros i j Hi Hj.
+destruct (H i j Hi Hj) as [E1 G1].
+unfold fdiv; rewrite E1; split; [reflexivity | exact (on_grid_div_pow t G1)].
 Qed.
 
 (* ------------------------------------------------------------------------------------------ *)

@@ -188,44 +188,51 @@ have -> : t / sqrt 2 * (t / sqrt 2) = t * t / (sqrt 2 * sqrt 2) by field; lra.
 by rewrite ss2.
 Qed.
 
-Theorem gelu_erf_bypass_bound (t : R) :
-  0 < t -> Rabs (gelu_erf t - t) <= exp (- (t * t) / 2) / sqrt (2 * PI).
+(* The bypass at t > 0 through w = t / sqrt 2: |g(t) - t| = 2 w gauss_tail w / sqrt (2 pi), with
+   w^2 = t^2 / 2; the Mills-ratio bounds on 2 w gauss_tail w then give gelu_erf_bypass_bound and
+   gelu_erf_bypass_lower. *)
+Lemma gelu_erf_bypass_mills (t : R) :
+  0 < t ->
+  Rabs (gelu_erf t - t) = 2 * (t / sqrt 2) * gauss_tail (t / sqrt 2) / sqrt (2 * PI) /\
+  t / sqrt 2 * (t / sqrt 2) = t * t / 2 /\ 0 <= t / sqrt 2.
 Proof.
 move=> t0; have s2 := sqrt2_pos; have sp := sqrt_PI_pos.
 have ss2 : sqrt 2 * sqrt 2 = 2 by apply: sqrt_sqrt; lra.
-have w0 : 0 <= t / sqrt 2 by apply: Rdiv_le_0_compat; lra.
-have M := gauss_tail_mills_upper (t / sqrt 2) w0.
-rewrite sq_div_sqrt2 in M.
+split; last by split; [exact: sq_div_sqrt2 | apply: Rdiv_le_0_compat; lra].
 rewrite gelu_erf_bypass_abs; last by lra.
-rewrite sqrt_2PI.
-have -> : t / sqrt PI * gauss_tail (t / sqrt 2)
-          = 2 * (t / sqrt 2) * gauss_tail (t / sqrt 2) / (sqrt 2 * sqrt PI).
-  set J := gauss_tail (t / sqrt 2).
-  have -> : 2 * (t / sqrt 2) * J / (sqrt 2 * sqrt PI) = 2 * t * J / (sqrt 2 * sqrt 2 * sqrt PI).
-    by field; lra.
-  by rewrite ss2; field; lra.
-have -> : - (t * t) / 2 = - (t * t / 2) by field.
-apply/Rle_div_l; first by apply: Rmult_lt_0_compat.
-have -> : exp (- (t * t / 2)) / (sqrt 2 * sqrt PI) * (sqrt 2 * sqrt PI) = exp (- (t * t / 2)).
+rewrite sqrt_2PI; set J := gauss_tail (t / sqrt 2).
+have -> : 2 * (t / sqrt 2) * J / (sqrt 2 * sqrt PI) = 2 * t * J / (sqrt 2 * sqrt 2 * sqrt PI).
   by field; lra.
-by [].
+by rewrite ss2; field; lra.
+Qed.
+
+Theorem gelu_erf_bypass_bound (t : R) :
+  0 < t -> Rabs (gelu_erf t - t) <= exp (- (t * t) / 2) / sqrt (2 * PI).
+Proof.
+move=> t0; have [-> [ww w0]] := gelu_erf_bypass_mills t t0.
+have M := gauss_tail_mills_upper _ w0; rewrite ww in M.
+have -> : - (t * t) / 2 = - (t * t / 2) by field.
+rewrite /Rdiv; apply: Rmult_le_compat_r => //.
+by apply/Rlt_le/Rinv_0_lt_compat; rewrite sqrt_2PI; apply: Rmult_lt_0_compat;
+  [apply: sqrt2_pos | apply: sqrt_PI_pos].
 Qed.
 
 Theorem gelu_erf_bypass_lower (t : R) :
   0 < t -> exp (- (t * t) / 2) / sqrt (2 * PI) * t * t / (1 + t * t) <= Rabs (gelu_erf t - t).
 Proof.
-move=> t0; have s2 := sqrt2_pos; have sp := sqrt_PI_pos.
-have ss2 : sqrt 2 * sqrt 2 = 2 by apply: sqrt_sqrt; lra.
-have w0 : 0 <= t / sqrt 2 by apply: Rdiv_le_0_compat; lra.
-have M := gauss_tail_mills_lower (t / sqrt 2) w0.
-rewrite sq_div_sqrt2 in M.
-rewrite gelu_erf_bypass_abs; last by lra.
-have tp : 0 < t / sqrt PI by apply: Rdiv_lt_0_compat.
-apply: (Rle_trans _ (t / sqrt PI * (t / sqrt 2 * exp (- (t * t / 2)) / (1 + 2 * (t * t / 2))))).
-  right; rewrite sqrt_2PI.
-  have -> : - (t * t) / 2 = - (t * t / 2) by field.
-  by field; split; nra.
-by apply: Rmult_le_compat_l; lra.
+move=> t0; have [-> [ww w0]] := gelu_erf_bypass_mills t t0.
+have M := gauss_tail_mills_lower _ w0; rewrite ww in M.
+have sp : 0 < sqrt (2 * PI).
+  by rewrite sqrt_2PI; apply: Rmult_lt_0_compat; [apply: sqrt2_pos | apply: sqrt_PI_pos].
+set w := t / sqrt 2 in ww w0 M *; set J := gauss_tail w in M *.
+have -> : - (t * t) / 2 = - (t * t / 2) by field.
+have -> : exp (- (t * t / 2)) / sqrt (2 * PI) * t * t / (1 + t * t)
+          = 2 * w * (w * exp (- (t * t / 2)) / (1 + 2 * (t * t / 2))) / sqrt (2 * PI).
+  have -> : 2 * w * (w * exp (- (t * t / 2)) / (1 + 2 * (t * t / 2)))
+            = 2 * (w * w) * exp (- (t * t / 2)) / (1 + 2 * (t * t / 2)) by field; nra.
+  by rewrite ww; field; split; nra.
+rewrite /Rdiv; apply: Rmult_le_compat_r; first by apply/Rlt_le/Rinv_0_lt_compat.
+by apply: Rmult_le_compat_l; [lra | rewrite -/(Rdiv _ _)].
 Qed.
 
 Theorem gelu_erf_bypass_bound_decreasing (s t : R) :

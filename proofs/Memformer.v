@@ -285,21 +285,6 @@ Definition lfom_mem_step (Gamma : nat -> nat -> Z) (A : nat -> 'M[R]_d) l (Zs : 
 Definition lfom_memformer Gamma A L :=
   nth 0 (cov_seq (block_mx X Xq y 0) (lfom_mem_step Gamma A) L) L.
 
-Theorem lfom_memformer_scalar (lambda : nat -> nat -> R) (a : nat -> R) L :
-  lfom_memformer (fun j l => const_mx (lambda j l)) (fun j => (a j)%:M) L
-    = ahn_state (lfom_w (fun j l => lambda j l * a j) grad 0 L).
-Proof.
-rewrite /lfom_memformer /lfom_w -ahn_state0.
-rewrite (@cov_seq_map _ _ ahn_state 0 (lfom_step (fun j l => lambda j l * a j) grad)).
-  by rewrite (nth_map 0) // size_cov_seq.
-move=> n us size_us; rewrite /lfom_mem_step /lfom_step (nth_map 0) ?size_us //.
-rewrite -ahn_state_add; congr (_ + _); rewrite scaler_sumr.
-rewrite trmx_sumZ mulmx_suml -sum_col_mx0; apply: eq_bigr => j _.
-rewrite hadamard_const (nth_map 0) ?size_us //.
-rewrite scalerA [_^-1 * _]mulrC -[LHS]scalerA ahn_attn_state.
-by rewrite scale_col_mx scaler0 scalerA scalemxAl.
-Qed.
-
 Lemma trmxZ_mx m n (c : R) (M : 'M[R]_(m, n)) : (c *: M)^T = c *: M^T.
 Proof. by apply/matrixP => i j; rewrite !mxE. Qed.
 
@@ -347,6 +332,22 @@ rewrite hadamard_const (nth_map 0) ?size_us //.
 rewrite scalerA [_^-1 * _]mulrC -[LHS]scalerA ahn_attn_state_mx.
 by rewrite scale_col_mx scaler0 scalemxAl.
 Qed.
+
+(* With scalar preconditioners A_j = a_j I the preconditioned LFOM is the LFOM with
+   coefficients lambda_j^l a_j (so lfom_memformer_scalar is lfom_memformer_precond's case). *)
+Lemma plfom_w_scalar (lambda : nat -> nat -> R) (a : nat -> R) l :
+  plfom_w lambda (fun j => (a j)%:M) l = lfom_w (fun j l => lambda j l * a j) grad 0 l.
+Proof.
+rewrite /plfom_w /lfom_w (@cov_seq_map _ _ id 0 (lfom_step (fun j l => lambda j l * a j) grad)
+                            (plfom_step lambda (fun j => (a j)%:M))) ?map_id // => n us _.
+rewrite map_id /plfom_step /lfom_step; congr (_ - _); apply: eq_bigr => j _.
+by rewrite tr_scalar_mx mul_scalar_mx scalerA.
+Qed.
+
+Theorem lfom_memformer_scalar (lambda : nat -> nat -> R) (a : nat -> R) L :
+  lfom_memformer (fun j l => const_mx (lambda j l)) (fun j => (a j)%:M) L
+    = ahn_state (lfom_w (fun j l => lambda j l * a j) grad 0 L).
+Proof. by rewrite lfom_memformer_precond plfom_w_scalar. Qed.
 
 Lemma lfom_memformer1 Gamma A :
   lfom_memformer Gamma A 1
