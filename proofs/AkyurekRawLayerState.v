@@ -12,6 +12,9 @@
    writes them); the cleaning head writes, into each div scratch row r, the average of -h_k[r]
    with K(i) = {i}. No head writes the data rows, the position rows or the pads.
 
+   The C++ evaluates the same expressions (src/raw/layer_bounds.hpp: raw_attention_errors,
+   raw_ln_input_sq_bound, raw_layer_bound_terms say which theorem each implements).
+
    Main results:
    - pattern_head_deviation: the causal softmax output of such a head (any shift mx of the
      logits, as decoder_layer.hpp subtracts its largest logit) at token i (n = i + 1 <= T keys)
@@ -22,9 +25,9 @@
      over K(i), the exact read of raw_exact and of the C++ exact_read [reads].
    - cleaning_head_entry: a div scratch row's LayerNorm input entry, h_i[r] plus the cleaning
      head's output, is within 2 (T - 1) e^-Natt vrow of 0, vrow = max_k |h_k[r]| (the C++
-     ln_input_entry_bound for r >= div_scratch0).
+     raw_ln_input_sq_bound's entry for r >= div_scratch0).
    - op_scratch_entry: an op scratch row's entry res + att, with att within e_att of the exact
-     read, is at most |res| + |read| + e_att (ln_input_entry_bound for an op's scratch row);
+     read, is at most |res| + |read| + e_att (raw_ln_input_sq_bound for an op's scratch row);
      every other non-pad entry is h_i[r] itself (|h_i[r]|).
    - raw_ln_input_sq_le: entrywise bounds |x_j| <= X_j off the pads give the squared-norm
      hypothesis of raw_pad_radicand with xn2 = sum_j X_j^2 (the C++ xn2).
@@ -36,8 +39,8 @@
    - weighted_sum_abs_le: |sum_q W_nq h_i[s_q]| <= sum_q |W_nq| |h_i[s_q]| [Xs_n], the
      assembly's |wx_n| <= Xs_n (its |wsum_n| <= Ws_n is AkyurekLayerAssembly.v:rsum_abs_le_sum).
    What these do not cover: the floating-point rounding of the realised layer (the C++ rounding
-   terms, a first-order model, raw_layer_rounding_tolerance; 0 on intervals).
-   Dependencies: Coq Reals, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
+   terms, a first-order model: the rounding part of raw_layer_bound_split; 0 on intervals).
+   Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
    AkyurekLayerAssembly.v.
    Assumptions: the standard set of allowed_axioms.txt (classical reals; Interval's primitive
    floats through AkyurekLayerBounds.v). *)
