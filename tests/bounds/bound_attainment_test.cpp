@@ -465,6 +465,17 @@ TEST_CASE("raw_layer_bound's attention errors and LayerNorm input norm bound the
   CHECK(worst_read_ratio >= 0.1);
 }
 
+// K(i) is a set: the pattern head attends to each listed token once, so a repeated token would
+// weigh twice in raw_exact's average and once in the realised layer (pattern_mean of
+// AkyurekRawLayerState.v averages over a set). check_op_shapes refuses it.
+TEST_CASE("a RAW op whose timestep map repeats a token is refused", "[raw]") {
+  raw_op<double> op = mov_op<double>({0}, {1}, 2, 1, 0);
+  const Mat<double> h = Mat<double>::Ones(2, 2);
+  CHECK_NOTHROW(raw_exact(h, std::vector<raw_op<double>>{op}));
+  op.K[1] = {0, 0};
+  CHECK_THROWS_AS(raw_exact(h, std::vector<raw_op<double>>{op}), std::invalid_argument);
+}
+
 // ------------------------------------------------------------------- LayerNorm deviations
 // inv_sqrt_deviation(d) against |1 - (1 + d)^(-1/2)| and layernorm_division_first_order_remainder
 // against |(1 + delta)^(-1/2) - (1 - S / (2 N c M))| (delta = S/(NcM) + q), both in MPFR at small
