@@ -10,7 +10,7 @@ using namespace iclproof::akyurek_checks;
 // What the properties below do under --size paper and --size large (harness/size_statement.hpp).
 [[maybe_unused]] static constexpr const char* raw_fixed_sizes =
     "fixed: a RAW layer on a fixed small token layout (hidden size D <= 13, T <= 6 tokens) "
-    "chosen to cover every op pattern; the hand-derived layer bounds (raw/layer_bounds.hpp) "
+    "chosen to cover every op pattern; the layer bounds' rounding terms (raw/layer_bounds.hpp) "
     "are first-order models not re-derived for larger layouts";
 [[maybe_unused]] static constexpr const char* scalar_lemma_sizes =
     "fixed: a lemma about one activation or one LayerNorm on scalar inputs; it has no d, N or "
@@ -31,6 +31,37 @@ template <class T>
 raw::decoder_layer_weights<T> built_layer(const raw::raw_layout& lay, const raw::layer_spec<T>& l,
                                           const raw::raw_knobs<T>& kn) {
   return raw::build_layer(lay, l, kn);
+}
+
+// What backs a realised RAW layer's one-layer bound (layer_bounds.hpp: raw_layer_bound), after
+// the property's own citations: the component bounds, the unit assembly
+// (AkyurekLayerAssembly.v) and its hypotheses evaluated from the state (AkyurekRawLayerState.v).
+template <class... Own>
+claim_coverage raw_layer_coverage(Own&&... own) {
+  return approximation(std::forward<Own>(own)...,
+                       bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+                       bound("proofs/GeluErf.v:gelu_erf_product_bound"),
+                       bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                       bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+                       bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+                       bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
+                       composition("proofs/AkyurekLayerAssembly.v:raw_add_unit_assembly"),
+                       composition("proofs/AkyurekLayerAssembly.v:raw_hadamard_unit_assembly"),
+                       identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
+                       bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
+                       bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
+                       bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
+                       bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"),
+                       bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
+                       bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"),
+                       bound("proofs/AkyurekLayerAssembly.v:rsum_abs_le_sum"),
+                       bound("proofs/AkyurekRawLayerState.v:pattern_head_deviation"),
+                       identity("proofs/AkyurekRawLayerState.v:pattern_mean_linear"),
+                       bound("proofs/AkyurekRawLayerState.v:cleaning_head_entry"),
+                       bound("proofs/AkyurekRawLayerState.v:op_scratch_entry"),
+                       bound("proofs/AkyurekRawLayerState.v:raw_state_unit_scale"),
+                       bound("proofs/AkyurekRawLayerState.v:pad_mean_le"),
+                       bound("proofs/AkyurekRawLayerState.v:weighted_sum_abs_le"));
 }
 
 constexpr const char* realised_layer_reason =
@@ -140,31 +171,12 @@ ICLPROOF_SIZES(
 ICLPROOF_PROPERTY(
     raw_layer, "akyurek.raw_layer_realises_exact_raw_within_bound",
     "One decoder layer with the RAW weights (+ or Hadamard, parallel ops, any causal K) "
-    "computes RAW's exact semantics within the summed proven bounds.",
-    approximation(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
-                  identity("proofs/AkyurekAlgebra.v:raw_mul_entry"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
-                  bound("proofs/GeluErf.v:gelu_erf_product_bound"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
-                  composition("proofs/AkyurekLayerAssembly.v:raw_add_unit_assembly"),
-                  composition("proofs/AkyurekLayerAssembly.v:raw_hadamard_unit_assembly"),
-                  identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
-                  bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
-                  bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"))
-        .missing("the bound "
-                 "xnorm on the LayerNorm input without the pads (raw_pad_unit_scale's xn2) and "
-                 "the attention value bounds that raw_layer_bound evaluates from the hidden "
-                 "state (src/raw/layer_bounds.hpp), and the rounding terms of the "
-                 "floating-point modes (a first-order model) are not proved")) {
+    "computes RAW's exact semantics within the summed proven bounds (in floating point plus a "
+    "first-order rounding-model tolerance).",
+    raw_layer_coverage(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
+                       identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
+                       identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
+                       identity("proofs/AkyurekAlgebra.v:raw_mul_entry"))) {
   raw_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(raw_layer, rational, realised_layer_reason);
@@ -275,22 +287,12 @@ void realised_chain_property(case_context& ctx, const MakeChain& make_chain) {
 ICLPROOF_PROPERTY(
     thm1_realised, "akyurek.theorem1_realised_chain_within_propagated_bound",
     "The Theorem 1 chain run through real decoder layers: every layer within its one-layer "
-    "bound and the whole chain within the propagated bound of the exact chain.",
-    approximation(identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"),
-                  composition("proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound"),
-                  bound("proofs/AkyurekChainLipschitz.v:layer_lipschitz_bound"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
-                  bound("proofs/GeluErf.v:gelu_erf_product_bound"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the one-layer bounds B_l = raw_layer_bound, which "
-                 "realised_chain_propagated_bound takes as hypotheses, are proved only in part "
-                 "(the unit assembly of AkyurekLayerAssembly.v, with the erf GeLU bypass bound; "
-                 "not the state-evaluated norm and attention value bounds nor the rounding "
-                 "terms; each B_l is checked per layer on every case); the layers' Lipschitz "
-                 "bounds and the propagation are proved")) {
+    "bound and the whole chain within the propagated bound of the exact chain (in floating "
+    "point, the bounds plus a first-order rounding-model tolerance).",
+    raw_layer_coverage(
+        identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"),
+        composition("proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound"),
+        bound("proofs/AkyurekChainLipschitz.v:layer_lipschitz_bound"))) {
   realised_chain_property<T, raw::sgd_rows>(ctx, [](const chain_case& cc) {
     Vec<T> w0(cc.d);
     for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];

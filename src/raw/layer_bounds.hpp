@@ -33,10 +33,13 @@
 // arithmetic and with the same expressions as below, by proofs/AkyurekLayerAssembly.v:
 // raw_add_unit_assembly, raw_hadamard_unit_assembly, div_unit_assembly (the LayerNorm division
 // with the rest of the hidden state: layernorm_division_closed_form_rest), with the erf GeLU
-// bypass bound discharged (gelu_erf_bypass_at_floor_proved). Their hypotheses: the GeLU product
-// bound at the scaled arguments, the attention deviation e_att and the radicand bound |delta'| <=
-// delta evaluated here from the state; the rounding terms (gamma_bound, 0 on intervals) are the
-// first-order model above, not proved.
+// bypass bound discharged (gelu_erf_bypass_at_floor_proved). For RAW their hypotheses that
+// raw_layer_bound evaluates from the state (the attention deviation e_att, the LayerNorm input's
+// squared norm xn2 behind |delta'| <= delta, the pads' mean, the current-token factors) are proved
+// by proofs/AkyurekRawLayerState.v (raw_layer_bound_terms says which theorem gives which); for div,
+// the attention value bound and rest2 are not. The rounding terms (gamma_bound, 0 on intervals)
+// are the first-order model above, not proved: raw_layer_bound_split returns the exact-real
+// bound and that tolerance separately.
 #pragma once
 
 #include "core/rounding_error_bounds.hpp"
@@ -95,23 +98,40 @@ T pad_deviation(const raw_layout& lay, const Mat<T>& h, const T& Nln) {
   return p;
 }
 
-// Norm of the LayerNorm input of a RAW layer without the pads and the op reads: the div
-// scratch is cancelled by the cleaning head up to the hard-attention error.
+// The squared norm of a RAW layer's LayerNorm input at token i off the pads (the xn2 of
+// AkyurekLayerAssembly.v:raw_pad_radicand), as the sum of squared entry bounds X_r
+// (AkyurekRawLayerState.v:raw_ln_input_sq_le, raw_state_unit_scale). No head writes the data,
+// position or unused scratch rows: X_r = |h_i[r]|. An op's scratch row t_n (assigned in op order
+// from op_scratch0, as build_raw_layer does) holds the residue h_i[t_n] plus the head's output,
+// within e_att of the exact read: X = |h_i[t_n]| + |read_n| + e_att (op_scratch_entry). A div
+// scratch row r holds h_i[r] plus the cleaning head's output, within 2 (T-1) e^-Natt vrow of 0,
+// vrow = max_k |h_k[r]| (cleaning_head_entry). att_round: the rounding model's relative error of
+// a realised head (0 for the exact-real bound).
 template <class T>
-T norm_without_pads(const raw_layout& lay, const Mat<T>& h, Index i, const T& Natt) {
-  T s2(0);
+T raw_ln_input_sq_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, const Mat<T>& h,
+                        Index i, const std::vector<Vec<T>>& reads, const std::vector<T>& e_att,
+                        const T& Natt, const T& att_round) {
+  std::vector<T> X(static_cast<size_t>(h.rows()));
   for (Index r = 0; r < h.rows(); ++r) {
-    if (r == lay.pad_plus() || r == lay.pad_minus()) continue;
-    T v = abs_of(T(h(r, i)));
+    X[size_t(r)] = abs_of(T(h(r, i)));
     if (r >= lay.div_scratch0()) {
-      // The softmax mixes every token's value of the row (hard_attention_deviation's V).
       const T vrow = max_abs_rows(h, r, r + 1);
-      v = hard_attention_bound(Natt, long(lay.tokens - 1), vrow) +
-          gamma_bound<T>(2.0 * double(lay.tokens) + 8) * vrow;
+      X[size_t(r)] = hard_attention_bound(Natt, long(lay.tokens - 1), vrow) + att_round * vrow;
     }
-    s2 += v * v;
   }
-  return sqrt_of(s2);
+  Index t0 = lay.op_scratch0();
+  for (size_t o = 0; o < ops.size(); ++o) {
+    const Index nt = ops[o].t_size();
+    if (t0 + nt > lay.div_scratch0())
+      throw std::domain_error("RAW layer bound: op scratch too small");
+    for (Index n = 0; n < nt; ++n)
+      X[size_t(t0 + n)] = abs_of(T(h(t0 + n, i))) + abs_of(T(reads[o](n))) + e_att[o];
+    t0 += nt;
+  }
+  T s2(0);
+  for (Index r = 0; r < h.rows(); ++r)
+    if (r != lay.pad_plus() && r != lay.pad_minus()) s2 += X[size_t(r)] * X[size_t(r)];
+  return s2;
 }
 
 template <class T>
@@ -130,21 +150,14 @@ Vec<T> exact_read(const raw_op<T>& op, const Mat<T>& h, Index i) {
   return op.Wa * acc / T(static_cast<Index>(op.K[static_cast<size_t>(i)].size()));
 }
 
+// Per op, the error e_att of every scratch read its pattern head realises, at every token:
+// 2 (T-1) e^-Natt mv (AkyurekRawLayerState.v:pattern_head_deviation), mv the largest value
+// |(Wa h_k[r])_n| over every token k and component n, so that it bounds every value any token's
+// softmax averages; plus att_round mv (the rounding model; 0 for the exact-real bound).
 template <class T>
-T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, const raw_knobs<T>& kn,
-                  const Mat<T>& h) {
-  const Index H = lay.H(), Tn = lay.tokens;
-  // Rounding (first order, Higham (3.8) counting): the LayerNorm's mean of H entries is off by
-  // <= gamma_H (2 Nln + H xmax)/H, its 1/sqrt(var) is relatively off by gamma_(H+8); a unit's
-  // W_in row has <= nc + 2 terms of modulus <= |coef| (xmax + 2 Nln). So a recovered linear
-  // combination sum coef x^ is off by <= gH csum xmax + gu csum (xmax + 3 Nln); GeLU, W_out and
-  // the residual add gu relative to Nb + |z| (bypass) or to the product units' values.
-  const T gH = gamma_bound<T>(double(H) + 8);
-  const T p = pad_deviation(lay, h, kn.ln_pad);
-  const T rho_t = max_abs_rows(h, lay.op_scratch0(), lay.div_scratch0());
-  const T s = kn.mul_downscale, Nb = kn.gelu_bypass, Nln = kn.ln_pad;
-  const T prod_scale = s * s * sqrt_of(T(pi_value<T>() / T(2)));
-  // Per-op largest value any token reads, and its attention error.
+std::vector<T> raw_attention_errors(const std::vector<raw_op<T>>& ops, const Mat<T>& h,
+                                    const T& Natt, const T& att_round) {
+  const Index Tn = h.cols();
   std::vector<T> e_att(ops.size());
   for (size_t o = 0; o < ops.size(); ++o) {
     T mv(0);
@@ -153,25 +166,53 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
       const Vec<T> v = ops[o].Wa * gather<T>(h.col(k), ops[o].r);
       for (Index j = 0; j < v.size(); ++j) mv = max_of(mv, abs_of(T(v(j))));
     }
-    e_att[o] = hard_attention_bound(kn.attention_scale, long(Tn - 1), mv) +
-               gamma_bound<T>(2.0 * double(Tn) + 8) * mv;
+    e_att[o] = hard_attention_bound(Natt, long(Tn - 1), mv) + att_round * mv;
   }
+  return e_att;
+}
+
+// raw_layer_bound with the rounding model's terms (rounding) or without them (the exact-real
+// bound: every gamma below is then 0). Without them each unit's term is, with the same
+// expressions, the bound of AkyurekLayerAssembly.v:raw_add_unit_assembly /
+// raw_hadamard_unit_assembly, whose hypotheses are proved from the state by
+// AkyurekRawLayerState.v: e_att (pattern_head_deviation, with mv a max over every token and
+// component; reads by pattern_mean_linear), rx (raw_state_unit_scale at xn2 =
+// raw_ln_input_sq_bound), p (pad_deviation, a max; pad_mean_le), rho_t (a max over the op
+// scratch), Xs and Ws (weighted_sum_abs_le, AkyurekLayerAssembly.v:rsum_abs_le_sum), the GeLU
+// bypass and product bounds at zmax and at the box (AkyurekLayerAssembly.v:*_at_floor, *_at_box;
+// their ranges are checked: gelu_bypass_bound and gelu_product_bound_abs throw outside them),
+// delta < 1/2 (inv_sqrt_deviation throws otherwise).
+template <class T>
+T raw_layer_bound_terms(const raw_layout& lay, const std::vector<raw_op<T>>& ops,
+                        const raw_knobs<T>& kn, const Mat<T>& h, bool rounding) {
+  const Index H = lay.H(), Tn = lay.tokens;
+  const auto gamma = [rounding](double n) { return rounding ? gamma_bound<T>(n) : T(0); };
+  // Rounding (first order, Higham (3.8) counting): the LayerNorm's mean of H entries is off by
+  // <= gamma_H (2 Nln + H xmax)/H, its 1/sqrt(var) is relatively off by gamma_(H+8); a unit's
+  // W_in row has <= nc + 2 terms of modulus <= |coef| (xmax + 2 Nln). So a recovered linear
+  // combination sum coef x^ is off by <= gH csum xmax + gu csum (xmax + 3 Nln); GeLU, W_out and
+  // the residual add gu relative to Nb + |z| (bypass) or to the product units' values.
+  const T gH = gamma(double(H) + 8);
+  const T p = pad_deviation(lay, h, kn.ln_pad);
+  const T rho_t = max_abs_rows(h, lay.op_scratch0(), lay.div_scratch0());
+  const T s = kn.mul_downscale, Nb = kn.gelu_bypass, Nln = kn.ln_pad;
+  const T prod_scale = s * s * sqrt_of(T(pi_value<T>() / T(2)));
+  const std::vector<T> e_att =
+      raw_attention_errors(ops, h, kn.attention_scale, gamma(2.0 * double(Tn) + 8));
   T worst(0);
   for (Index i = 0; i < Tn; ++i) {
     std::vector<Vec<T>> reads(ops.size());
-    T xnorm = norm_without_pads(lay, h, i, kn.attention_scale);
-    for (size_t o = 0; o < ops.size(); ++o) {
-      reads[o] = exact_read(ops[o], h, i);
-      xnorm += reads[o].norm() + sqrt_of(T(ops[o].t_size())) * (e_att[o] + rho_t);
-    }
+    for (size_t o = 0; o < ops.size(); ++o) reads[o] = exact_read(ops[o], h, i);
+    const T xn2 = raw_ln_input_sq_bound(lay, ops, h, i, reads, e_att, kn.attention_scale,
+                                        gamma(2.0 * double(Tn) + 8));
     T xmax = max_abs_rows(Mat<T>(h.col(i)), 0, lay.data_rows);
     for (size_t o = 0; o < ops.size(); ++o)
       for (Index j = 0; j < reads[o].size(); ++j)
         xmax = max_of(xmax, T(abs_of(T(reads[o](j))) + e_att[o] + rho_t));
     // The pads contribute (Nln + p1)^2 + (Nln - p2)^2 <= 2 Nln^2 + 4 Nln p + 2 p^2 to the sum of
     // squares: the p^2 / Nln^2 term.
-    const T delta = (xnorm * xnorm + kn.ln_eps * T(H)) / (T(2) * Nln * Nln) + T(2) * p / Nln +
-                    p * p / (Nln * Nln);
+    const T delta =
+        (xn2 + kn.ln_eps * T(H)) / (T(2) * Nln * Nln) + T(2) * p / Nln + p * p / (Nln * Nln);
     const T rx = inv_sqrt_deviation(delta);
     for (size_t o = 0; o < ops.size(); ++o) {
       const raw_op<T>& op = ops[o];
@@ -194,7 +235,7 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
         const T xw = abs_of(T(h(op.w[m], i)));
         T err(0);
         const Index nc = op.t_size() * (1 + static_cast<Index>(op.s.size())) + 3;
-        const T g = gamma_bound<T>(double(nc) + 16);
+        const T g = gamma(double(nc) + 16);
         if (op.kind == raw_kind::add) {
           T cx = xw, csum(1);  // sum |coef| |x| and sum |coef| (the -1 on w)
           T wo_sum(0);
@@ -235,6 +276,34 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
     }
   }
   return worst;
+}
+
+// The exact-real one-layer bound (the statement of the theorems above, for every unit of the
+// layer) and the first-order rounding-model tolerance of the floating-point modes, separately:
+// rounding = (the bound with the rounding terms) - exact, >= 0 since every term grows with the
+// gammas; 0 on intervals, whose enclosures contain the exact value of what the layer computes.
+template <class T>
+struct layer_bound_parts {
+  T exact, rounding;
+};
+template <class T>
+layer_bound_parts<T> raw_layer_bound_split(const raw_layout& lay, const std::vector<raw_op<T>>& ops,
+                                           const raw_knobs<T>& kn, const Mat<T>& h) {
+  const T exact = raw_layer_bound_terms(lay, ops, kn, h, false);
+  if constexpr (is_interval_scalar<T>) {
+    return {exact, T(0)};
+  } else {
+    const T with_rounding = raw_layer_bound_terms(lay, ops, kn, h, true);
+    return {exact, max_of(T(0), T(with_rounding - exact))};
+  }
+}
+
+// The one-layer bound B_l of a RAW layer: exact-real bound plus, in floating point, the rounding
+// model's terms (on intervals the exact-real bound alone).
+template <class T>
+T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, const raw_knobs<T>& kn,
+                  const Mat<T>& h) {
+  return raw_layer_bound_terms(lay, ops, kn, h, true);
 }
 
 template <class T>
@@ -435,6 +504,7 @@ chain_run<T> run_chain_with_bounds(const raw_layout& lay, const std::vector<laye
 // clang-format off
 #define ICLPROOF_RAW_LAYER_BOUNDS(PREFIX, T) \
   PREFIX template T raw_layer_bound<T>(const raw_layout&, const std::vector<raw_op<T>>&, const raw_knobs<T>&, const Mat<T>&); \
+  PREFIX template layer_bound_parts<T> raw_layer_bound_split<T>(const raw_layout&, const std::vector<raw_op<T>>&, const raw_knobs<T>&, const Mat<T>&); \
   PREFIX template T div_layer_bound<T>(const raw_layout&, const div_op&, const raw_knobs<T>&, const Mat<T>&); \
   PREFIX template T layer_bound<T>(const raw_layout&, const layer_spec<T>&, const raw_knobs<T>&, const Mat<T>&); \
   PREFIX template T layer_lipschitz<T>(const layer_spec<T>&, const Mat<T>&, const T&); \

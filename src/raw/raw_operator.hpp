@@ -176,6 +176,12 @@ void check_op_shapes(const raw_op<T>& op, Index T_tokens) {
   for (Index i = 0; i < T_tokens; ++i) {
     need(!op.K[static_cast<size_t>(i)].empty(), "K(i) must not be empty");
     for (Index k : op.K[static_cast<size_t>(i)]) need(k >= 0 && k <= i, "K(i) must be causal");
+    // K(i) is a set (C.2): the pattern head attends to each listed token once, so a repeated
+    // token would weigh differently in raw_exact's average than in the realised layer.
+    index_list sorted = op.K[static_cast<size_t>(i)];
+    std::sort(sorted.begin(), sorted.end());
+    need(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(),
+         "K(i) must list distinct tokens");
   }
 }
 

@@ -380,6 +380,102 @@ TEST_CASE("raw_layer_bound and div_layer_bound are approached within 10^3.5 and 
   }
 }
 
+// ------------------------------------------- raw_layer_bound's state-evaluated hypotheses
+// What raw_layer_bound evaluates from the hidden state (AkyurekRawLayerState.v), against the
+// realised layer's own LayerNorm input x = h + the heads' outputs (decoder_layer.hpp with
+// build_raw_layer's heads, W^F the identity), in MPFR at 256 bits, with a small logit gap
+// (Natt = 6) so that the softmax visibly deviates from the uniform read:
+//   every op scratch read within e_att = raw_attention_errors (pattern_head_deviation), attained
+//   within 10 (an out-of-K token of the opposite sign at the last token);
+//   every div scratch entry (dirty, cancelled by the cleaning head) within 2 (T-1) e^-Natt vrow
+//   (cleaning_head_entry);
+//   the squared norm off the pads within raw_ln_input_sq_bound (raw_ln_input_sq_le), attained
+//   within 1.05: its entries are |h| off the scratch, and |read| + e_att on the clean op scratch.
+TEST_CASE("raw_layer_bound's attention errors and LayerNorm input norm bound the realised layer",
+          "[tolerance][sharpness][raw]") {
+  scoped_mpfr_precision wide(256);
+  using T = mpfr_real;
+  const Index D = 8, Tn = 3;
+  raw_op<T> read_op;  // + : rows 4, 5 <- Wa h_K(i)[0, 1] + W h_i[2], K(i) = {0} for every i
+  read_op.kind = raw_kind::add;
+  read_op.r = {0, 1};
+  read_op.s = {2};
+  read_op.w = {4, 5};
+  read_op.Wa = Mat<T>(2, 2);
+  read_op.Wa << T(1), T(-0.5), T(0.75), T(1);
+  read_op.W = Mat<T>(2, 1);
+  read_op.W << T(0.5), T(-1);
+  read_op.Wo = Mat<T>::Identity(2, 2);
+  read_op.b0 = Vec<T>::Zero(2);
+  read_op.K = {{0}, {0}, {0}};
+  const raw_op<T> dot = dot_op<T>({3}, {6}, 7, Tn);
+  const std::vector<raw_op<T>> ops{read_op, dot};
+  raw_layout lay;
+  lay.data_rows = D;
+  lay.tokens = Tn;
+  lay.op_scratch = 4;
+  lay.div_scratch = 2;
+  raw_knobs<T> kn = balanced_knobs<T>(T(4), lay.H(), Tn);
+  kn.attention_scale = T(6);
+  Mat<T> data(D, Tn);
+  data << T(1), T(-1), T(0.5),  // the read rows change sign across tokens
+      T(-0.5), T(1), T(-1),     //
+      T(0.25), T(-0.75), T(1), T(0.5), T(0.5), T(-0.25), T(0.125), T(1), T(-0.5), T(0.75), T(-0.25),
+      T(1), T(-1), T(0.5), T(0.25), T(0.375), T(-0.625), T(0.875);
+  Mat<T> h = embed_state(lay, data, kn);
+  for (Index i = 0; i < Tn; ++i)  // an earlier div layer's leftovers
+    for (Index j = 0; j < lay.div_scratch; ++j)
+      h(lay.div_scratch0() + j, i) = T(double(i + 1) * (j ? -0.5 : 0.75));
+  const decoder_layer_weights<T> w = build_raw_layer(lay, ops, kn);
+  Mat<T> x = h;
+  for (const auto& head : w.heads) x += attention_head_forward(head, h, w.null_slot);
+  const std::vector<T> e_att = raw_attention_errors(ops, h, kn.attention_scale, T(0));
+  double worst_read_ratio = 0;
+  for (Index i = 0; i < Tn; ++i) {
+    std::vector<Vec<T>> reads;
+    for (const auto& op : ops) reads.push_back(exact_read(op, h, i));
+    Index t0 = lay.op_scratch0();
+    for (size_t o = 0; o < ops.size(); ++o) {
+      for (Index n = 0; n < ops[o].t_size(); ++n) {
+        const T dev = abs_of(T(x(t0 + n, i) - h(t0 + n, i) - reads[o](n)));
+        INFO("op " << o << ", token " << i << ", component " << n << ": |att - read| "
+                   << to_double(dev) << ", e_att " << to_double(e_att[o]));
+        CHECK(dev <= e_att[o]);
+        if (e_att[o] > T(0))
+          worst_read_ratio = std::max(worst_read_ratio, to_double(dev / e_att[o]));
+      }
+      t0 += ops[o].t_size();
+    }
+    for (Index r = lay.div_scratch0(); r < lay.H(); ++r) {
+      const T bound =
+          hard_attention_bound(kn.attention_scale, long(Tn - 1), max_abs_rows(h, r, r + 1));
+      INFO("div scratch row " << r << ", token " << i << ": " << to_double(abs_of(T(x(r, i)))));
+      CHECK(abs_of(T(x(r, i))) <= bound);
+    }
+    T sq(0);
+    for (Index r = 0; r < lay.H(); ++r)
+      if (r != lay.pad_plus() && r != lay.pad_minus()) sq += x(r, i) * x(r, i);
+    const T xn2 = raw_ln_input_sq_bound(lay, ops, h, i, reads, e_att, kn.attention_scale, T(0));
+    INFO("token " << i << ": squared norm off the pads " << to_double(sq) << ", xn2 "
+                  << to_double(xn2));
+    CHECK(sq <= xn2);
+    CHECK(xn2 <= T(1.05) * sq);
+  }
+  INFO("largest |att - read| / e_att " << worst_read_ratio);
+  CHECK(worst_read_ratio >= 0.1);
+}
+
+// K(i) is a set: the pattern head attends to each listed token once, so a repeated token would
+// weigh twice in raw_exact's average and once in the realised layer (pattern_mean of
+// AkyurekRawLayerState.v averages over a set). check_op_shapes refuses it.
+TEST_CASE("a RAW op whose timestep map repeats a token is refused", "[raw]") {
+  raw_op<double> op = mov_op<double>({0}, {1}, 2, 1, 0);
+  const Mat<double> h = Mat<double>::Ones(2, 2);
+  CHECK_NOTHROW(raw_exact(h, std::vector<raw_op<double>>{op}));
+  op.K[1] = {0, 0};
+  CHECK_THROWS_AS(raw_exact(h, std::vector<raw_op<double>>{op}), std::invalid_argument);
+}
+
 // ------------------------------------------------------------------- LayerNorm deviations
 // inv_sqrt_deviation(d) against |1 - (1 + d)^(-1/2)| and layernorm_division_first_order_remainder
 // against |(1 + delta)^(-1/2) - (1 - S / (2 N c M))| (delta = S/(NcM) + q), both in MPFR at small
