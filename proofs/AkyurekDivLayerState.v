@@ -7,8 +7,8 @@
    The model of the realised layer (exact real arithmetic), for a hidden state h r t (row r,
    token t < Tn), the div scratch at rows P .. P + k + 1 + nr (L = P + (k + 2) + nr rows in
    all), pads jp, jm, read rows cr (c) and yr q (y), written rows wr q (q < k):
-   - the one head (pattern_head with attend_self on the one-hot position rows, which no layer
-     writes): logit Natt on the token itself and 0 on each of the t earlier tokens (causal,
+   - the one head (pattern_head with attend_self on one-hot position rows, which no layer
+     writes and check_div_rows checks in h): logit Natt on the token itself and 0 on each of the t earlier tokens (causal,
      no null slot), so its output in a row with values v is self_head v t =
      (exp Natt v_t + sum_(j < t) v_j) / (exp Natt + t);
    - its values (Wv h_t): -h on the pads and the w rows (dl_cancelled, rows < P),
@@ -48,8 +48,9 @@
      erf: Nb - zmax > 0).
    - div_state_untouched: every row r < P that is neither a pad nor a w row reaches the
      LayerNorm input (and, with no unit writing it, the output) unchanged.
-   Not modelled: floating-point rounding (the C++ adds its first-order rounding model only in
-   the floating-point modes, div_layer_rounding; interval mode checks the exact-real bound).
+   Not modelled: floating-point rounding (the C++ div_layer_bound adds its first-order rounding
+   model, not proved, in the floating-point modes; the interval mode checks the exact-real bound
+   div_layer_exact_bound alone, its enclosures containing the exact computation).
    Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v, GeluErf.v,
    GeluErfTail.v, AkyurekLayerAssembly.v.
    Assumptions: the standard set of allowed_axioms.txt (classical reals; Interval's primitive
