@@ -59,6 +59,7 @@ iclproof_family(akyurek
   REAL_ANALYSIS_PROOFS AkyurekBounds.v AkyurekLayerBounds.v LayerNorm.v GeluErf.v
                        GaussianIntegral.v GeluErfTail.v AkyurekLayerAssembly.v
                        AkyurekChainLipschitz.v AkyurekRawLayerState.v
+                       AkyurekDivLayerState.v
   CI_RUNS mpfr256 mpfr512 double53 long-double64 rational interval256)
 
 iclproof_family(population_optima

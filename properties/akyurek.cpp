@@ -185,25 +185,27 @@ ICLPROOF_SIZES(raw_layer, raw_fixed_sizes);
 ICLPROOF_PROPERTY(
     div_layer, "akyurek.div_layer_realises_exact_div_within_bound",
     "One decoder layer with LayerNorm-division weights computes y / |c| within the proven "
-    "bound (Lemma 8, with the rest of the hidden state in the LayerNorm).",
-    approximation(identity("proofs/LayerNorm.v:layernorm_division_closed_form"),
-                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+    "bound evaluated from the hidden state it reads (Lemma 8, with the rest of the hidden state "
+    "in the LayerNorm); floating point adds a first-order rounding model to that bound.",
+    approximation(composition("proofs/AkyurekDivLayerState.v:div_layer_state_unit"),
+                  bound("proofs/AkyurekDivLayerState.v:div_layer_state_unit_erf"),
+                  bound("proofs/AkyurekDivLayerState.v:div_layer_state_unit_tanh"),
+                  identity("proofs/AkyurekDivLayerState.v:div_state_untouched"),
+                  bound("proofs/AkyurekDivLayerState.v:self_head_deviation"),
+                  bound("proofs/AkyurekDivLayerState.v:div_state_value_bound"),
+                  bound("proofs/AkyurekDivLayerState.v:div_state_attention"),
+                  bound("proofs/AkyurekDivLayerState.v:div_state_rest2"),
                   identity("proofs/AkyurekLayerAssembly.v:layernorm_division_closed_form_rest"),
                   identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
+                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
+                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
                   bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
                   bound("proofs/AkyurekLayerAssembly.v:div_radicand"),
                   composition("proofs/AkyurekLayerAssembly.v:div_unit_assembly"),
+                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
                   bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"))
-        .missing("the bounds rest2 (the "
-                 "LayerNorm input's other entries, div_radicand's hypothesis) and e_att (the "
-                 "attention value bound) that div_layer_bound evaluates from the hidden state "
-                 "(src/raw/layer_bounds.hpp), and the rounding terms of the floating-point "
-                 "modes (a first-order model) are not proved")) {
+                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"))) {
   div_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(div_layer, rational, realised_layer_reason);

@@ -123,7 +123,13 @@ void raw_layer_within_bound(case_context& ctx, const layer_fn<T>& build) {
       });
 }
 
-// div realised (C.6 with the corrections of raw_operator.hpp) against div_exact.
+// div realised (C.6 with the corrections of raw_operator.hpp) against div_exact. The exact-real
+// bound div_layer_exact_bound is the statement of AkyurekDivLayerState.v:
+// div_layer_state_unit_erf / div_layer_state_unit_tanh (with div_state_untouched for the data
+// rows div does not write); the interval mode checks against it alone (its enclosures contain the
+// exact computation), the floating-point modes against div_layer_bound, the same expressions
+// with the first-order rounding model (not proved) added. One check label per GeLU form, each
+// citing its form's theorem.
 template <class T>
 void div_layer_within_bound(case_context& ctx, const layer_fn<T>& build) {
   const int k = *rc::gen::inRange(1, 5);
@@ -148,9 +154,16 @@ void div_layer_within_bound(case_context& ctx, const layer_fn<T>& build) {
   const Mat<T> realised = raw::decoder_layer_forward(build(lay, spec, kn), h);
   const Mat<T> exact = raw::div_exact(data, *spec.div);
   const T err = max_abs(Mat<T>(realised.topRows(D) - exact));
-  ctx.check_le_hand_derived<T>("|realised div layer - exact div| (data rows)", err,
-                               raw::div_layer_bound(lay, *spec.div, kn, h),
-                               raw_layer_bound_backing);
+  const T exact_bound = raw::div_layer_exact_bound(lay, *spec.div, kn, h);
+  const T bound = is_interval_scalar<T> ? exact_bound : raw::div_layer_bound(lay, *spec.div, kn, h);
+  ctx.note("exact-real bound", full_digits(exact_bound));
+  ctx.note("bound with the rounding model", full_digits(bound));
+  const std::string lemma = form == gelu_form::tanh
+                                ? "proofs/AkyurekDivLayerState.v:div_layer_state_unit_tanh"
+                                : "proofs/AkyurekDivLayerState.v:div_layer_state_unit_erf";
+  ctx.check_le_proved<T>(
+      "|realised div layer - exact div| (data rows, " + raw::to_string(form) + " form)", err, bound,
+      lemma);
 }
 
 }  // namespace iclproof::akyurek_checks

@@ -36,10 +36,12 @@
 // bypass bound discharged (gelu_erf_bypass_at_floor_proved). For RAW their hypotheses that
 // raw_layer_bound evaluates from the state (the attention deviation e_att, the LayerNorm input's
 // squared norm xn2 behind |delta'| <= delta, the pads' mean, the current-token factors) are proved
-// by proofs/AkyurekRawLayerState.v (raw_layer_bound_terms says which theorem gives which); for div,
-// the attention value bound and rest2 are not. The rounding terms (gamma_bound, 0 on intervals)
-// are the first-order model above, not proved: raw_layer_bound_split returns the exact-real
-// bound and that tolerance separately.
+// by proofs/AkyurekRawLayerState.v (raw_layer_bound_terms says which theorem gives which). For
+// div they are proved by proofs/AkyurekDivLayerState.v, with the expressions of
+// div_layer_state_terms: div_layer_exact_bound is the statement of div_layer_state_unit_tanh /
+// _erf. The rounding terms (gamma_bound, 0 on intervals) are the first-order model above, not
+// proved: raw_layer_bound_split returns the exact-real bound and that tolerance separately, and
+// div_layer_bound is div_layer_exact_bound plus that tolerance.
 #pragma once
 
 #include "core/rounding_error_bounds.hpp"
@@ -307,25 +309,68 @@ T raw_layer_bound(const raw_layout& lay, const std::vector<raw_op<T>>& ops, cons
 }
 
 template <class T>
-T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& kn,
-                  const Mat<T>& h) {
+void check_div_rows(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& kn,
+                    const Mat<T>& h) {
+  // The div layer's hypotheses that the realised construction needs and div_layer_state_terms
+  // relies on (proofs/AkyurekDivLayerState.v: its model of build_div_layer): N, M > 0, LayerNorm
+  // eps >= 0, the div scratch holds the k + 2 assembled entries, every w row a data row written by
+  // one unit (distinct; neither a pad nor the scratch), and the position rows one-hot (the head's
+  // logit is then Natt on the token itself and 0 on the earlier ones).
+  check_div(dv);
+  if (!(kn.div_N > T(0)) || !(kn.div_M > T(0)) || kn.ln_eps < T(0))
+    throw std::domain_error("div bound: needs N > 0, M > 0 and LayerNorm eps >= 0");
+  if (Index(dv.y_rows.size()) + 2 > lay.div_scratch)
+    throw std::domain_error("div bound: the div scratch holds fewer than k + 2 rows");
+  for (size_t q = 0; q < dv.w.size(); ++q) {
+    if (dv.w[q] < 0 || dv.w[q] >= lay.data_rows)
+      throw std::domain_error("div bound: w row " + std::to_string(dv.w[q]) + " is not a data row");
+    if (std::find(dv.w.begin(), dv.w.begin() + long(q), dv.w[q]) != dv.w.begin() + long(q))
+      throw std::domain_error("div bound: w row " + std::to_string(dv.w[q]) + " written twice");
+  }
+  for (Index m = 0; m < lay.tokens; ++m)
+    for (Index i = 0; i < h.cols(); ++i)
+      if (!is_exact_zero(T(h(lay.pos(m), i) - T(m == i ? 1 : 0))))
+        throw std::domain_error("div bound: the position rows are not one-hot");
+}
+
+// The terms of the div layer's bound, evaluated from the hidden state h the layer reads.
+// Exact-real part (rounding = false): the expressions of proofs/AkyurekDivLayerState.v
+// (dl_vmax, dl_e_att, dl_rest2, dl_E, dl_delta, dl_rel, dl_zmax, dl_err; same names below), so
+// div_layer_state_unit_tanh / div_layer_state_unit_erf state that every written row of the
+// realised layer is within `bound` of y / |c| (and div_state_untouched that the other data rows
+// are exact). rounding = true adds the first-order rounding model of the floating-point modes
+// (gamma_bound; 0 on intervals, whose enclosures contain the exact computation): the attention
+// average's gamma_(2T+8) on e_att and on the w rows' residue, and gamma_(2H+32) (8 M N + 4 zmax
+// + 2 Nb) per unit. That model is not proved.
+template <class T>
+struct div_layer_terms {
+  T vmax, wmax, e_att, w_residue;
+  std::vector<T> rest2, delta;  // per token
+  T bound;                      // the largest err over tokens and written rows
+};
+
+template <class T>
+div_layer_terms<T> div_layer_state_terms(const raw_layout& lay, const div_op& dv,
+                                         const raw_knobs<T>& kn, const Mat<T>& h, bool rounding) {
+  check_div_rows(lay, dv, kn, h);
   const Index H = lay.H(), Tn = lay.tokens;
   const Index k = static_cast<Index>(dv.y_rows.size());
-  const T g = gamma_bound<T>(2.0 * double(H) + 32);
+  const auto gamma = [&](double n) { return rounding ? gamma_bound<T>(n) : T(0); };
+  const T g = gamma(2.0 * double(H) + 32);
   const T N = kn.div_N, M = kn.div_M, Nb = kn.gelu_bypass;
   const Index P = lay.div_scratch0();
-  // Largest value the self head moves (hard_attention_deviation's V): -pad, and on the div
-  // scratch an assembled entry minus the old content there.
+  div_layer_terms<T> out;
+  // Largest value the self head averages in a row it touches (self_head_deviation's V): the
+  // pads' -h, on the div scratch an assembled entry minus the old content there
+  // (div_state_value_bound), the w rows' -h.
   const T scratch_max = max_abs_rows(h, P, P + lay.div_scratch);
   T vmax = max_abs_rows(h, lay.pad_plus(), lay.pad_minus() + 1);
-  T worst(0);
   for (Index i = 0; i < Tn; ++i) {
     const T c = abs_of(T(h(dv.c_row, i)));
-    T S(0), y2(0), ymax(0);
+    T S(0), ymax(0);
     for (Index q = 0; q < k; ++q) {
       const T y = h(dv.y_rows[size_t(q)], i);
       S += y;
-      y2 += y * y;
       ymax = max_of(ymax, abs_of(y));
     }
     vmax = max_of(vmax, T(N * c + abs_of(S) / M + ymax / M));
@@ -333,9 +378,13 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
   vmax += scratch_max;
   T wmax(0);
   for (Index q : dv.w) wmax = max_of(wmax, max_abs_rows(h, q, q + 1));
-  vmax = max_of(vmax, wmax);
-  const T e_att = hard_attention_bound(kn.attention_scale, long(Tn - 1), vmax) +
-                  gamma_bound<T>(2.0 * double(Tn) + 8) * vmax;
+  out.vmax = max_of(vmax, wmax);
+  out.wmax = wmax;
+  const T ga = gamma(2.0 * double(Tn) + 8);
+  out.e_att = hard_attention_bound(kn.attention_scale, long(Tn - 1), out.vmax) + ga * out.vmax;
+  out.w_residue = hard_attention_bound(kn.attention_scale, long(Tn - 1), wmax) + ga * wmax;
+  const T e_att = out.e_att;
+  T worst(0);
   for (Index i = 0; i < Tn; ++i) {
     const T c = abs_of(T(h(dv.c_row, i)));
     if (!(c > T(0))) throw std::domain_error("div bound: |c| = 0");
@@ -345,10 +394,10 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
       S += y;
       y2 += y * y;
     }
-    // The rest of the LayerNorm input: data, positions, op scratch, pad and old-scratch residues.
+    // div_state_rest2: the rest of the LayerNorm input (data, positions, op scratch; the pads,
+    // the w rows and the unassembled div scratch cancelled by the head up to e_att).
     T rest2(0);
     for (Index r = 0; r < P; ++r) {
-      // The head cancels the pads and the written rows w up to the attention deviation.
       const bool cancelled = r == lay.pad_plus() || r == lay.pad_minus() ||
                              std::find(dv.w.begin(), dv.w.end(), r) != dv.w.end();
       const T v = cancelled ? e_att : T(abs_of(T(h(r, i))));
@@ -364,21 +413,38 @@ T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& k
     const T E = T(4) * e_att * (Nc + y1 / M) + T(k + 2) * e_att * e_att;
     const T delta = abs_of(S) / (Nc * M) + (S * S + y2) / (T(2) * Nc * Nc * M * M) +
                     (rest2 + kn.ln_eps * T(H) + E) / (T(2) * Nc * Nc);
+    out.rest2.push_back(rest2);
+    out.delta.push_back(delta);
     const T rel = inv_sqrt_deviation(delta);
     for (Index q = 0; q < k; ++q) {
       const T z = abs_of(T(h(dv.y_rows[size_t(q)], i))) / c;
-      // AkyurekLayerAssembly.v:div_unit_assembly (zmax and the terms before the rounding).
+      // AkyurekLayerAssembly.v:div_unit_assembly (zmax and the terms before the rounding); the
+      // w row's old content, cancelled by the head up to w_residue.
       const T zmax = (T(1) + rel) * (z + T(2) * M * e_att / c);
       const T err = rel * z + (T(1) + rel) * T(2) * M * e_att / c +
-                    gelu_bypass_bound(kn.form, T(Nb - zmax)) +
-                    // the old content of w, cancelled by the self head up to hard attention
-                    hard_attention_bound(kn.attention_scale, long(Tn - 1), wmax) +
-                    gamma_bound<T>(2.0 * double(Tn) + 8) * wmax +
+                    gelu_bypass_bound(kn.form, T(Nb - zmax)) + out.w_residue +
                     g * (T(8) * M * N + T(4) * zmax + T(2) * Nb);
       worst = max_of(worst, err);
     }
   }
-  return worst;
+  out.bound = worst;
+  return out;
+}
+
+// The exact-real bound: the statement of AkyurekDivLayerState.v:div_layer_state_unit_tanh /
+// div_layer_state_unit_erf (the interval mode checks against it).
+template <class T>
+T div_layer_exact_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& kn,
+                        const Mat<T>& h) {
+  return div_layer_state_terms(lay, dv, kn, h, false).bound;
+}
+
+// The exact-real bound with the first-order rounding model of the floating-point modes (equal to
+// div_layer_exact_bound on intervals): what the floating-point checks and the chains use.
+template <class T>
+T div_layer_bound(const raw_layout& lay, const div_op& dv, const raw_knobs<T>& kn,
+                  const Mat<T>& h) {
+  return div_layer_state_terms(lay, dv, kn, h, true).bound;
 }
 
 template <class T>
