@@ -92,9 +92,6 @@ elim: n => [|n IH]; first by rewrite /=; ring.
 by rewrite S_INR; change (rsum (fun _ => a) (S n)) with (rsum (fun _ => a) n + a); rewrite IH; ring.
 Qed.
 
-(* The name this theory used for AkyurekLayerBounds.v's rsum_abs. *)
-Notation rsum_abs_le_sum := rsum_abs (only parsing).
-
 (* ------------------------------------------------------------------ LayerNorm contrasts *)
 
 (* LayerNorm: L var = sum v^2 - (sum v)^2 / L. *)

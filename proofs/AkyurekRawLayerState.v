@@ -37,7 +37,7 @@
    - pad_mean_le: the pads' mean pbar = (x_+ + x_-) / 2 that every unit subtracts is within p
      (the C++ pad_deviation) of 0 [the assembly's |pbar| <= p].
    - weighted_sum_abs_le: |sum_q W_nq h_i[s_q]| <= sum_q |W_nq| |h_i[s_q]| [Xs_n], the
-     assembly's |wx_n| <= Xs_n (its |wsum_n| <= Ws_n is AkyurekLayerAssembly.v:rsum_abs_le_sum).
+     assembly's |wx_n| <= Xs_n (its |wsum_n| <= Ws_n is AkyurekLayerBounds.v:rsum_abs).
    What these do not cover: the floating-point rounding of the realised layer (the C++ rounding
    terms, a first-order model: the rounding part of raw_layer_bound_split; 0 on intervals).
    Dependencies: Coq Reals, Coquelicot, AkyurekBounds.v, AkyurekLayerBounds.v, LayerNorm.v,
@@ -75,7 +75,7 @@ Lemma rsum_abs_pred_le (P : nat -> bool) (f : nat -> R) (n : nat) (V : R) :
   Rabs (rsum (fun k => if P k then f k else 0) n) <= V * rsum (fun k => if P k then 1 else 0) n.
 Proof.
 move=> fV.
-have := rsum_abs_le_sum (fun k => if P k then f k else 0) n.
+have := rsum_abs (fun k => if P k then f k else 0) n.
 have : rsum (fun k => Rabs (if P k then f k else 0)) n
        <= rsum (fun k => V * (if P k then 1 else 0)) n.
   apply: rsum_le => k k_lt; case: (P k); first by have := fV k k_lt; lra.
@@ -299,7 +299,7 @@ Qed.
 Theorem weighted_sum_abs_le (W hs : nat -> R) (ns : nat) :
   Rabs (rsum (fun q => W q * hs q) ns) <= rsum (fun q => Rabs (W q) * Rabs (hs q)) ns.
 Proof.
-have := rsum_abs_le_sum (fun q => W q * hs q) ns.
+have := rsum_abs (fun q => W q * hs q) ns.
 have : rsum (fun q => Rabs (W q * hs q)) ns <= rsum (fun q => Rabs (W q) * Rabs (hs q)) ns.
   by apply: rsum_le => q _; rewrite Rabs_mult; lra.
 by lra.

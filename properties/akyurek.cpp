@@ -33,35 +33,59 @@ raw::decoder_layer_weights<T> built_layer(const raw::raw_layout& lay, const raw:
   return raw::build_layer(lay, l, kn);
 }
 
-// What backs a realised RAW layer's one-layer bound (layer_bounds.hpp: raw_layer_bound), after
-// the property's own citations: the component bounds, the unit assembly
-// (AkyurekLayerAssembly.v) and its hypotheses evaluated from the state (AkyurekRawLayerState.v).
-template <class... Own>
-claim_coverage raw_layer_coverage(Own&&... own) {
-  return approximation(std::forward<Own>(own)...,
-                       bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
-                       bound("proofs/GeluErf.v:gelu_erf_product_bound"),
-                       bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                       bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
-                       bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                       bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
-                       composition("proofs/AkyurekLayerAssembly.v:raw_add_unit_assembly"),
-                       composition("proofs/AkyurekLayerAssembly.v:raw_hadamard_unit_assembly"),
-                       identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
-                       bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
-                       bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
-                       bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
-                       bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"),
-                       bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
-                       bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"),
-                       bound("proofs/AkyurekLayerAssembly.v:rsum_abs_le_sum"),
-                       bound("proofs/AkyurekRawLayerState.v:pattern_head_deviation"),
-                       identity("proofs/AkyurekRawLayerState.v:pattern_mean_linear"),
-                       bound("proofs/AkyurekRawLayerState.v:cleaning_head_entry"),
-                       bound("proofs/AkyurekRawLayerState.v:op_scratch_entry"),
-                       bound("proofs/AkyurekRawLayerState.v:raw_state_unit_scale"),
-                       bound("proofs/AkyurekRawLayerState.v:pad_mean_le"),
-                       bound("proofs/AkyurekRawLayerState.v:weighted_sum_abs_le"));
+// What backs a realised RAW layer's one-layer bound (layer_bounds.hpp: raw_layer_bound): the
+// component bounds, the unit assembly (AkyurekLayerAssembly.v) and its hypotheses evaluated from
+// the state (AkyurekRawLayerState.v).
+std::vector<cited_theorem> raw_layer_backing() {
+  return {bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
+          bound("proofs/GeluErf.v:gelu_erf_product_bound"),
+          bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+          bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+          bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+          bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
+          composition("proofs/AkyurekLayerAssembly.v:raw_add_unit_assembly"),
+          composition("proofs/AkyurekLayerAssembly.v:raw_hadamard_unit_assembly"),
+          identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
+          bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
+          bound("proofs/AkyurekLayerAssembly.v:raw_pad_unit_scale"),
+          bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
+          bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"),
+          bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_product_at_box"),
+          bound("proofs/AkyurekLayerAssembly.v:gelu_erf_product_at_box"),
+          bound("proofs/AkyurekLayerBounds.v:rsum_abs"),
+          bound("proofs/AkyurekRawLayerState.v:pattern_head_deviation"),
+          identity("proofs/AkyurekRawLayerState.v:pattern_mean_linear"),
+          bound("proofs/AkyurekRawLayerState.v:cleaning_head_entry"),
+          bound("proofs/AkyurekRawLayerState.v:op_scratch_entry"),
+          bound("proofs/AkyurekRawLayerState.v:raw_state_unit_scale"),
+          bound("proofs/AkyurekRawLayerState.v:pad_mean_le"),
+          bound("proofs/AkyurekRawLayerState.v:weighted_sum_abs_le")};
+}
+
+// What backs a realised div layer's one-layer bound (layer_bounds.hpp: div_layer_exact_bound, the
+// statement of AkyurekDivLayerState.v:div_layer_state_unit_erf / _tanh): the state-evaluated
+// hypotheses (AkyurekDivLayerState.v), the unit assembly and the LayerNorm division with the rest
+// of the hidden state (AkyurekLayerAssembly.v), and the component bounds.
+std::vector<cited_theorem> div_layer_backing() {
+  return {composition("proofs/AkyurekDivLayerState.v:div_layer_state_unit"),
+          bound("proofs/AkyurekDivLayerState.v:div_layer_state_unit_erf"),
+          bound("proofs/AkyurekDivLayerState.v:div_layer_state_unit_tanh"),
+          identity("proofs/AkyurekDivLayerState.v:div_state_untouched"),
+          bound("proofs/AkyurekDivLayerState.v:self_head_deviation"),
+          bound("proofs/AkyurekDivLayerState.v:div_state_value_bound"),
+          bound("proofs/AkyurekDivLayerState.v:div_state_attention"),
+          bound("proofs/AkyurekDivLayerState.v:div_state_rest2"),
+          identity("proofs/AkyurekLayerAssembly.v:layernorm_division_closed_form_rest"),
+          identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
+          bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
+          bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
+          bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
+          bound("proofs/AkyurekLayerAssembly.v:div_radicand"),
+          composition("proofs/AkyurekLayerAssembly.v:div_unit_assembly"),
+          bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
+          bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
+          bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
+          bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved")};
 }
 
 constexpr const char* realised_layer_reason =
@@ -173,10 +197,10 @@ ICLPROOF_PROPERTY(
     "One decoder layer with the RAW weights (+ or Hadamard, parallel ops, any causal K) "
     "computes RAW's exact semantics within the summed proven bounds (in floating point plus a "
     "first-order rounding-model tolerance).",
-    raw_layer_coverage(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
-                       identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
-                       identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
-                       identity("proofs/AkyurekAlgebra.v:raw_mul_entry"))) {
+    approximation(identity("proofs/AkyurekAlgebra.v:raw_dot_reduction"),
+                  identity("proofs/AkyurekAlgebra.v:raw_aff_reduction"),
+                  identity("proofs/AkyurekAlgebra.v:raw_mov_reduction"),
+                  identity("proofs/AkyurekAlgebra.v:raw_mul_entry"), raw_layer_backing())) {
   raw_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(raw_layer, rational, realised_layer_reason);
@@ -187,25 +211,7 @@ ICLPROOF_PROPERTY(
     "One decoder layer with LayerNorm-division weights computes y / |c| within the proven "
     "bound evaluated from the hidden state it reads (Lemma 8, with the rest of the hidden state "
     "in the LayerNorm); floating point adds a first-order rounding model to that bound.",
-    approximation(composition("proofs/AkyurekDivLayerState.v:div_layer_state_unit"),
-                  bound("proofs/AkyurekDivLayerState.v:div_layer_state_unit_erf"),
-                  bound("proofs/AkyurekDivLayerState.v:div_layer_state_unit_tanh"),
-                  identity("proofs/AkyurekDivLayerState.v:div_state_untouched"),
-                  bound("proofs/AkyurekDivLayerState.v:self_head_deviation"),
-                  bound("proofs/AkyurekDivLayerState.v:div_state_value_bound"),
-                  bound("proofs/AkyurekDivLayerState.v:div_state_attention"),
-                  bound("proofs/AkyurekDivLayerState.v:div_state_rest2"),
-                  identity("proofs/AkyurekLayerAssembly.v:layernorm_division_closed_form_rest"),
-                  identity("proofs/AkyurekLayerAssembly.v:ln_contrast"),
-                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                  bound("proofs/AkyurekLayerAssembly.v:ln_unit_scale_deviation"),
-                  bound("proofs/AkyurekLayerAssembly.v:div_radicand"),
-                  composition("proofs/AkyurekLayerAssembly.v:div_unit_assembly"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_tanh_bypass_at_floor"),
-                  bound("proofs/AkyurekLayerAssembly.v:gelu_erf_bypass_at_floor_proved"))) {
+    approximation(div_layer_backing())) {
   div_layer_within_bound<T>(ctx, &built_layer<T>);
 }
 ICLPROOF_NOT_APPLICABLE(div_layer, rational, realised_layer_reason);
@@ -291,10 +297,10 @@ ICLPROOF_PROPERTY(
     "The Theorem 1 chain run through real decoder layers: every layer within its one-layer "
     "bound and the whole chain within the propagated bound of the exact chain (in floating "
     "point, the bounds plus a first-order rounding-model tolerance).",
-    raw_layer_coverage(
-        identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"),
-        composition("proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound"),
-        bound("proofs/AkyurekChainLipschitz.v:layer_lipschitz_bound"))) {
+    approximation(identity("proofs/AkyurekChains.v:theorem1_chain_sgd_pass"),
+                  composition("proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound"),
+                  bound("proofs/AkyurekChainLipschitz.v:layer_lipschitz_bound"),
+                  raw_layer_backing())) {
   realised_chain_property<T, raw::sgd_rows>(ctx, [](const chain_case& cc) {
     Vec<T> w0(cc.d);
     for (int r = 0; r < cc.d; ++r) w0(r) = cc.w0[size_t(r)];
@@ -308,25 +314,14 @@ ICLPROOF_PROPERTY(
     thm2_realised, "akyurek.theorem2_realised_chain_within_propagated_bound",
     "The Theorem 2 chain (Sherman-Morrison, LayerNorm division) run through real decoder "
     "layers: every layer within its one-layer bound and the whole chain within the "
-    "propagated bound of the exact chain.",
+    "propagated bound of the exact chain (in floating point, the bounds plus a first-order "
+    "rounding-model tolerance).",
     approximation(identity("proofs/AkyurekChains.v:theorem2_chain_ridge"),
                   composition("proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound"),
                   bound("proofs/AkyurekChainLipschitz.v:layer_lipschitz_bound"),
                   identity("proofs/LayerNorm.v:layernorm_division_closed_form"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_product_quartic"),
-                  bound("proofs/GeluErf.v:gelu_erf_product_bound"),
-                  bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"),
-                  bound("proofs/AkyurekLayerBounds.v:gelu_tanh_bypass_bound_decreasing"),
-                  bound("proofs/AkyurekBounds.v:layernorm_bypass_deviation"),
-                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"),
-                  bound("proofs/AkyurekLayerBounds.v:hard_attention_deviation"))
-        .missing("the one-layer bounds B_l = raw_layer_bound and div_layer_bound, which "
-                 "realised_chain_propagated_bound takes as hypotheses, are proved only in part "
-                 "(the unit assembly and the LayerNorm division with the rest of the hidden "
-                 "state, AkyurekLayerAssembly.v, with the erf GeLU bypass bound; not the "
-                 "state-evaluated norm and attention value bounds nor the rounding terms; each "
-                 "B_l is checked per layer on every case); the layers' Lipschitz bounds and the "
-                 "propagation are proved")) {
+                  bound("proofs/AkyurekBounds.v:layernorm_division_remainder"), raw_layer_backing(),
+                  div_layer_backing())) {
   realised_chain_property<T, raw::sm_rows>(
       ctx, [](const chain_case& cc) { return raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda)); });
 }

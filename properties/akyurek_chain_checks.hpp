@@ -178,33 +178,20 @@ void realised_chain_within_bounds(case_context& ctx, const std::vector<raw::laye
   std::vector<raw::decoder_layer_weights<T>> W;
   for (const auto& l : L) W.push_back(build(lay, l, kn));
   const auto cr = raw::run_chain_with_bounds(lay, L, W, kn, data);
-  // A RAW layer's B_l is proved (raw_layer_bound: AkyurekLayerAssembly.v with
-  // AkyurekRawLayerState.v, plus the rounding model in floating point); a div layer's is not yet.
-  bool all_raw = true;
-  for (size_t l = 0; l < L.size(); ++l) {
-    const std::string label =
-        "layer " + std::to_string(l) + " (" + L[l].label + "): local error within one-layer bound";
-    if (L[l].div) {
-      all_raw = false;
-      ctx.check_le_hand_derived<T>(label, cr.local_errors[l], cr.local_bounds[l],
-                                   raw_layer_bound_backing);
-    } else {
-      ctx.check_le_proved<T>(label, cr.local_errors[l], cr.local_bounds[l],
-                             raw_unit_assembly_lemma(L[l].ops));
-    }
-  }
+  // Every layer's B_l is proved in exact reals: a RAW layer's (raw_layer_bound:
+  // AkyurekLayerAssembly.v with AkyurekRawLayerState.v) and a div layer's (div_layer_bound:
+  // AkyurekDivLayerState.v); in floating point both add the first-order rounding model, a tolerance
+  // named apart.
+  for (size_t l = 0; l < L.size(); ++l)
+    ctx.check_le_proved<T>(
+        "layer " + std::to_string(l) + " (" + L[l].label + "): local error within one-layer bound",
+        cr.local_errors[l], cr.local_bounds[l],
+        L[l].div ? div_unit_lemma(form) : raw_unit_assembly_lemma(L[l].ops));
   const T err = max_abs(Mat<T>(cr.realised.topRows(D) - ex));
   ctx.note("final error", full_digits(err));
-  const std::string label = "realised chain vs exact chain (data rows) within the propagated bound";
-  if (all_raw)
-    ctx.check_le_proved<T>(label, err, cr.propagated_bound,
-                           "proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound");
-  else
-    ctx.check_le_hand_derived<T>(
-        label, err, cr.propagated_bound,
-        "layer_bounds.hpp: run_chain_with_bounds's E_(l+1) = B_l + Lip_l(E_l); given the one-layer "
-        "bounds B_l (the div layers' hand-derived, all checked above) it is "
-        "proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound");
+  ctx.check_le_proved<T>("realised chain vs exact chain (data rows) within the propagated bound",
+                         err, cr.propagated_bound,
+                         "proofs/AkyurekChainLipschitz.v:realised_chain_propagated_bound");
 }
 
 }  // namespace iclproof::akyurek_checks

@@ -62,15 +62,11 @@ raw::raw_op<T> gen_raw_op(std::vector<int>& pool, raw::Index Tn) {
   return op;
 }
 
-// The one-layer bounds of layer_bounds.hpp: how each unit's error adds up from its components
-// is proved in exact arithmetic (AkyurekLayerAssembly.v: raw_add_unit_assembly,
-// raw_hadamard_unit_assembly, div_unit_assembly and the radicand bounds, with the erf GeLU bypass
-// bound). For RAW the hypotheses evaluated from the state are proved too
-// (AkyurekRawLayerState.v); for div its attention value bound and rest2 are not. The
-// floating-point rounding terms are a first-order model in both.
-inline const std::string raw_layer_bound_backing =
-    "layer_bounds.hpp: div_layer_bound, the unit assembly proved (AkyurekLayerAssembly.v) under "
-    "unproved hypotheses (state-evaluated rest2 and attention values, rounding model)";
+// The Qed statement a div layer's exact-real bound (div_layer_exact_bound) is, by GeLU form.
+inline std::string div_unit_lemma(gelu_form form) {
+  return form == gelu_form::tanh ? "proofs/AkyurekDivLayerState.v:div_layer_state_unit_tanh"
+                                 : "proofs/AkyurekDivLayerState.v:div_layer_state_unit_erf";
+}
 // The Qed statement a RAW layer's exact-real bound is: one unit's bound, by kind (a layer with
 // both kinds has both; the property cites both, with the state theorems of
 // AkyurekRawLayerState.v that discharge their hypotheses).
@@ -158,12 +154,9 @@ void div_layer_within_bound(case_context& ctx, const layer_fn<T>& build) {
   const T bound = is_interval_scalar<T> ? exact_bound : raw::div_layer_bound(lay, *spec.div, kn, h);
   ctx.note("exact-real bound", full_digits(exact_bound));
   ctx.note("bound with the rounding model", full_digits(bound));
-  const std::string lemma = form == gelu_form::tanh
-                                ? "proofs/AkyurekDivLayerState.v:div_layer_state_unit_tanh"
-                                : "proofs/AkyurekDivLayerState.v:div_layer_state_unit_erf";
   ctx.check_le_proved<T>(
       "|realised div layer - exact div| (data rows, " + raw::to_string(form) + " form)", err, bound,
-      lemma);
+      div_unit_lemma(form));
 }
 
 }  // namespace iclproof::akyurek_checks

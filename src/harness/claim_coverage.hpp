@@ -97,6 +97,16 @@ inline paper_citation paper(std::string text) { return {std::move(text)}; }
 namespace coverage_detail {
 inline void add(claim_coverage& c, cited_theorem t) { c.theorems.push_back(std::move(t)); }
 inline void add(claim_coverage& c, paper_citation p) { c.papers.push_back(std::move(p.text)); }
+// A shared list of citations (e.g. what backs one kind of realised layer), merged: a theorem the
+// coverage already cites (same file and name) is not cited again, so two lists that share
+// component lemmas can back one property.
+inline void add(claim_coverage& c, const std::vector<cited_theorem>& list) {
+  for (const auto& t : list) {
+    bool cited = false;
+    for (const auto& have : c.theorems) cited = cited || have.text() == t.text();
+    if (!cited) c.theorems.push_back(t);
+  }
+}
 template <class... Cs>
 claim_coverage make(claim_kind k, Cs&&... cs) {
   claim_coverage c;

@@ -180,7 +180,7 @@ std::vector<T> raw_attention_errors(const std::vector<raw_op<T>>& ops, const Mat
 // AkyurekRawLayerState.v: e_att (pattern_head_deviation, with mv a max over every token and
 // component; reads by pattern_mean_linear), rx (raw_state_unit_scale at xn2 =
 // raw_ln_input_sq_bound), p (pad_deviation, a max; pad_mean_le), rho_t (a max over the op
-// scratch), Xs and Ws (weighted_sum_abs_le, AkyurekLayerAssembly.v:rsum_abs_le_sum), the GeLU
+// scratch), Xs and Ws (weighted_sum_abs_le, AkyurekLayerBounds.v:rsum_abs), the GeLU
 // bypass and product bounds at zmax and at the box (AkyurekLayerAssembly.v:*_at_floor, *_at_box;
 // their ranges are checked: gelu_bypass_bound and gelu_product_bound_abs throw outside them),
 // delta < 1/2 (inv_sqrt_deviation throws otherwise).

@@ -241,6 +241,16 @@ TEST_CASE("claim coverage: validation and text", "[trust]") {
   CHECK_FALSE(validate(measured(bound("proofs/A.v:a"), paper("a slope"))).empty());
   CHECK_FALSE(validate(claim_coverage{}).empty());
   CHECK_FALSE(validate(exact_identity(identity("proofs/A.v:a"), bound("proofs/A.v:a"))).empty());
+  // Shared citation lists merge: a theorem already cited is not cited twice (two kinds of layer
+  // that share component lemmas back one chain), and the order of first citation is kept.
+  const std::vector<cited_theorem> first{bound("proofs/A.v:a"), bound("proofs/A.v:b")};
+  const std::vector<cited_theorem> second{bound("proofs/A.v:b"), composition("proofs/B.v:c")};
+  const claim_coverage merged = approximation(identity("proofs/A.v:a"), first, second);
+  CHECK(validate(merged).empty());
+  REQUIRE(merged.theorems.size() == 3);
+  CHECK(merged.theorems[0].role == citation_role::identity);
+  CHECK(merged.theorems[1].text() == "proofs/A.v:b");
+  CHECK(merged.theorems[2].text() == "proofs/B.v:c");
   CHECK_THROWS_AS(identity("VonOswald.v:prop1"), std::invalid_argument);
   CHECK_THROWS_AS(identity("proofs/VonOswald.v"), std::invalid_argument);
   CHECK_THROWS_AS(identity("paper: eq. 3"), std::invalid_argument);
