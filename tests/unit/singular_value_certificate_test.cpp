@@ -37,7 +37,7 @@ Q power_of_two(int e) {
 }
 }  // namespace
 
-TEST_CASE("exact PSD certificate: M = L diag(D) L^T, D >= 0 checked exactly; non-PSD refused",
+TEST_CASE("exact PSD certificate: M = L diag(D) L^T and D >= 0 checked exactly, non-PSD refused",
           "[rational]") {
   const Mat<Q> B = matrix_of<Q>(3, 2, {1, 2, -1, 0, 3, 1});
   for (const Mat<Q>& M : {Mat<Q>(matmul_nt(B, B)), Mat<Q>(Mat<Q>::Zero(3, 3)),
