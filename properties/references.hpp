@@ -279,7 +279,7 @@ int min_norm_ridge_exponent(int d, const T& kappa_X) {
 //   - H G H = H: G is a generalised inverse (psd_generalised_inverse, core/rational.hpp), the
 //     hypothesis of the theorem;
 //   - (W_ridge - W+)(H + lambda I) = -lambda W+ (LeastSquares.v:ridge_min_norm_gap).
-// The bound's constant ||G X||_F^2 >= 1 / sigma_min(X)^2 is weaker than the SVD rate below, by at
+// The bound's constant ||G X||_F^2 >= 1 / sigma_min(X)^2 is weaker than the rate below, by at
 // most a factor rank(X) when G is the Moore-Penrose inverse (not proved; the pivot-block G used
 // here is one only when H is invertible).
 //
