@@ -22,7 +22,8 @@ iclproof_family(references
   SECTION "section 6"
   SOURCES references
   # MatrixFacts.v: the matrix lemmas every theory shares.
-  PROOFS MatrixFacts.v ShermanMorrison.v GradientDescent.v LeastSquares.v ConjugateGradient.v)
+  PROOFS MatrixFacts.v ShermanMorrison.v GradientDescent.v LeastSquares.v ConjugateGradient.v
+         SingularValueCertificate.v)
 
 iclproof_family(vonoswald
   TITLE "von Oswald et al. 2023: one LSA layer = one GD step"

@@ -26,8 +26,8 @@
        NONZERO singular value of X: that identification is the SVD and is not proved here).
    - ridge_tends_to_min_norm_least_squares : the bound of the property of the same name,
        ||W_ridge(lambda) - W+||_F <= (lambda / mu) ||W+||_F, for lambda > 0, mu > 0 as above.
-       The C++ rate ridge_min_norm_rate (src/references/regression_solutions.hpp) is lambda / mu
-       with mu = sigma_min(X)^2.
+       The C++ rate ridge_min_norm_rate (src/references/regression_solutions.hpp) is lambda / mu,
+       with mu just below sigma_min(X)^2 and certified per case (SingularValueCertificate.v).
    - sv_lower_bound_pinvmx : a valid mu always exists, mu = 1 / ||(X X^T)^- X||_F^2 (mathcomp's
        generalised inverse pinvmx), so ridge -> W+ as lambda -> 0 holds with no assumption:
    - ridge_min_norm_pinvmx_bound : ||W_ridge(lambda) - W+||_F

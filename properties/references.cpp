@@ -56,16 +56,15 @@ ICLPROOF_PROPERTY(
     "included): ||W_ridge(lambda) - W+||_F^2 <= (lambda ||G X||_F^2)^2 ||W+||_F^2 for a "
     "generalised inverse G of X X^T, checked exactly in rationals with W_ridge, W+ and G tied to "
     "the theorem's terms by exact identities. Floating-point runs check instead the sharper rate "
-    "||W_ridge - W+||_F <= (lambda / sigma_min(X)^2) ||W+||_F, whose step mu = sigma_min^2 is the "
-    "SVD (not proved), under a rounding-model tolerance.",
+    "||W_ridge - W+||_F <= (lambda / mu) ||W+||_F, mu just below sigma_min(X)^2 and certified "
+    "exactly per case by a factorisation (X X^T)^3 - mu (X X^T)^2 = L diag(D) L^T with D >= 0, "
+    "under a rounding-model tolerance.",
     approximation(bound("proofs/LeastSquares.v:ridge_min_norm_ginv_bound2"),
+                  bound("proofs/SingularValueCertificate.v:ridge_tends_to_min_norm_certified"),
                   identity("proofs/LeastSquares.v:ridge_min_norm_gap"),
                   reference("proofs/LeastSquares.v:min_norm_ls_unique"),
-                  reference("proofs/LeastSquares.v:ridge_unitmx"))
-        .missing("the floating-point branch's rate constant mu = sigma_min(X)^2 (that the least "
-                 "nonzero singular value squared satisfies mu ||v||^2 <= ||v^T X||^2 on range(X), "
-                 "the SVD step of LeastSquares.v:ridge_tends_to_min_norm_least_squares; the "
-                 "installed mathcomp has no spectral theorem or SVD to prove it from)")) {
+                  reference("proofs/LeastSquares.v:ridge_unitmx"),
+                  bound("proofs/SingularValueCertificate.v:sv_lower_bound_of_ldl"))) {
   ridge_tends_to_min_norm<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }

@@ -9,6 +9,7 @@
 #include "harness/size_profile.hpp"
 #include "harness/tolerance.hpp"
 #include "references/references.hpp"
+#include "references/singular_value_certificate.hpp"
 #include "tasks/rapidcheck_gen.hpp"
 
 #include <algorithm>
@@ -278,14 +279,18 @@ int min_norm_ridge_exponent(int d, const T& kappa_X) {
 //   - H G H = H: G is a generalised inverse (psd_generalised_inverse, core/rational.hpp), the
 //     hypothesis of the theorem;
 //   - (W_ridge - W+)(H + lambda I) = -lambda W+ (LeastSquares.v:ridge_min_norm_gap).
-// The bound's constant ||G X||_F^2 >= 1 / sigma_min(X)^2 is weaker than the SVD rate below, by at
+// The bound's constant ||G X||_F^2 >= 1 / sigma_min(X)^2 is weaker than the rate below, by at
 // most a factor rank(X) when G is the Moore-Penrose inverse (not proved; the pivot-block G used
 // here is one only when H is invertible).
 //
-// Floating point: the sharper rate ||W_lambda - W+||_F <= (lambda / sigma_min^2) ||W+||_F,
-// sigma_min the smallest NONZERO singular value of X (ridge_min_norm_rate; the theorem
-// LeastSquares.v:ridge_tends_to_min_norm_least_squares with mu = sigma_min^2, which is the SVD and
-// not proved), under a rounding-model tolerance.
+// Floating point: the sharper rate ||W_lambda - W+||_F <= (lambda / mu) ||W+||_F
+// (ridge_min_norm_rate; proofs/SingularValueCertificate.v:ridge_tends_to_min_norm_certified, the
+// theorem LeastSquares.v:ridge_tends_to_min_norm_least_squares with its hypothesis
+// sv_lower_bound X mu certified), mu a T just below sigma_min(X)^2 (sigma_min the smallest
+// NONZERO singular value, from a floating SVD) for which H^3 - mu H^2 = L diag(D) L^T, D >= 0,
+// H = X X^T, is checked exactly in rationals on the exact X of the run (certified_sv_lower_bound,
+// references/singular_value_certificate.hpp). The exact-real bound is thus Qed; the floating
+// computation of W_ridge, W+ and the rate adds a rounding-model tolerance (below).
 // Rounding: ridge by Cholesky, relative chol(d, kappa(A)) (Higham Thm 10.4); min-norm LS by a
 // complete orthogonal decomposition, forward error <= kappa_X gamma_{4Nd} (2 + kappa_X
 // ||r|| / (||X|| ||W+||)) relative (Higham Thm 20.1 with the backward error of Householder
@@ -357,14 +362,24 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge, const MinNor
     const double mn = 4.0 * spec.N * spec.d;
     const T ls_rel =
         kappa_X * higham_gamma<T>(mn) * (T(2) + kappa_X * resid / (smax * std::max(nw, eps<T>())));
-    const T rate = ridge_min_norm_rate(lambda, smin);  // proofs/LeastSquares.v, same formula
+    const std::optional<T> mu = certified_sv_lower_bound<T>(task.X, smin);
+    ctx.require("H^3 - mu H^2 = L diag(D) L^T, D >= 0, certified for some mu <= sigma_min^2",
+                mu.has_value(),
+                "no candidate mu = sigma_min^2 (1 - 2^-s) certified; sigma_min = " +
+                    full_digits(smin) + ", X =\n" + case_context::matrix_full_digits(task.X));
+    ctx.note("mu (certified)", full_digits(*mu));
+    // Same formula as SingularValueCertificate.v:ridge_tends_to_min_norm_certified, lambda / mu;
+    // its one rounding (relative u) is far inside the rounding term.
+    const T rate = ridge_min_norm_rate(lambda, *mu);
     const T bound =
         rate * nw + T(2) * nw * (cholesky_solve_relative_bound<T>(spec.d, kappa_A) + ls_rel);
-    ctx.check_le<T>("||W_ridge - W_min_norm||_F", frobenius<T>(Mat<T>(W_ridge - W_plus)), bound,
-                    [&] {
-                      return "W_ridge =\n" + case_context::matrix_full_digits(W_ridge) +
-                             "W_min_norm =\n" + case_context::matrix_full_digits(W_plus);
-                    });
+    ctx.check_le_proved<T>(
+        "||W_ridge - W_min_norm||_F <= (lambda / mu) ||W_min_norm||_F + rounding",
+        frobenius<T>(Mat<T>(W_ridge - W_plus)), bound,
+        "proofs/SingularValueCertificate.v:ridge_tends_to_min_norm_certified", [&] {
+          return "W_ridge =\n" + case_context::matrix_full_digits(W_ridge) + "W_min_norm =\n" +
+                 case_context::matrix_full_digits(W_plus);
+        });
   }
 }
 

@@ -149,6 +149,49 @@ Mat<R> psd_generalised_inverse(const Mat<R>& H) {
   return G;
 }
 
+std::optional<ldl_factors> psd_ldl_factorisation(const Mat<R>& M) {
+  if (M.rows() != M.cols())
+    throw std::invalid_argument("psd_ldl_factorisation: the matrix is not square");
+  if (M != Mat<R>(M.transpose())) return std::nullopt;
+  const Eigen::Index n = M.rows();
+  Mat<R> S = M;  // the Schur complement on the indices not yet taken
+  ldl_factors f{Mat<R>::Zero(n, n), Vec<R>::Zero(n)};
+  std::vector<bool> taken(static_cast<std::size_t>(n), false);
+  const auto open = [&](Eigen::Index i) { return !taken[static_cast<std::size_t>(i)]; };
+  for (Eigen::Index step = 0; step < n; ++step) {
+    Eigen::Index p = -1;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (!open(i)) continue;
+      if (S(i, i) < R(0)) return std::nullopt;  // e_i^T M e_i restricted: not PSD
+      if (p < 0 && S(i, i) != R(0)) p = i;
+    }
+    if (p < 0) {  // every remaining diagonal is 0: PSD only if the rest is 0 too
+      for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j < n; ++j)
+          if (open(i) && open(j) && S(i, j) != R(0)) return std::nullopt;
+      break;
+    }
+    const R pivot = S(p, p);
+    f.D(step) = pivot;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (open(i)) f.L(i, step) = S(i, p) / pivot;
+    taken[static_cast<std::size_t>(p)] = true;
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (open(i) && open(j)) S(i, j) -= f.L(i, step) * pivot * f.L(j, step);
+  }
+  return f;
+}
+
+bool is_psd_certificate(const Mat<R>& M, const ldl_factors& f) {
+  if (f.L.rows() != M.rows() || f.L.cols() != f.D.size() || M.rows() != M.cols()) return false;
+  for (Eigen::Index i = 0; i < f.D.size(); ++i)
+    if (f.D(i) < R(0)) return false;
+  Mat<R> LD = f.L;
+  for (Eigen::Index j = 0; j < LD.cols(); ++j) LD.col(j) *= f.D(j);
+  return matmul_nt(LD, f.L) == M;
+}
+
 template <>
 Eigen::Index numerical_rank(const Mat<R>& A) {
   std::vector<Eigen::Index> pivots;

@@ -15,6 +15,7 @@
 
 #include <boost/multiprecision/gmp.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,24 @@ Mat<rational_real> null_space_basis(const Mat<rational_real>& A);
 // callers that rely on H G H = H check it exactly (proofs/LeastSquares.v:sv_lower_bound_ginv
 // needs only that).
 Mat<rational_real> psd_generalised_inverse(const Mat<rational_real>& H);
+
+// A factorisation M = L diag(D) L^T of a symmetric positive semidefinite M, exact, by LDL^T
+// with symmetric pivoting: each step takes a remaining index with a nonzero diagonal of the
+// Schur complement as pivot. L is n x n but not triangular (its rows are in M's order: the
+// permutation is folded in), D has one entry per step taken, the rest 0. proofs/
+// SingularValueCertificate.v:ldl_psd needs no triangularity, only M == L diag(D) L^T and D >= 0,
+// which is_psd_certificate checks exactly.
+struct ldl_factors {
+  Mat<rational_real> L;
+  Vec<rational_real> D;
+};
+// nullopt when M is not symmetric positive semidefinite: M != M^T, a negative pivot, or every
+// remaining diagonal 0 with a nonzero entry left (a PSD matrix with a zero diagonal entry has a
+// zero row and column there).
+std::optional<ldl_factors> psd_ldl_factorisation(const Mat<rational_real>& M);
+// True iff every D_i >= 0 and M == L diag(D) L^T, both exactly: a certificate that M is
+// positive semidefinite (SingularValueCertificate.v:ldl_psd), whatever produced L and D.
+bool is_psd_certificate(const Mat<rational_real>& M, const ldl_factors& f);
 
 // No exact form: these need square roots or iterations that do not terminate in Q.
 template <>

@@ -28,8 +28,9 @@ const std::map<std::string, sharpness_limit>& table_of_limits() {
       {"akyurek.softmax_hard_attention_deviation_is_exact_and_bounded", {2.0, false, analytic}},
       {"references.ridge_tends_to_min_norm_least_squares",
        {2.0, false,
-        "floating point: the rate lambda / sigma_min^2 is attained along the smallest singular "
-        "direction, margins measured <= 10^0.01; rationals: the squared Qed bound (lambda "
+        "floating point: the rate lambda / mu (mu certified per case just below sigma_min^2) "
+        "is attained along the smallest singular direction, margins measured <= 10^0.01; "
+        "rationals: the squared Qed bound (lambda "
         "||G X||_F^2)^2 ||W+||_F^2 (tight for d = 1: bound / gap^2 = ((lambda + |x|^2) / "
         "|x|^2)^2), "
         "margins measured +0.0 at seeds 1, 7, 20261122 (100 cases) and 11 (2000 cases)"}},

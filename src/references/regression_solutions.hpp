@@ -39,21 +39,24 @@ Mat<T> min_norm_least_squares(const Mat<T>& X, const Mat<T>& Y) {
 }
 
 // Rate of ridge -> minimum-norm least squares, the formula of
-// proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares:
-//   ||W_ridge(lambda) - W+||_F <= ridge_min_norm_rate(lambda, sigma_min) ||W+||_F,
-//   ridge_min_norm_rate = lambda / sigma_min^2,
-// sigma_min the least NONZERO singular value of X (the theorem's mu, any mu > 0 with
-// mu ||v||^2 <= ||v^T X||^2 on range(X); mu = sigma_min^2 is the SVD, not part of the proof).
-// The proof passes through the factor lambda / (lambda + sigma_min^2)
-// (LeastSquares.v:ridge_min_norm_bound2), attained when W+ lies along sigma_min's left singular
-// vector, so the rate is sharp as lambda -> 0 (tests/unit/references_test.cpp).
+// proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares (and of
+// proofs/SingularValueCertificate.v:ridge_tends_to_min_norm_certified):
+//   ||W_ridge(lambda) - W+||_F <= ridge_min_norm_rate(lambda, mu) ||W+||_F,
+//   ridge_min_norm_rate = lambda / mu,
+// for any mu > 0 with mu ||v||^2 <= ||v^T X||^2 on range(X) (sv_lower_bound X mu). The largest
+// such mu is sigma_min(X)^2, the least NONZERO singular value squared; a mu at or below it is
+// certified exactly by certified_sv_lower_bound (references/singular_value_certificate.hpp).
+// The proof passes through the factor lambda / (lambda + mu)
+// (LeastSquares.v:ridge_min_norm_bound2), attained with mu = sigma_min^2 when W+ lies along
+// sigma_min's left singular vector, so the rate is sharp as lambda -> 0
+// (tests/unit/references_test.cpp).
 template <class T>
-T ridge_min_norm_rate(const T& lambda, const T& sigma_min) {
+T ridge_min_norm_rate(const T& lambda, const T& mu) {
   if (!(lambda > T(0))) throw std::invalid_argument("ridge_min_norm_rate: lambda must be > 0");
-  if (!(sigma_min > T(0)))
+  if (!(mu > T(0)))
     throw std::invalid_argument(
-        "ridge_min_norm_rate: sigma_min must be > 0 (nonzero singular value)");
-  return lambda / (sigma_min * sigma_min);
+        "ridge_min_norm_rate: mu must be > 0 (a lower bound on sigma_min(X)^2, nonzero)");
+  return lambda / mu;
 }
 
 // A_N^-1 = (lambda I + X X^T)^-1 by N rank-one updates.

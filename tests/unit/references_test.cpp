@@ -193,8 +193,8 @@ TEST_CASE("p-vs-2p ridge property fails on a perturbed lambda", "[references][mu
 TEST_CASE("ridge_min_norm_rate, the formula of LeastSquares.v, holds and is sharp as lambda -> 0",
           "[references]") {
   // proofs/LeastSquares.v:ridge_tends_to_min_norm_least_squares:
-  //   ||W_ridge(lambda) - W+||_F <= ridge_min_norm_rate(lambda, sigma_min) ||W+||_F
-  //                                 = (lambda / sigma_min^2) ||W+||_F.
+  //   ||W_ridge(lambda) - W+||_F <= ridge_min_norm_rate(lambda, mu) ||W+||_F
+  //                                 = (lambda / mu) ||W+||_F, here with mu = sigma_min^2.
   // X = Q [diag(2, 1, 0) | 0] P^T (3 x 4, rank 2; Q, P products of rotations by Pythagorean
   // triples), so sigma_min = 1. With Y = u^T X, u = Q e_1 the left singular vector of
   // sigma_min: W+ = u^T and W_ridge - W+ = -lambda / (lambda + 1) u^T exactly (the factor
@@ -229,7 +229,7 @@ TEST_CASE("ridge_min_norm_rate, the formula of LeastSquares.v, holds and is shar
   Y_generic << 1, -2, 3, 1, 0, 1, -1, 2;
   for (const double lambda_d : {0.5, 1.0 / 16, std::ldexp(1.0, -10), std::ldexp(1.0, -30)}) {
     const T lambda(lambda_d);
-    const T rate = ridge_min_norm_rate(lambda, sigma_min);
+    const T rate = ridge_min_norm_rate(lambda, T(sigma_min * sigma_min));
     {
       const Mat<T> W_plus = min_norm_least_squares(X, Y_aligned);
       const T gap =

@@ -361,12 +361,13 @@ TEST_CASE("exact runs of an approximation: proved + enclosed only under a compar
 
 TEST_CASE("ridge -> min-norm: certified in rationals under its Qed bound, a real run", "[trust]") {
   // The approximation runs in exact rationals under --certified (it has no interval body). It is
-  // partially proved (its floating-point branch checks the sigma_min^2 rate, whose SVD step is
-  // not a theorem), so it stays at enclosed under a hand-derived bound even with every cited
-  // theorem audited; with that part proved (coverage complete) the same run would reach proved +
-  // enclosed, and only with every cited theorem and the compared bound audited.
+  // fully proved: the rational branch compares LeastSquares.v:ridge_min_norm_ginv_bound2
+  // exactly, the floating-point branch checks the rate lambda / mu of
+  // SingularValueCertificate.v:ridge_tends_to_min_norm_certified with mu certified per case. So
+  // the rational run reaches proved + enclosed, and only with every cited theorem audited.
   const property* p = select_properties("references.ridge_tends_to_min_norm_least_squares")[0];
   REQUIRE(p->info.coverage.kind == claim_kind::approximation);
+  REQUIRE(p->info.coverage.fully_proved());
   CHECK(certified_scalar(*p) == scalar_kind::rational);
   run_config cfg;
   cfg.scalar = scalar_kind::rational;
@@ -380,17 +381,16 @@ TEST_CASE("ridge -> min-norm: certified in rationals under its Qed bound, a real
   audit.path = "audit.json";
   for (const auto& t : p->info.coverage.theorems)
     audit.theorems.push_back({t.file, t.name, "closed", {}});
-  REQUIRE_FALSE(p->info.coverage.fully_proved());
-  const trust_assessment partial = assess_property_run(r, audit).assessment;
-  CHECK(partial.level == trust_level::enclosed_hand_derived);
-  CHECK_THAT(partial.limited_by,
-             Catch::Contains("partially proved") && Catch::Contains("sigma_min(X)^2"));
-  property_result complete = r;
-  complete.info.coverage.unproved.clear();
-  CHECK(assess_property_run(complete, audit).assessment.level == trust_level::proved_enclosed);
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::proved_enclosed);
+  // The floating-point branch names the certified-rate theorem as its bound.
+  cfg.scalar = scalar_kind::double_precision;
+  const property_result rd = run_property(*p, cfg);
+  REQUIRE(rd.outcome == verdict::pass);
+  CHECK(rd.proved_bounds ==
+        std::vector<std::string>{
+            "proofs/SingularValueCertificate.v:ridge_tends_to_min_norm_certified"});
   audit.theorems.erase(audit.theorems.begin());  // the bound itself not audited
-  CHECK(assess_property_run(complete, audit).assessment.level ==
-        trust_level::enclosed_hand_derived);
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
 }
 
 TEST_CASE("recorded levels: parse, and the gate fails on a lowered level", "[trust]") {
