@@ -331,7 +331,10 @@ void read_memformer_cgd(weights_file& w, tensor_set& ts, const nlohmann::json& j
 void read_memformer_lfom(weights_file& w, tensor_set& ts, const nlohmann::json& j,
                          const std::string& src, const weights_limits& limits) {
   const memformer_state st = take_memformer_state(ts, "memformer_lfom", src, limits);
-  const auto& [a, alpha, gamma] = st;
+  // Named references, not a structured binding: alpha is captured by a lambda below, which
+  // clang 14 (the fuzz harness's compiler) refuses for a structured binding.
+  const allparam_view& a = st.a;
+  const peer_tensor& alpha = st.alpha;
   const int L = a.L, H = a.H, d = a.d;
   const int run_mode = run_mode_field(j, src);
   w.d = d;
