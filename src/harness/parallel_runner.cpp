@@ -2,6 +2,7 @@
 
 #include "core/precision.hpp"
 #include "core/scalar.hpp"
+#include "harness/progress.hpp"
 
 #include <fmt/format.h>
 #include <poll.h>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -247,16 +249,37 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
-// The worker's life: read task lines, answer one JSON line each, exit at end of input.
+// Seconds between two "cases done" lines of a worker, and the longest the parent waits for a
+// worker's line before it reports the counts it has (so that a phase whose first case is slow
+// still prints its first progress line on time): a fifth of the progress interval, at most 0.5 s
+// (ICLPROOF_PROGRESS_SECONDS = 0, as in the tests: a line after every case).
+double heartbeat_seconds() { return std::min(0.5, default_progress_interval() / 5); }
+
+double monotonic_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The worker's life: read task lines, answer one JSON line each, exit at end of input. While a
+// block runs, the worker also writes {"progress": cases done in this block} lines, at most one
+// per heartbeat, so that the parent counts cases, not finished blocks (--jobs > 1).
 [[noreturn]] void worker_main(const std::vector<run_request>& requests, int in_fd, int out_fd) {
   std::FILE* in = ::fdopen(in_fd, "r");
   char kind = 0;
   std::size_t request = 0;
   int begin = 0, end = 0;
+  const double heartbeat = heartbeat_seconds();
   while (in && std::fscanf(in, " %c %zu %d %d", &kind, &request, &begin, &end) == 4) {
     json answer;
+    double last_line = monotonic_seconds();
+    const auto on_case = [&](int cases_done) {
+      const double now = monotonic_seconds();
+      if (now - last_line < heartbeat) return;
+      last_line = now;
+      if (!write_all(out_fd, json{{"progress", cases_done}}.dump() + "\n")) ::_exit(3);
+    };
     try {
-      answer = {{"ok", run_task(requests, task{kind == 'S', request, begin, end})}};
+      answer = {{"ok", run_task(requests, task{kind == 'S', request, begin, end},
+                                kind == 'S' ? std::function<void(int)>{} : on_case)}};
     } catch (const std::exception& e) {
       answer = {{"error", e.what()}};
     }
@@ -271,6 +294,7 @@ struct worker {
   int from = -1;  // answers come from here
   std::string buffer;
   std::optional<task> busy;
+  int busy_cases_done = 0;  // of the block it runs, from its last {"progress": n} line
 };
 
 // Forks `n` workers; kills and reaps them all when it goes out of scope.
@@ -363,7 +387,9 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
   }
   // The first failing case known so far per request: later blocks need not run.
   std::vector<int> known_event(n, -1);
-  const auto finished_block = [&](const task& t, case_block b) {
+  // `notify`: report the count at once (jobs == 1; with workers, `report` below adds the cases
+  // of the blocks still running, so that the count never goes back).
+  const auto finished_block = [&](const task& t, case_block b, bool notify) {
     if (blocks[t.request].empty()) return;  // merged already (an answer after the failure)
     const auto& list = blocks[t.request];
     const std::size_t k = static_cast<std::size_t>(
@@ -373,7 +399,7 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
       known_event[t.request] = b.event_case;
     done[t.request] += b.end - b.begin;
     answers[t.request][k] = std::move(b);
-    if (progress)
+    if (progress && notify)
       progress(t.request, std::min(done[t.request], part_cases[t.request]), part_cases[t.request]);
   };
   // When every block of a request that can matter has answered: merge, and if it stopped at a
@@ -419,7 +445,7 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
       const auto on_case = [&, before](int d) {
         if (progress) progress(t.request, before + d, part_cases[t.request]);
       };
-      finished_block(t, block_from_json(run_task(requests, t, on_case)));
+      finished_block(t, block_from_json(run_task(requests, t, on_case)), true);
       if (auto s = complete(t.request)) queue.push_front(*s);
     }
     return parts;
@@ -442,13 +468,28 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
       }
     }
   };
+  // Cases done of request i: its finished blocks and the cases its running blocks have done.
+  const auto report = [&](std::size_t i) {
+    if (!progress) return;
+    int running = 0;
+    for (const worker& w : workers)
+      if (w.busy && !w.busy->shrink && w.busy->request == i) running += w.busy_cases_done;
+    progress(i, std::min(done[i] + running, part_cases[i]), part_cases[i]);
+  };
+  const int wait_ms = static_cast<int>(std::lround(heartbeat_seconds() * 1000));
   dispatch();
   while (outstanding > 0) {
     std::vector<pollfd> fds;
     for (const worker& w : workers) fds.push_back({w.from, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
+    const int ready = ::poll(fds.data(), fds.size(), std::max(wait_ms, 1));
+    if (ready < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(std::string("poll failed: ") + std::strerror(errno));
+    }
+    if (ready == 0) {  // no line for a heartbeat: report what is known (throttled by the caller)
+      for (const worker& w : workers)
+        if (w.busy && !w.busy->shrink) report(w.busy->request);
+      continue;
     }
     for (std::size_t wi = 0; wi < workers.size(); ++wi) {
       if (!(fds[wi].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -467,17 +508,24 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
         const std::string line = w.buffer.substr(0, nl);
         w.buffer.erase(0, nl + 1);
         if (!w.busy) throw std::runtime_error("a worker process answered a task it was not given");
+        const json answer = json::parse(line);
+        if (answer.contains("progress")) {  // cases done so far in the block it runs
+          w.busy_cases_done = answer.at("progress").get<int>();
+          report(w.busy->request);
+          continue;
+        }
         const task t = *w.busy;
         w.busy.reset();
+        w.busy_cases_done = 0;
         --outstanding;
-        const json answer = json::parse(line);
         if (answer.contains("error"))
           throw std::runtime_error(describe(requests, t) + ": " +
                                    answer["error"].get<std::string>());
         if (t.shrink) {
           parts[t.request].shrunk = shrunk_from_json(answer.at("ok"));
         } else {
-          finished_block(t, block_from_json(answer.at("ok")));
+          finished_block(t, block_from_json(answer.at("ok")), false);
+          report(t.request);
           if (auto s = complete(t.request)) queue.push_front(*s);
         }
       }

@@ -1,6 +1,7 @@
 // The runner's results must not depend on how the cases were split: blocks merged in
 // case order, worker processes (--jobs) and shards (--shard, merge) all give the one-piece run.
 #include "harness/parallel_runner.hpp"
+#include "harness/progress.hpp"
 #include "harness/property.hpp"
 #include "harness/runner.hpp"
 #include "harness/shard_file.hpp"
@@ -9,11 +10,15 @@
 #include <rapidcheck.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace iclproof;
@@ -268,4 +273,84 @@ TEST_CASE("harness: a worker process that dies is an error naming the work, not 
     CHECK(what.find("worker process died") != std::string::npos);
     CHECK(what.find("harness.dies_in_a_worker") != std::string::npos);
   }
+}
+
+// ---- progress per case at any --jobs (issue 41) ------------------------------------------
+
+namespace {
+
+// A property whose every case sleeps `ms` milliseconds (and always holds).
+property sleeping_property(int ms) {
+  property p;
+  p.info = property_info{"harness.sleeping_test", "a case takes its time", {}};
+  p.bodies[property::index_of(scalar_kind::double_precision)] = [ms](case_context& ctx) {
+    const int x = *rc::gen::inRange(0, 10);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    ctx.check_le<double>("x", static_cast<double>(x), 10.0);
+  };
+  return p;
+}
+
+// Sets ICLPROOF_PROGRESS_SECONDS for one scope (the workers, forked inside, inherit it).
+struct progress_seconds {
+  explicit progress_seconds(const char* value) { ::setenv("ICLPROOF_PROGRESS_SECONDS", value, 1); }
+  ~progress_seconds() { ::unsetenv("ICLPROOF_PROGRESS_SECONDS"); }
+};
+
+}  // namespace
+
+TEST_CASE("harness: with 2 jobs the progress count moves per case, not per block",
+          "[harness][progress]") {
+  const progress_seconds every_case("0");
+  const property p = sleeping_property(20);
+  // 40 cases with 2 jobs: blocks of 10 (runner: 2 x jobs blocks). Counted per finished block,
+  // the callback would see only 10, 20, 30, 40.
+  const std::vector<run_request> requests{{&p, double_run(40, 7), "sleepy"}};
+  std::set<int> seen;
+  int last = 0;
+  bool went_back = false;
+  const run_progress progress = [&](std::size_t, int done, int total) {
+    CHECK(total == 40);
+    seen.insert(done);
+    if (done < last) went_back = true;
+    last = done;
+  };
+  run_requests(requests, 2, shard_spec{}, progress);
+  INFO("distinct counts seen: " << seen.size());
+  CHECK(seen.size() >= 20);
+  CHECK(std::any_of(seen.begin(), seen.end(), [](int d) { return d % 10 != 0; }));
+  CHECK_FALSE(went_back);
+  CHECK(*seen.rbegin() == 40);
+}
+
+TEST_CASE("harness: with 2 jobs a slow first case still gets progress calls before it ends",
+          "[harness][progress]") {
+  // Interval 1 s: the parent waits at most a heartbeat (0.2 s) for a worker's line, then
+  // reports the counts it has, so the throttled reporter can print its first line on time.
+  const progress_seconds one_second("1");
+  const property p = sleeping_property(1500);
+  const std::vector<run_request> requests{{&p, double_run(1, 3), "slow"}};
+  int zero_calls = 0;
+  const run_progress progress = [&](std::size_t, int done, int) { zero_calls += done == 0; };
+  run_requests(requests, 2, shard_spec{}, progress);
+  INFO("calls with 0 cases done during the 1.5 s case: " << zero_calls);
+  CHECK(zero_calls >= 3);
+}
+
+TEST_CASE("harness: the first progress line of a 2-job run comes within the interval",
+          "[harness][progress]") {
+  // A reporter with an interval of 0.3 s on the real clock, fed by a 2-job run whose single
+  // case takes 1.5 s: a line must be printed before the case (and so any block) has finished.
+  const progress_seconds interval("0.3");
+  const property p = sleeping_property(1500);
+  const std::vector<run_request> requests{{&p, double_run(1, 5), "slow"}};
+  std::vector<std::string> lines;
+  progress_reporter reporter("test", 0.3, {}, [&](const std::string& l) { lines.push_back(l); });
+  int lines_before_done = -1;
+  const run_progress progress = [&](std::size_t i, int done, int total) {
+    if (done == total && lines_before_done < 0) lines_before_done = reporter.lines_printed();
+    reporter.update(i, 1, "slow", done, total);
+  };
+  run_requests(requests, 2, shard_spec{}, progress);
+  CHECK(lines_before_done >= 1);
 }
