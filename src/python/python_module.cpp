@@ -58,13 +58,14 @@ struct pipe_pair {
   }
 };
 
+// The child leads a process group of its own (its --jobs workers are in it): end them all.
 void end_child(pid_t pid) {
-  ::kill(pid, SIGTERM);
+  ::kill(-pid, SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   int status = 0;
   while (::waitpid(pid, &status, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
+      ::kill(-pid, SIGKILL);
       ::waitpid(pid, &status, 0);
       return;
     }
@@ -82,9 +83,14 @@ std::pair<int, std::string> run(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);  // a new group, led by the child
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int rc = posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (rc != 0) throw std::runtime_error("cannot run " + argv[0] + ": " + strerror(rc));
   ::close(out.fd[1]);
   out.fd[1] = -1;
@@ -157,7 +163,7 @@ std::pair<int, std::string> run(const std::vector<std::string>& argv) {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  // A Ctrl-C in a terminal reaches the child too: it may end before the loop saw the signal.
+  // A Ctrl-C that came after the last look.
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
   return {code, error_line};

@@ -276,6 +276,53 @@ def test_verify_other_references_and_pq_layers():
     assert pgd.passed
 
 
+def failing_case(row):
+    """X, y, x_q (exact binary values of the doubles printed) and the exact reference of the
+    failing case a rational run printed."""
+    def values(label):
+        m = re.search(re.escape(label) + r" = \n((?:  \[[^\]]*\]\n)+)", row.failure)
+        return [[Fraction(float(v)) for v in line.strip()[1:-1].split(",")]
+                for line in m.group(1).splitlines()]
+    ref = re.search(r"reference =\n  \[([^\]]+)\]", row.failure).group(1)
+    return values("X (d x N)"), values("y (1 x N)")[0], values("x_q"), Fraction(ref)
+
+
+@pytest.mark.parametrize("reference,params", [
+    ("gd", {"steps": 3}), ("ridge", {"lambda": Fraction(1, 5)}), ("min_norm_least_squares", {}),
+    ("newton", {"alpha": Fraction(1, 7), "steps": 2}), ("cg", {"steps": 1})])
+def test_each_reference_is_the_closed_form(reference, params):
+    """One-dimensional inputs (d = 1), where every reference has a closed form in Fractions:
+    the exact reference value the engine printed must be it (Prop. 1 is none of these, so the
+    rational run fails and prints its case)."""
+    c = prop1()
+    c.d = (1, 1)
+    c.N = (2, 6)
+    eta = c.params["eta"]
+    r = iclproof.verify(c, reference, cases=5, scalar="rational", quiet=True,
+                        **params)
+    row = r.runs["rational"].rows[0]
+    assert row.verdict == "fail"
+    X, y, xq, printed = failing_case(row)
+    x = X[0]
+    N = len(x)
+    xx = sum(v * v for v in x)
+    xy = sum(a * b for a, b in zip(x, y))
+    if reference == "gd":
+        w = Fraction(0)
+        for _ in range(params["steps"]):
+            w -= eta * (w * xx - xy) / N
+    elif reference == "ridge":
+        w = xy / (xx + params["lambda"])
+    elif reference in ("min_norm_least_squares", "cg"):  # one CG step is exact in 1-D
+        w = xy / xx if xx else Fraction(0)
+    else:
+        m = params["alpha"] * xx
+        for _ in range(params["steps"]):
+            m = 2 * m - m * xx * m
+        w = m * xy
+    assert printed == w * xq[0][0]
+
+
 def test_verify_bad_input_raises_one_clear_error():
     good = prop1()
     with pytest.raises(iclproof.Error, match=r"unknown reference 'sgd' \(known: gd, "):
@@ -321,7 +368,32 @@ def test_exact_matrix_is_row_major_and_exact():
         _iclproof.exact_matrix([1, 2], "m")
 
 
-# ---- Ctrl-C ----------------------------------------------------------------------------------
+# ---- GIL, progress lines, Ctrl-C -------------------------------------------------------------
+
+
+def test_a_long_call_releases_the_gil():
+    import threading
+
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (iclproof.check("vonoswald.*", cases=300,
+                                                             quiet=True), done.set()))
+    ticks = 0
+    worker.start()
+    while not done.is_set():  # runs only while the check's thread does not hold the GIL
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert ticks > 100, ticks
+
+
+def test_progress_lines_are_the_command_lines(capfd, monkeypatch):
+    monkeypatch.setenv("ICLPROOF_PROGRESS_SECONDS", "0")
+    iclproof.check("vonoswald.prop1*", cases=30)
+    err = capfd.readouterr().err
+    assert re.search(r"^iclproof check: \[1/3 done\] vonoswald[.]prop1_layer_is_exact_on_dyadic_data: "
+                     r"30/30 cases, finished", err, re.M), err
+
+
 
 
 def test_ctrl_c_stops_a_long_check_with_keyboard_interrupt():
@@ -333,10 +405,22 @@ def test_ctrl_c_stops_a_long_check_with_keyboard_interrupt():
             "    raise\n")
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
-    assert p.poll() is None, "the check ended before the interrupt"
-    sent = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
-    assert time.monotonic() - sent < 5, "not prompt"
-    assert "KeyboardInterrupt" in out and p.returncode != 0, err
+    try:
+        time.sleep(4)
+        assert p.poll() is None, "the check ended before the interrupt"
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        assert time.monotonic() - sent < 5, "not prompt"
+        assert "KeyboardInterrupt" in out and p.returncode != 0, err
+    finally:
+        if p.poll() is None:  # the test failed: end the check's process group, then Python
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                try:
+                    fields = stat.read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == p.pid:  # a child of the Python process: a group leader
+                    os.killpg(int(stat.parent.name), signal.SIGKILL)
+            p.kill()
+            p.wait()
