@@ -17,13 +17,11 @@ never torch: a torch state_dict is converted through numpy by duck typing.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
 import tempfile
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _build
