@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -469,7 +470,14 @@ int run_user_construction(const user_construction& c, scalar_kind scalar, int ca
     results.push_back(result_of(requests[i], parts[i]));
     results.back().reproduce = reproduce;
   }
-  return present_check_results(opt, setup, results, false);
+  const int code = present_check_results(opt, setup, results, false);
+  // The row's tolerance, by name (check.json has no field for it).
+  fmt::print("tolerance of {} in {}: {}\n", run.prop->info.name, setup.scalar,
+             scalar == scalar_kind::rational
+                 ? "none: exact rationals, the claim is checked as an equality"
+                 : user_rounding_bound_name);
+  std::fflush(stdout);
+  return code;
 }
 
 }  // namespace iclproof::python_binding

@@ -70,11 +70,12 @@ const std::vector<std::string>& user_reference_names();
 
 // The tolerance of the MPFR run, by name, and its formula.
 inline constexpr const char* user_rounding_bound_name =
-    "generic rounding bound of a linear-attention stack: |computed - reference| <= 2 gamma_(n+2) "
-    "(shadow + |reference|), shadow = the same stack run on |weights| and |tokens|, n = the "
-    "stack's rounding depth (sum over layers of max(2, e) + D + keys + v + h + heads; pq: + N + "
-    "3 D + heads + 1); Higham, ASNA 2nd ed., Lemma 3.1 and section 3.1 (running the computation "
-    "in absolute values), as properties/rounding_shadow.hpp; hand-derived, not a Qed lemma";
+    "generic rounding bound of a linear-attention stack: |computed - reference| <= 2 "
+    "gamma_(n+2) (shadow + |reference|), shadow = the same stack run on |weights| and |tokens|, "
+    "n = e_L the stack's rounding depth, e_0 = 0, e_(l+1) = max(2, e_l) + D + keys + v + h + "
+    "heads for an LSA layer, max(2, e_l) + N + 3 D + heads + 1 for a masked P, Q layer; Higham, "
+    "ASNA 2nd ed., Lemma 3.1 and section 3.1 (running the computation in absolute values), as "
+    "properties/rounding_shadow.hpp; hand-derived, not a Qed lemma";
 
 // Throws std::invalid_argument (one line) unless the reference is known, the sizes are sane and
 // the instances at the smallest and largest sizes have consistent shapes (a forward pass on

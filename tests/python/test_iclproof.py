@@ -252,6 +252,7 @@ def test_verify_sign_flip_fails_with_the_failing_case(capfd):
         row = r.runs[s].rows[0]
         assert row.verdict == "fail" and "X (d x N)" in row.failure and "x_q" in row.failure
     assert out.count("---- user.prop1_test_flipped") == 2 and "reproduce: iclproof.verify(" in out
+    assert f"tolerance of user.prop1_test_flipped in mpfr: {iclproof.ROUNDING_BOUND}\n" in out
 
 
 def test_verify_other_references_and_pq_layers():

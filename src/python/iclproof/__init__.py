@@ -327,10 +327,12 @@ def compare(weights: Mapping[str, Any], layout: str, data: Mapping[str, Any],
 
 #: The tolerance of a user's construction in MPFR (the exact run needs none).
 ROUNDING_BOUND = (
-    "generic rounding bound of a linear-attention stack: |computed - reference| <= "
-    "2 gamma_(n+2) (shadow + |reference|), shadow = the same stack run on |weights| and "
-    "|tokens|, n = the stack's rounding depth (Higham, ASNA 2nd ed., Lemma 3.1; "
-    "hand-derived, not a Qed lemma)")
+    "generic rounding bound of a linear-attention stack: |computed - reference| <= 2 "
+    "gamma_(n+2) (shadow + |reference|), shadow = the same stack run on |weights| and |tokens|, "
+    "n = e_L the stack's rounding depth, e_0 = 0, e_(l+1) = max(2, e_l) + D + keys + v + h + "
+    "heads for an LSA layer, max(2, e_l) + N + 3 D + heads + 1 for a masked P, Q layer; Higham, "
+    "ASNA 2nd ed., Lemma 3.1 and section 3.1 (running the computation in absolute values), as "
+    "properties/rounding_shadow.hpp; hand-derived, not a Qed lemma")
 
 #: The references a construction can claim (src/references/; newton: Fu et al. Sec. 5).
 references = {
