@@ -12,6 +12,7 @@
 #   report                    report.json / .md / .html, plots, findings and families registries
 #   properties                the properties of each family (register findings, plots, families)
 #   cli                       the command line: check, list, report, merge, compare
+#   python                    the Python package's engine (iclproof.verify, iclproof.list)
 #   trainer                   iclproof-train: talks to the rest only through weights files
 #
 # Run as: cmake -DSOURCE=<iclproof tree> [-DPLANT=<file>:<folder>] -P check_include_layers.cmake
@@ -42,10 +43,13 @@ set(allowed_properties core harness tasks trust references lsa memformer raw new
                          iterative_newton implicit_weights gdpp_rate report)
 set(allowed_cli core harness tasks trust references lsa memformer raw newton_schulz
                   iterative_newton implicit_weights gdpp_rate compare report)
+# The Python package's engine (src/python): a command line of its own beside cli's.
+set(allowed_python core harness tasks trust references lsa memformer raw newton_schulz
+                   iterative_newton implicit_weights gdpp_rate compare report cli)
 # The trainer uses the progress reporter only (harness/progress.hpp: standard library alone).
 set(allowed_trainer harness)
 set(layers core harness tasks trust references lsa memformer raw newton_schulz iterative_newton
-           implicit_weights gdpp_rate compare report properties cli trainer)
+           implicit_weights gdpp_rate compare report properties cli python trainer)
 
 file(GLOB_RECURSE sources RELATIVE ${SOURCE} ${SOURCE}/src/*.hpp ${SOURCE}/src/*.cpp
      ${SOURCE}/src/*.in ${SOURCE}/properties/*.hpp ${SOURCE}/properties/*.cpp)

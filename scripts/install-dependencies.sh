@@ -3,11 +3,14 @@
 # Run as root on Debian bookworm. Usage: install-dependencies.sh [core|all]
 #   core: compilers (g++; clang for the libFuzzer harness), CMake, C++ libraries, Coq +
 #         mathcomp + Interval, LibTorch, chromium for the headless render of report.html and
-#         python3-jsonschema to validate report.json independently, slurm-wlm and munge for the
+#         python3-jsonschema to validate report.json independently, pybind11, numpy, pytest,
+#         the Python headers and python3-torch for the Python package iclproof and its tests
+#         (docs/python.md; python3-torch reads a state_dict there), slurm-wlm and munge for the
 #         test of the Slurm scripts against a live one-node Slurm (tests/slurm/live_slurm.sh, which
 #         starts its own daemons on loopback; the packages' own services are not configured)
 #         (everything the build and the test suite need)
-#   all:  core + python3-torch (the trainer's speed comparison against PyTorch)
+#   all:  core (python3-torch, once only here for the trainer's speed comparison against
+#         PyTorch, is in core now; the name is kept for the scripts that ask for it)
 set -euo pipefail
 set_name=${1:-core}
 packages=(
@@ -18,6 +21,7 @@ packages=(
   coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra libcoq-mathcomp-field
   libcoq-mathcomp-algebra-tactics libcoq-interval libcoq-coquelicot libcoq-flocq
   libtorch-dev chromium python3-jsonschema
+  pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-dev python3-torch
   slurm-wlm munge
 )
 if [ "$set_name" = all ]; then
