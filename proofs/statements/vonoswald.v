@@ -1,0 +1,320 @@
+(* statements/vonoswald.v -- the claims of the vonoswald family (von Oswald et al. 2023,
+   Proposition 1, its unmasked deviation, K-layer GD stacks, GD++), stated on plain mathcomp
+   objects defined below.  Checked against the project's theorems in vonoswald_check.v.
+
+   Conventions: columns are tokens (examples).  X is d x N (the N context inputs), Y is o x N
+   (their targets), Xq is d x Q and Yq is o x Q (the Q queries and their y-parts); the token
+   matrix is [[X, Xq], [Y, Yq]] (block_mx X Xq Y Yq), context first.  A linear model W is o x d
+   and predicts W x. *)
+
+From mathcomp Require Import all_ssreflect all_algebra.
+
+Set Implicit Arguments.
+Unset Strict Implicit.
+Unset Printing Implicit Defensive.
+
+Import GRing.Theory Num.Theory.
+Local Open Scope ring_scope.
+
+(* One linear self-attention head: every token (column of T) attends to the context C,
+   T + P (WV C) (WK C)^T (WQ T). *)
+Definition lsa_head (R : ringType) (m p n M : nat) (P WV : 'M[R]_m) (WK WQ : 'M[R]_(p, m))
+    (C : 'M[R]_(m, n)) (T : 'M[R]_(m, M)) : 'M[R]_(m, M) :=
+  T + P *m (WV *m C) *m (WK *m C)^T *m (WQ *m T).
+
+(* The masked head on a token matrix with N context tokens and Q queries: the keys and values
+   are the N context tokens only (the first N columns, lsubmx T); every token is updated. *)
+Definition masked_lsa_head (R : ringType) (m p N Q : nat) (P WV : 'M[R]_m)
+    (WK WQ : 'M[R]_(p, m)) (T : 'M[R]_(m, N + Q)) : 'M[R]_(m, N + Q) :=
+  lsa_head P WV WK WQ (lsubmx T) T.
+
+(* Proposition 1's key and query weights W_K = W_Q = [[I_d, 0], [0, 0]]. *)
+Definition prop1_WKQ (R : ringType) (d o : nat) : 'M[R]_(d + o) := block_mx 1%:M 0 0 0.
+
+(* Proposition 1's value weights W_V = [[0, 0], [W0, -I_o]]. *)
+Definition prop1_WV (R : ringType) (d o : nat) (W0 : 'M[R]_(o, d)) : 'M[R]_(d + o) :=
+  block_mx 0 0 W0 (- 1%:M).
+
+(* Proposition 1's projection P = (eta / N) I. *)
+Definition prop1_P (R : fieldType) (d o N : nat) (eta : R) : 'M[R]_(d + o) := (eta / N%:R)%:M.
+
+(* The gradient of the loss L(W) = 1/(2N) ||W X - Y||_F^2 at W: (1/N) (W X - Y) X^T. *)
+Definition grad_loss (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N))
+    (W : 'M[R]_(o, d)) : 'M[R]_(o, d) :=
+  (N%:R)^-1 *: ((W *m X - Y) *m X^T).
+
+(* von Oswald's update DeltaW = - eta grad L(W0). *)
+Definition delta_W (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N))
+    (eta : R) (W0 : 'M[R]_(o, d)) : 'M[R]_(o, d) :=
+  - eta *: grad_loss X Y W0.
+
+(* One gradient-descent step W - eta grad L(W). *)
+Definition gd_step (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N))
+    (eta : R) (W : 'M[R]_(o, d)) : 'M[R]_(o, d) :=
+  W - eta *: grad_loss X Y W.
+
+(* k gradient-descent steps from W = 0, the step l (l = 0 .. k-1) with step size etas l. *)
+Fixpoint gd_steps (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N))
+    (etas : nat -> R) (k : nat) : 'M[R]_(o, d) :=
+  if k is k'.+1 then gd_step X Y (etas k') (gd_steps X Y etas k') else 0.
+
+(* The square matrix A to the power k, A^0 = I, A^(k+1) = A^k A. *)
+Definition mx_power (R : ringType) (n : nat) (A : 'M[R]_n) (k : nat) : 'M[R]_n :=
+  iter k (fun M => M *m A) 1%:M.
+
+(* A stack of K masked Prop. 1 heads with W0 = 0, the head l (l = 0 .. K-1) with step etas l;
+   the head l reads the output of the head l - 1. *)
+Fixpoint prop1_stack (R : fieldType) (d o N Q : nat) (etas : nat -> R) (K : nat)
+    (T : 'M[R]_(d + o, N + Q)) : 'M[R]_(d + o, N + Q) :=
+  if K is K'.+1 then
+    masked_lsa_head (prop1_P d o N (etas K')) (prop1_WV (0 : 'M[R]_(o, d)))
+      (prop1_WKQ R d o) (prop1_WKQ R d o) (prop1_stack etas K' T)
+  else T.
+
+(* The GD++ value weights W_V = [[-gamma I_d, 0], [W0, -I_o]] (W_K = W_Q = prop1_WKQ). *)
+Definition gdpp_WV (R : ringType) (d o : nat) (gamma : R) (W0 : 'M[R]_(o, d)) : 'M[R]_(d + o) :=
+  block_mx (- gamma%:M) 0 W0 (- 1%:M).
+
+(* The GD++ projection P = [[I_d, 0], [0, (eta / N) I_o]]. *)
+Definition gdpp_P (R : fieldType) (d o N : nat) (eta : R) : 'M[R]_(d + o) :=
+  block_mx 1%:M 0 0 (eta / N%:R)%:M.
+
+(* A stack of L masked GD++ heads with W0 = 0, the head l with (gammas l, etas l). *)
+Fixpoint gdpp_stack (R : fieldType) (d o N Q : nat) (gammas etas : nat -> R) (L : nat)
+    (T : 'M[R]_(d + o, N + Q)) : 'M[R]_(d + o, N + Q) :=
+  if L is l.+1 then
+    masked_lsa_head (gdpp_P d o N (etas l)) (gdpp_WV (gammas l) (0 : 'M[R]_(o, d)))
+      (prop1_WKQ R d o) (prop1_WKQ R d o) (gdpp_stack gammas etas l T)
+  else T.
+
+(* GD++'s input transform: S_0 = I, S_(l+1) = (I - gamma_l X_l X_l^T) S_l with X_l = S_l X. *)
+Fixpoint gdpp_S (R : fieldType) (d N : nat) (X : 'M[R]_(d, N)) (gammas : nat -> R) (L : nat)
+    : 'M[R]_d :=
+  if L is l.+1 then
+    (1%:M - gammas l *: (gdpp_S X gammas l *m X *m (gdpp_S X gammas l *m X)^T))
+      *m gdpp_S X gammas l
+  else 1%:M.
+
+(* Preconditioned GD: W_0 = 0, W_(l+1) = W_l - eta_l grad L(W_l) S_l^2. *)
+Fixpoint gdpp_W (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N))
+    (gammas etas : nat -> R) (L : nat) : 'M[R]_(o, d) :=
+  if L is l.+1 then
+    gdpp_W X Y gammas etas l
+      - etas l *: (grad_loss X Y (gdpp_W X Y gammas etas l)
+                   *m (gdpp_S X gammas l *m gdpp_S X gammas l))
+  else 0.
+
+(* ------------------------------------------------------------------------------------------ *)
+(* vonoswald.prop1_layer_moves_every_token_by_one_gd_step: "The masked Prop. 1 head (W_K = W_Q =
+   [[I,0],[0,0]], W_V = [[0,0],[W0,-I]], P = (eta/N) I) maps every token, queries included, to
+   (x_j; y_j - DeltaW x_j) with DeltaW = -eta grad L(W0): random W0, o in 1..3, N < d and N > d,
+   1-3 queries with arbitrary y_q0; x-parts bit-identical."
+   Covers: the whole token matrix, over any ordered field, any W0, Yq and sizes >= 1, eta != 0
+   (the property draws o in 1..3 and 1..3 queries; the claim is for every size).  Not covered:
+   "bit-identical" in floating point (the claim is exact arithmetic; the x-parts are the same
+   matrices X and Xq). *)
+Definition premises_vonoswald__prop1_layer_moves_every_token_by_one_gd_step
+    (R : numFieldType) (d o N Q : nat) (eta : R) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ eta != 0.
+
+Definition claim_vonoswald__prop1_layer_moves_every_token_by_one_gd_step : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (eta : R) (W0 : 'M[R]_(o, d))
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) (Yq : 'M[R]_(o, Q)),
+  premises_vonoswald__prop1_layer_moves_every_token_by_one_gd_step d o N Q eta ->
+  masked_lsa_head (prop1_P d o N eta) (prop1_WV W0) (prop1_WKQ R d o) (prop1_WKQ R d o)
+    (block_mx X Xq Y Yq)
+  = block_mx X Xq (Y - delta_W X Y eta W0 *m X) (Yq - delta_W X Y eta W0 *m Xq).
+
+Lemma witness_vonoswald__prop1_layer_moves_every_token_by_one_gd_step :
+  @premises_vonoswald__prop1_layer_moves_every_token_by_one_gd_step
+    rat_numFieldType 2 1 3 2 (1 / 4).
+Proof. by []. Qed.
+
+(* vonoswald.prop1_readout_predicts_w0_plus_delta_w: "With y_q0 = -W0 x_q the prediction -(y-part
+   of the query after the layer) equals (W0 + DeltaW) x_q, the GD-updated model's prediction."
+   Covers: the masked Prop. 1 head on [[X, Xq], [Y, -W0 Xq]], the prediction read out of its
+   query block (drsubmx, the y-rows of the Q query columns), all queries at once; exact
+   arithmetic over any ordered field. *)
+Definition premises_vonoswald__prop1_readout_predicts_w0_plus_delta_w
+    (R : numFieldType) (d o N Q : nat) (eta : R) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ eta != 0.
+
+Definition claim_vonoswald__prop1_readout_predicts_w0_plus_delta_w : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (eta : R) (W0 : 'M[R]_(o, d))
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)),
+  premises_vonoswald__prop1_readout_predicts_w0_plus_delta_w d o N Q eta ->
+  - drsubmx (masked_lsa_head (prop1_P d o N eta) (prop1_WV W0) (prop1_WKQ R d o)
+               (prop1_WKQ R d o) (block_mx X Xq Y (- (W0 *m Xq))))
+  = (W0 + delta_W X Y eta W0) *m Xq.
+
+Lemma witness_vonoswald__prop1_readout_predicts_w0_plus_delta_w :
+  @premises_vonoswald__prop1_readout_predicts_w0_plus_delta_w
+    rat_numFieldType 3 2 2 1 (1 / 2).
+Proof. by []. Qed.
+
+(* vonoswald.unmasked_layer_deviates_by_the_query_term: "With the queries among the keys/values,
+   every token's y-part is the GD-updated one plus exactly (eta/N) (W0 Xq - Yq0) Xq^T x_j."
+   Covers: the unmasked head (keys and values: all N + Q tokens; P = (eta/N) I as in the masked
+   head) on the whole token matrix, context and query columns, exact arithmetic. *)
+Definition premises_vonoswald__unmasked_layer_deviates_by_the_query_term
+    (R : numFieldType) (d o N Q : nat) (eta : R) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ eta != 0.
+
+Definition claim_vonoswald__unmasked_layer_deviates_by_the_query_term : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (eta : R) (W0 : 'M[R]_(o, d))
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) (Yq : 'M[R]_(o, Q)),
+  premises_vonoswald__unmasked_layer_deviates_by_the_query_term d o N Q eta ->
+  lsa_head (prop1_P d o N eta) (prop1_WV W0) (prop1_WKQ R d o) (prop1_WKQ R d o)
+    (block_mx X Xq Y Yq) (block_mx X Xq Y Yq)
+  = block_mx X Xq
+      (Y - delta_W X Y eta W0 *m X + (eta / N%:R) *: ((W0 *m Xq - Yq) *m Xq^T *m X))
+      (Yq - delta_W X Y eta W0 *m Xq + (eta / N%:R) *: ((W0 *m Xq - Yq) *m Xq^T *m Xq)).
+
+Lemma witness_vonoswald__unmasked_layer_deviates_by_the_query_term :
+  @premises_vonoswald__unmasked_layer_deviates_by_the_query_term
+    rat_numFieldType 2 1 4 3 (1 / 8).
+Proof. by []. Qed.
+
+(* vonoswald.unmasked_layer_is_exact_when_w0_xq_equals_yq0: "When W0 Xq = Yq0 holds exactly
+   (dyadic W0, Xq), the unmasked Prop. 1 layer is the GD step again."
+   Covers: the unmasked head on the whole token matrix whenever W0 Xq = Yq holds, exact
+   arithmetic (the property makes it hold in floating point by drawing dyadic W0, Xq). *)
+Definition premises_vonoswald__unmasked_layer_is_exact_when_w0_xq_equals_yq0
+    (R : numFieldType) (d o N Q : nat) (eta : R) (W0 : 'M[R]_(o, d)) (Xq : 'M[R]_(d, Q))
+    (Yq : 'M[R]_(o, Q)) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ eta != 0 /\ W0 *m Xq = Yq.
+
+Definition claim_vonoswald__unmasked_layer_is_exact_when_w0_xq_equals_yq0 : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (eta : R) (W0 : 'M[R]_(o, d))
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) (Yq : 'M[R]_(o, Q)),
+  premises_vonoswald__unmasked_layer_is_exact_when_w0_xq_equals_yq0 N eta W0 Xq Yq ->
+  lsa_head (prop1_P d o N eta) (prop1_WV W0) (prop1_WKQ R d o) (prop1_WKQ R d o)
+    (block_mx X Xq Y Yq) (block_mx X Xq Y Yq)
+  = block_mx X Xq (Y - delta_W X Y eta W0 *m X) (Yq - delta_W X Y eta W0 *m Xq).
+
+(* d = 2, o = 1, N = 2, Q = 1: W0 = [1 1], Xq = [1; 1], Yq = [2]. *)
+Lemma witness_vonoswald__unmasked_layer_is_exact_when_w0_xq_equals_yq0 :
+  @premises_vonoswald__unmasked_layer_is_exact_when_w0_xq_equals_yq0
+    rat_numFieldType 2 1 2 1 (1 / 2)
+    (const_mx 1) (const_mx 1) (const_mx 2).
+Proof.
+do 5 (split; first by []).
+by apply/matrixP => i j; rewrite !mxE big_ord_recl big_ord1 !mxE mulr1.
+Qed.
+
+(* vonoswald.gd_stack_tokens_follow_k_gd_steps: "K masked Prop. 1 layers with W0 = 0 (a stack of
+   K layers, and one layer applied K times) hold [[X, Xq], [Y - W_k X, -W_k Xq]] after layer k,
+   W_k = k GD steps from 0 (the stack: layer l with its own eta_l, the steps taken with those
+   eta_l; the recurrent layer: one eta)."
+   Covers: both, after every number k of layers, from [[X, Xq], [Y, 0]]: the stack with any
+   nonzero steps etas l, and one head with step eta applied k times; exact arithmetic. *)
+Definition premises_vonoswald__gd_stack_tokens_follow_k_gd_steps
+    (R : numFieldType) (d o N Q : nat) (etas : nat -> R) (eta : R) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ (forall l, etas l != 0) /\ eta != 0.
+
+Definition claim_vonoswald__gd_stack_tokens_follow_k_gd_steps : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (etas : nat -> R) (eta : R)
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)),
+  premises_vonoswald__gd_stack_tokens_follow_k_gd_steps d o N Q etas eta ->
+  forall k : nat,
+    prop1_stack etas k (block_mx X Xq Y 0)
+      = block_mx X Xq (Y - gd_steps X Y etas k *m X) (- (gd_steps X Y etas k *m Xq))
+    /\ iter k (masked_lsa_head (prop1_P d o N eta) (prop1_WV (0 : 'M[R]_(o, d)))
+                 (prop1_WKQ R d o) (prop1_WKQ R d o)) (block_mx X Xq Y 0)
+      = block_mx X Xq (Y - gd_steps X Y (fun _ => eta) k *m X)
+          (- (gd_steps X Y (fun _ => eta) k *m Xq)).
+
+(* etas l = 1 / (l + 2). *)
+Lemma witness_vonoswald__gd_stack_tokens_follow_k_gd_steps :
+  @premises_vonoswald__gd_stack_tokens_follow_k_gd_steps
+    rat_numFieldType 3 1 2 2
+    (fun l => 1 / (l.+2)%:R) (1 / 4).
+Proof.
+do 4 (split; first by []); split; last by [].
+by move=> l; rewrite div1r invr_eq0 pnatr_eq0.
+Qed.
+
+(* vonoswald.gd_stack_prediction_equals_neumann_closed_form: "The K-layer stack predicts
+   W^(K) x_q with W^(K) = eta (Y X^T/N) sum_{k<K} (I - eta H)^k."  (H = X X^T / N.)
+   Covers: the stack of K heads with one step eta (as the property runs it) and the same head
+   applied K times; the prediction -(query y-parts) from [[X, Xq], [Y, 0]], all queries at once;
+   exact arithmetic. *)
+Definition premises_vonoswald__gd_stack_prediction_equals_neumann_closed_form
+    (R : numFieldType) (d o N Q : nat) (eta : R) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ eta != 0.
+
+Definition claim_vonoswald__gd_stack_prediction_equals_neumann_closed_form : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (eta : R) (K : nat)
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)),
+  premises_vonoswald__gd_stack_prediction_equals_neumann_closed_form d o N Q eta ->
+  - drsubmx (prop1_stack (fun _ => eta) K (block_mx X Xq Y 0))
+    = (eta *: ((N%:R)^-1 *: (Y *m X^T)))
+        *m (\sum_(k < K) mx_power (1%:M - eta *: ((N%:R)^-1 *: (X *m X^T))) k) *m Xq
+  /\ - drsubmx (iter K (masked_lsa_head (prop1_P d o N eta) (prop1_WV (0 : 'M[R]_(o, d)))
+                         (prop1_WKQ R d o) (prop1_WKQ R d o)) (block_mx X Xq Y 0))
+    = (eta *: ((N%:R)^-1 *: (Y *m X^T)))
+        *m (\sum_(k < K) mx_power (1%:M - eta *: ((N%:R)^-1 *: (X *m X^T))) k) *m Xq.
+
+Lemma witness_vonoswald__gd_stack_prediction_equals_neumann_closed_form :
+  @premises_vonoswald__gd_stack_prediction_equals_neumann_closed_form
+    rat_numFieldType 2 1 3 2 (1 / 2).
+Proof. by []. Qed.
+
+(* vonoswald.gdpp_layer_transforms_inputs_and_steps_targets: "The GD++ head (W_V = [[-gamma I, 0],
+   [W0, -I]], P = blockdiag(I, (eta/N) I)) maps every token to ((I - gamma X X^T) x_j;
+   y_j - DeltaW x_j), random W0."
+   Covers: the masked GD++ head (W_K = W_Q = [[I, 0], [0, 0]], keys and values the context) on
+   the whole token matrix, any W0 and Yq, gamma != 0, eta != 0; exact arithmetic. *)
+Definition premises_vonoswald__gdpp_layer_transforms_inputs_and_steps_targets
+    (R : numFieldType) (d o N Q : nat) (gamma eta : R) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ gamma != 0 /\ eta != 0.
+
+Definition claim_vonoswald__gdpp_layer_transforms_inputs_and_steps_targets : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (gamma eta : R) (W0 : 'M[R]_(o, d))
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)) (Yq : 'M[R]_(o, Q)),
+  premises_vonoswald__gdpp_layer_transforms_inputs_and_steps_targets d o N Q gamma eta ->
+  masked_lsa_head (gdpp_P d o N eta) (gdpp_WV gamma W0) (prop1_WKQ R d o) (prop1_WKQ R d o)
+    (block_mx X Xq Y Yq)
+  = block_mx ((1%:M - gamma *: (X *m X^T)) *m X) ((1%:M - gamma *: (X *m X^T)) *m Xq)
+      (Y - delta_W X Y eta W0 *m X) (Yq - delta_W X Y eta W0 *m Xq).
+
+Lemma witness_vonoswald__gdpp_layer_transforms_inputs_and_steps_targets :
+  @premises_vonoswald__gdpp_layer_transforms_inputs_and_steps_targets
+    rat_numFieldType 2 2 3 1 (1 / 16) (1 / 2).
+Proof. by []. Qed.
+
+(* vonoswald.gdpp_stack_equals_preconditioned_gd: "GD++ layers (gamma_l, eta_l), per-layer and
+   recurrent, hold [[S_l X, S_l Xq], [Y - W_l X, -W_l Xq]] with S_{l+1} = (I - gamma_l X_l X_l^T)
+   S_l and W_l preconditioned GD with S_l^2."
+   Covers: both, after every number l of layers, from [[X, Xq], [Y, 0]]: the stack with any
+   nonzero (gammas l, etas l), and one GD++ head (gamma, eta) applied l times (S_l, W_l with the
+   constant sequences); exact arithmetic. *)
+Definition premises_vonoswald__gdpp_stack_equals_preconditioned_gd
+    (R : numFieldType) (d o N Q : nat) (gammas etas : nat -> R) (gamma eta : R) : Prop :=
+  (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N
+  /\ (forall l, gammas l != 0) /\ (forall l, etas l != 0) /\ gamma != 0 /\ eta != 0.
+
+Definition claim_vonoswald__gdpp_stack_equals_preconditioned_gd : Prop :=
+  forall (R : numFieldType) (d o N Q : nat) (gammas etas : nat -> R) (gamma eta : R)
+    (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) (Xq : 'M[R]_(d, Q)),
+  premises_vonoswald__gdpp_stack_equals_preconditioned_gd d o N Q gammas etas gamma eta ->
+  forall l : nat,
+    gdpp_stack gammas etas l (block_mx X Xq Y 0)
+      = block_mx (gdpp_S X gammas l *m X) (gdpp_S X gammas l *m Xq)
+          (Y - gdpp_W X Y gammas etas l *m X) (- (gdpp_W X Y gammas etas l *m Xq))
+    /\ iter l (masked_lsa_head (gdpp_P d o N eta) (gdpp_WV gamma (0 : 'M[R]_(o, d)))
+                 (prop1_WKQ R d o) (prop1_WKQ R d o)) (block_mx X Xq Y 0)
+      = block_mx (gdpp_S X (fun _ => gamma) l *m X) (gdpp_S X (fun _ => gamma) l *m Xq)
+          (Y - gdpp_W X Y (fun _ => gamma) (fun _ => eta) l *m X)
+          (- (gdpp_W X Y (fun _ => gamma) (fun _ => eta) l *m Xq)).
+
+(* gammas l = 1 / 16, etas l = 1 / (l + 1). *)
+Lemma witness_vonoswald__gdpp_stack_equals_preconditioned_gd :
+  @premises_vonoswald__gdpp_stack_equals_preconditioned_gd
+    rat_numFieldType 2 1 3 2
+    (fun _ => 1 / 16) (fun l => 1 / (l.+1)%:R) (1 / 16) (1 / 2).
+Proof.
+do 4 (split; first by []); split; first by [].
+split; last by [].
+by move=> l; rewrite div1r invr_eq0 pnatr_eq0.
+Qed.
