@@ -5,7 +5,9 @@
    Conventions: columns are tokens (examples).  X is d x N (the N context inputs), Y is o x N
    (their targets), Xq is d x Q and Yq is o x Q (the Q queries and their y-parts); the token
    matrix is [[X, Xq], [Y, Yq]] (block_mx X Xq Y Yq), context first.  A linear model W is o x d
-   and predicts W x. *)
+   and predicts W x.  The last claim (floating point on dyadic data) is over Coq's real numbers
+   (Reals, no Flocq), so it and its definitions depend on the classical-reals axioms; every
+   other claim is over mathcomp's fields, closed. *)
 
 From mathcomp Require Import all_ssreflect all_algebra.
 
@@ -317,4 +319,249 @@ Proof.
 do 4 (split; first by []); split; first by [].
 split; last by [].
 by move=> l; rewrite div1r invr_eq0 pnatr_eq0.
+Qed.
+
+(* ------------------------------------------------------------------------------------------ *)
+(* Floating point on dyadic data, over Coq's real numbers (Reals; no Flocq): the C++ programs of
+   the Prop. 1 layer and of the GD reference, operation by operation, each operation rounded by
+   fl.  Matrices are functions nat -> nat -> R read inside their sizes; the token matrix E is
+   (d + o) x (N + Q), context first, x-rows first. *)
+
+From Coq Require Import Reals Lia Lra.
+Local Open Scope R_scope.
+
+(* fl rounds to the binary format of precision p and least exponent emin (no overflow): rnd is
+   an integer rounding (monotone, the identity on the integers: down, up, to nearest, ...), and
+   a nonzero x with 2^(e-1) <= |x| < 2^e is rounded to rnd(x / 2^c) 2^c, c = max(e - p, emin). *)
+Definition is_flt_rounding (emin p : Z) (rnd : R -> Z) (fl : R -> R) : Prop :=
+  (forall x y : R, x <= y -> (rnd x <= rnd y)%Z)
+  /\ (forall n : Z, rnd (IZR n) = n)
+  /\ fl 0 = 0
+  /\ (forall (x : R) (e : Z), x <> 0 -> powerRZ 2 (e - 1) <= Rabs x < powerRZ 2 e ->
+        fl x = IZR (rnd (x * powerRZ 2 (- Z.max (e - p) emin)))
+               * powerRZ 2 (Z.max (e - p) emin)).
+
+(* The exact sum of the products a_k b_k of a list of pairs (a_k, b_k). *)
+Fixpoint sum_prod (s : list (R * R)) : R :=
+  match s with
+  | nil => 0
+  | cons (a, b) t => a * b + sum_prod t
+  end.
+
+(* The generic dot-product loop from acc: acc <- fl(acc + fl(a b)) for each pair in order. *)
+Fixpoint dot_seq (fl : R -> R) (acc : R) (s : list (R * R)) : R :=
+  match s with
+  | nil => acc
+  | cons (a, b) t => dot_seq fl (fl (acc + fl (a * b))) t
+  end.
+
+(* The same loop with a fused multiply-add: acc <- fl(acc + a b). *)
+Fixpoint dot_fma (fl : R -> R) (acc : R) (s : list (R * R)) : R :=
+  match s with
+  | nil => acc
+  | cons (a, b) t => dot_fma fl (fl (acc + a * b)) t
+  end.
+
+(* The exact sum rounded once (MPFR's dot product). *)
+Definition dot_once (fl : R -> R) (acc : R) (s : list (R * R)) : R := fl (acc + sum_prod s).
+
+(* The pairs (A i t, B t j), t = 0 .. n - 1, of the entry (i, j) of A B. *)
+Definition row_col (n : nat) (A B : nat -> nat -> R) (i j : nat) : list (R * R) :=
+  seq.map (fun t => (A i t, B t j)) (seq.iota 0 n).
+
+(* The product A B with inner size n, each entry one call of the kernel dot from 0. *)
+Definition fmul (dot : R -> list (R * R) -> R) (n : nat) (A B : nat -> nat -> R)
+    : nat -> nat -> R :=
+  fun i j => dot 0 (row_col n A B i j).
+
+(* The exact product A B with inner size n. *)
+Definition emul (n : nat) (A B : nat -> nat -> R) : nat -> nat -> R :=
+  fun i j => sum_prod (row_col n A B i j).
+
+(* The transpose. *)
+Definition tr (A : nat -> nat -> R) : nat -> nat -> R := fun i j => A j i.
+
+(* Entrywise operations, each rounded once. *)
+Definition fadd (fl : R -> R) (F G : nat -> nat -> R) : nat -> nat -> R :=
+  fun i j => fl (F i j + G i j).
+Definition fsub (fl : R -> R) (F G : nat -> nat -> R) : nat -> nat -> R :=
+  fun i j => fl (F i j - G i j).
+Definition fscale (fl : R -> R) (c : R) (F : nat -> nat -> R) : nat -> nat -> R :=
+  fun i j => fl (c * F i j).
+Definition fdiv (fl : R -> R) (F : nat -> nat -> R) (c : R) : nat -> nat -> R :=
+  fun i j => fl (F i j / c).
+
+(* The identity matrix's entries. *)
+Definition delta (i j : nat) : R := if Nat.eqb i j then 1 else 0.
+
+(* W_K = W_Q = [[I_d, 0], [0, 0]]. *)
+Definition dyadic_WKQ (d : nat) : nat -> nat -> R :=
+  fun i j => if Nat.ltb i d then delta i j else 0.
+
+(* W_V = [[0, 0], [W0, -I_o]]. *)
+Definition dyadic_WV (d : nat) (W0 : nat -> nat -> R) : nat -> nat -> R :=
+  fun i j => if Nat.leb d i then (if Nat.ltb j d then W0 (i - d)%nat j else - delta i j) else 0.
+
+(* P = I * (eta / N): in floating point eta / N and each product rounded; exactly. *)
+Definition dyadic_P_float (fl : R -> R) (eta : R) (N : nat) : nat -> nat -> R :=
+  fun i j => fl (delta i j * fl (eta / INR N)).
+Definition dyadic_P_exact (eta : R) (N : nat) : nat -> nat -> R :=
+  fun i j => delta i j * (eta / INR N).
+
+(* The masked Prop. 1 layer as the C++ computes it (D = d + o): V = W_V E, K = W_K E,
+   A = V K^T over the N context columns, PA = P A, Qm = W_Q E, out = PA Qm + E. *)
+Definition layer_float (fl : R -> R) (dot : R -> list (R * R) -> R) (d o N : nat) (eta : R)
+    (W0 E : nat -> nat -> R) : nat -> nat -> R :=
+  let D := (d + o)%nat in
+  let V := fmul dot D (dyadic_WV d W0) E in
+  let K := fmul dot D (dyadic_WKQ d) E in
+  let A := fmul dot N V (tr K) in
+  let PA := fmul dot D (dyadic_P_float fl eta N) A in
+  let Qm := fmul dot D (dyadic_WKQ d) E in
+  let U := fmul dot D PA Qm in
+  fadd fl U E.
+
+(* The same layer in exact arithmetic. *)
+Definition layer_exact (d o N : nat) (eta : R) (W0 E : nat -> nat -> R) : nat -> nat -> R :=
+  let D := (d + o)%nat in
+  let V := emul D (dyadic_WV d W0) E in
+  let K := emul D (dyadic_WKQ d) E in
+  let A := emul N V (tr K) in
+  let PA := emul D (dyadic_P_exact eta N) A in
+  let Qm := emul D (dyadic_WKQ d) E in
+  let U := emul D PA Qm in
+  fun i j => U i j + E i j.
+
+(* The rows d, d + 1, .. of A (the y-rows of a token matrix). *)
+Definition rows_from (d : nat) (A : nat -> nat -> R) : nat -> nat -> R :=
+  fun i j => A (d + i)%nat j.
+
+(* The GD reference's y-rows as the C++ computes them: Y = E's y-rows, R1 = W0 E_x,
+   Res = R1 - Y, G1 = Res E_x^T over the N context columns, G = G1 / N, dW = (-eta) G,
+   MX = dW E_x, result Y - MX (every token, context and queries). *)
+Definition gd_step_float (fl : R -> R) (dot : R -> list (R * R) -> R) (d N : nat) (eta : R)
+    (W0 E : nat -> nat -> R) : nat -> nat -> R :=
+  let Y := rows_from d E in
+  let R1 := fmul dot d W0 E in
+  let Res := fsub fl R1 Y in
+  let G1 := fmul dot N Res (tr E) in
+  let G := fdiv fl G1 (INR N) in
+  let dW := fscale fl (- eta) G in
+  let MX := fmul dot d dW E in
+  fsub fl Y MX.
+
+(* The same reference in exact arithmetic. *)
+Definition gd_step_exact (d N : nat) (eta : R) (W0 E : nat -> nat -> R) : nat -> nat -> R :=
+  let Y := rows_from d E in
+  let R1 := emul d W0 E in
+  let Res := fun i j => R1 i j - Y i j in
+  let G1 := emul N Res (tr E) in
+  let G := fun i j => G1 i j / INR N in
+  let dW := fun i j => - eta * G i j in
+  let MX := emul d dW E in
+  fun i j => Y i j - MX i j.
+
+(* x is an integer of magnitude at most b. *)
+Definition small_int (b : Z) (x : R) : Prop := exists m : Z, x = IZR m /\ (Z.abs m <= b)%Z.
+
+(* The size bound N D^5 b^6 + b 2^(j+k), D = d + o. *)
+Definition dyadic_bound (d o N : nat) (b j k : Z) : Z :=
+  (Z.of_nat N * Z.of_nat (d + o) ^ 5 * b ^ 6 + b * 2 ^ (j + k))%Z.
+
+(* vonoswald.prop1_layer_is_exact_on_dyadic_data: "On small-integer data with N and eta powers of
+   two, the Prop. 1 layer and the GD step are both computed exactly and agree bit for bit in every
+   precision iclproof accepts (no tolerance; the proof needs N D^5 b^6 + b 2^(j+k) < 2^p, p >= 32
+   for the drawn sizes)."
+   Covers: every rounding of every binary format (p, emin) with N D^5 b^6 + b 2^(j+k) < 2^p and
+   emin <= -(j + k), the three dot kernels of the C++ (loop, fused multiply-add, rounded once),
+   entries of E and W0 integers of magnitude <= b, N = 2^j, eta = 2^-k: every entry of the
+   floating-point layer equals the exact layer's, every y-entry of the floating-point reference
+   equals the exact reference's, and the layer equals the reference entry for entry (x-rows: E's
+   own).  Not covered here: overflow (no value exceeds 2^32 on the drawn data, not modelled);
+   that the exact layer is Proposition 1 on mathcomp matrices is the claim
+   vonoswald.prop1_layer_moves_every_token_by_one_gd_step above (this one's exact programs are
+   entrywise sums, related to it only through the same algebra). *)
+Definition premises_vonoswald__prop1_layer_is_exact_on_dyadic_data (emin p : Z)
+    (rnd : R -> Z) (fl : R -> R) (dot : R -> list (R * R) -> R) (d o N Q : nat) (b j k : Z)
+    (eta : R) (W0 E : nat -> nat -> R) : Prop :=
+  is_flt_rounding emin p rnd fl
+  /\ (dot = dot_seq fl \/ dot = dot_fma fl \/ dot = dot_once fl)
+  /\ (1 <= d)%nat /\ (1 <= o)%nat /\ (1 <= Q)%nat /\ (1 <= b)%Z
+  /\ Z.of_nat N = (2 ^ j)%Z /\ (0 <= j)%Z /\ (0 <= k)%Z /\ eta = powerRZ 2 (- k)
+  /\ (forall i c, (i < d + o)%nat -> (c < N + Q)%nat -> small_int b (E i c))
+  /\ (forall i c, (i < o)%nat -> (c < d)%nat -> small_int b (W0 i c))
+  /\ (emin <= - (j + k))%Z /\ (dyadic_bound d o N b j k < 2 ^ p)%Z.
+
+Definition claim_vonoswald__prop1_layer_is_exact_on_dyadic_data : Prop :=
+  forall (emin p : Z) (rnd : R -> Z) (fl : R -> R) (dot : R -> list (R * R) -> R)
+    (d o N Q : nat) (b j k : Z) (eta : R) (W0 E : nat -> nat -> R),
+  premises_vonoswald__prop1_layer_is_exact_on_dyadic_data emin p rnd fl dot d o N Q b j k eta
+    W0 E ->
+  forall i c : nat, (i < d + o)%nat -> (c < N + Q)%nat ->
+    layer_float fl dot d o N eta W0 E i c = layer_exact d o N eta W0 E i c
+    /\ ((d <= i)%nat ->
+        gd_step_float fl dot d N eta W0 E (i - d)%nat c = gd_step_exact d N eta W0 E (i - d)%nat c)
+    /\ layer_float fl dot d o N eta W0 E i c
+       = (if Nat.ltb i d then E i c else gd_step_float fl dot d N eta W0 E (i - d)%nat c).
+
+(* The witness's format: rnd = rounding down (Int_part), e(x) = Int_part(log2 |x|) + 1. *)
+Definition witness_exponent (x : R) : Z := (Int_part (Rlog 2 (Rabs x)) + 1)%Z.
+Definition witness_fl (emin p : Z) (x : R) : R :=
+  IZR (Int_part (x * powerRZ 2 (- Z.max (witness_exponent x - p) emin)))
+  * powerRZ 2 (Z.max (witness_exponent x - p) emin).
+
+(* double (p = 53, emin = -1074) rounding down, the loop kernel, d = 2, o = 1, N = 2, Q = 1,
+   b = 1, j = k = 1 (eta = 1/2), E and W0 all ones. *)
+Lemma witness_vonoswald__prop1_layer_is_exact_on_dyadic_data :
+  premises_vonoswald__prop1_layer_is_exact_on_dyadic_data (-1074) 53 Int_part
+    (witness_fl (-1074) 53) (dot_seq (witness_fl (-1074) 53)) 2 1 2 1 1 1 1 (powerRZ 2 (-1))
+    (fun _ _ => 1) (fun _ _ => 1).
+Proof.
+have int_IZR n : Int_part (IZR n) = n.
+  have [h1 h2] := base_Int_part (IZR n).
+  have a : (Int_part (IZR n) <= n)%Z by apply: le_IZR.
+  have b : (n - 1 < Int_part (IZR n))%Z by apply: lt_IZR; rewrite minus_IZR; lra.
+  lia.
+have pow_Rpower z : powerRZ 2 z = Rpower 2 (IZR z) by apply: powerRZ_Rpower; lra.
+have pow_lt z1 z2 : (z1 < z2)%Z -> powerRZ 2 z1 < powerRZ 2 z2.
+  by move=> lt; rewrite !pow_Rpower; apply: Rpower_lt; [lra | apply: IZR_lt].
+have pow_le z1 z2 : (z1 <= z2)%Z -> powerRZ 2 z1 <= powerRZ 2 z2.
+  move=> le; case: (Z.eq_dec z1 z2) => [-> | ne]; first by apply: Rle_refl.
+  by apply: Rlt_le; apply: pow_lt; lia.
+(* the exponent of the witness brackets |x| and is the only one that does *)
+have bracket x : x <> 0 ->
+    powerRZ 2 (witness_exponent x - 1) <= Rabs x < powerRZ 2 (witness_exponent x).
+  move=> x0; have ax : 0 < Rabs x by apply: Rabs_pos_lt.
+  have [h1 h2] := base_Int_part (Rlog 2 (Rabs x)).
+  have ex : Rpower 2 (Rlog 2 (Rabs x)) = Rabs x.
+    by apply: Rpower_Rlog => //; [lra | lra].
+  rewrite /witness_exponent !pow_Rpower Z.add_simpl_r plus_IZR; split.
+    case: (Rle_lt_or_eq_dec _ _ h1) => [lt | ->]; last by rewrite ex; apply: Rle_refl.
+    by rewrite -{2}ex; apply: Rlt_le; apply: Rpower_lt => //; lra.
+  by rewrite -{1}ex; apply: Rpower_lt => //; lra.
+have unique x e : x <> 0 -> powerRZ 2 (e - 1) <= Rabs x < powerRZ 2 e ->
+    e = witness_exponent x.
+  move=> x0 [e1 e2]; have [w1 w2] := bracket x x0.
+  have a : ~ (e <= witness_exponent x - 1)%Z.
+    by move=> le; have := pow_le _ _ le; lra.
+  have b : ~ (witness_exponent x <= e - 1)%Z.
+    by move=> le; have := pow_le _ _ le; lra.
+  lia.
+rewrite /premises_vonoswald__prop1_layer_is_exact_on_dyadic_data; split.
+  split.
+    move=> x y xy; apply: Znot_gt_le => lt.
+    have le : (Int_part y + 1 <= Int_part x)%Z by lia.
+    have := IZR_le _ _ le; rewrite plus_IZR.
+    have [x1 x2] := base_Int_part x; have [y1 y2] := base_Int_part y; lra.
+  split; first exact: int_IZR.
+  split; first by rewrite /witness_fl Rmult_0_l int_IZR Rmult_0_l.
+  by move=> x e x0 br; rewrite /witness_fl -(unique x e x0 br).
+split; first by left.
+do 4 (split; first by []).
+split; first by [].
+do 2 (split; first by []).
+split; first by [].
+split; first by move=> i c _ _; exists 1%Z.
+split; first by move=> i c _ _; exists 1%Z.
+by split.
 Qed.
