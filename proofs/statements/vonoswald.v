@@ -40,7 +40,13 @@ Definition prop1_WV (R : ringType) (d o : nat) (W0 : 'M[R]_(o, d)) : 'M[R]_(d + 
 (* Proposition 1's projection P = (eta / N) I. *)
 Definition prop1_P (R : fieldType) (d o N : nat) (eta : R) : 'M[R]_(d + o) := (eta / N%:R)%:M.
 
-(* The gradient of the loss L(W) = 1/(2N) ||W X - Y||_F^2 at W: (1/N) (W X - Y) X^T. *)
+(* The loss L(W) = 1/(2N) ||W X - Y||_F^2 (||A||_F^2 = tr (A A^T)). *)
+Definition loss (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N))
+    (W : 'M[R]_(o, d)) : R :=
+  (N%:R)^-1 / 2 * \tr ((W *m X - Y) *m (W *m X - Y)^T).
+
+(* The gradient of L at W: (1/N) (W X - Y) X^T (the first claim below states it: L(W + H) =
+   L(W) + <grad L(W), H> + 1/(2N) ||H X||_F^2). *)
 Definition grad_loss (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N))
     (W : 'M[R]_(o, d)) : 'M[R]_(o, d) :=
   (N%:R)^-1 *: ((W *m X - Y) *m X^T).
@@ -112,9 +118,11 @@ Fixpoint gdpp_W (R : fieldType) (d o N : nat) (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, 
    (x_j; y_j - DeltaW x_j) with DeltaW = -eta grad L(W0): random W0, o in 1..3, N < d and N > d,
    1-3 queries with arbitrary y_q0; x-parts bit-identical."
    Covers: the whole token matrix, over any ordered field, any W0, Yq and sizes >= 1, eta != 0
-   (the property draws o in 1..3 and 1..3 queries; the claim is for every size).  Not covered:
+   (the property draws o in 1..3 and 1..3 queries; the claim is for every size); and that
+   grad_loss is the gradient of L at W0 (second conjunct, from GradientDescent.v:gd_step_neg_grad:
+   L(W0 + H) = L(W0) + tr(grad L(W0) H^T) + 1/(2N) ||H X||_F^2 for every H).  Not covered:
    "bit-identical" in floating point (the claim is exact arithmetic; the x-parts are the same
-   matrices X and Xq). *)
+   matrices X and Xq; see prop1_layer_is_exact_on_dyadic_data for floating point). *)
 Definition premises_vonoswald__prop1_layer_moves_every_token_by_one_gd_step
     (R : numFieldType) (d o N Q : nat) (eta : R) : Prop :=
   (0 < d)%N /\ (0 < o)%N /\ (0 < N)%N /\ (0 < Q)%N /\ eta != 0.
@@ -125,7 +133,11 @@ Definition claim_vonoswald__prop1_layer_moves_every_token_by_one_gd_step : Prop 
   premises_vonoswald__prop1_layer_moves_every_token_by_one_gd_step d o N Q eta ->
   masked_lsa_head (prop1_P d o N eta) (prop1_WV W0) (prop1_WKQ R d o) (prop1_WKQ R d o)
     (block_mx X Xq Y Yq)
-  = block_mx X Xq (Y - delta_W X Y eta W0 *m X) (Yq - delta_W X Y eta W0 *m Xq).
+  = block_mx X Xq (Y - delta_W X Y eta W0 *m X) (Yq - delta_W X Y eta W0 *m Xq)
+  /\ (forall H : 'M[R]_(o, d),
+        loss X Y (W0 + H)
+        = loss X Y W0 + \tr (grad_loss X Y W0 *m H^T)
+          + (N%:R)^-1 / 2 * \tr ((H *m X) *m (H *m X)^T)).
 
 Lemma witness_vonoswald__prop1_layer_moves_every_token_by_one_gd_step :
   @premises_vonoswald__prop1_layer_moves_every_token_by_one_gd_step

@@ -157,8 +157,9 @@ Proof. by rewrite block_mxEv row_mx0. Qed.
 Lemma check_vonoswald__prop1_layer_moves_every_token_by_one_gd_step :
   ICLProof.statements.vonoswald.claim_vonoswald__prop1_layer_moves_every_token_by_one_gd_step.
 Proof.
-move=> R d o N Q eta W0 X Y Xq Yq _.
-by rewrite bridge_masked_lsa_head bridge_delta_W prop1_lsa_gd_step.
+move=> R d o N Q eta W0 X Y Xq Yq _; split.
+  by rewrite bridge_masked_lsa_head bridge_delta_W prop1_lsa_gd_step.
+by move=> H; exact: (gd_step_neg_grad X Y W0 H).
 Qed.
 
 Lemma check_vonoswald__prop1_readout_predicts_w0_plus_delta_w :
