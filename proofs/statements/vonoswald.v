@@ -516,18 +516,19 @@ Definition claim_vonoswald__prop1_layer_is_exact_on_dyadic_data : Prop :=
     /\ layer_float fl dot d o N eta W0 E i c
        = (if Nat.ltb i d then E i c else gd_step_float fl dot d N eta W0 E (i - d)%nat c).
 
-(* The witness's format: rnd = rounding down (Int_part), e(x) = Int_part(log2 |x|) + 1. *)
-Definition witness_exponent (x : R) : Z := (Int_part (Rlog 2 (Rabs x)) + 1)%Z.
-Definition witness_fl (emin p : Z) (x : R) : R :=
-  IZR (Int_part (x * powerRZ 2 (- Z.max (witness_exponent x - p) emin)))
-  * powerRZ 2 (Z.max (witness_exponent x - p) emin).
+(* For the witness: the exponent e(x) = Int_part(log2 |x|) + 1 (2^(e-1) <= |x| < 2^e for x <> 0)
+   and the rounding down (rnd = Int_part) of the format (p, emin). *)
+Definition round_down_exponent (x : R) : Z := (Int_part (Rlog 2 (Rabs x)) + 1)%Z.
+Definition round_down_flt (emin p : Z) (x : R) : R :=
+  IZR (Int_part (x * powerRZ 2 (- Z.max (round_down_exponent x - p) emin)))
+  * powerRZ 2 (Z.max (round_down_exponent x - p) emin).
 
 (* double (p = 53, emin = -1074) rounding down, the loop kernel, d = 2, o = 1, N = 2, Q = 1,
    b = 1, j = k = 1 (eta = 1/2), E and W0 all ones. *)
 Lemma witness_vonoswald__prop1_layer_is_exact_on_dyadic_data :
   premises_vonoswald__prop1_layer_is_exact_on_dyadic_data (-1074) 53 Int_part
-    (witness_fl (-1074) 53) (dot_seq (witness_fl (-1074) 53)) 2 1 2 1 1 1 1 (powerRZ 2 (-1))
-    (fun _ _ => 1) (fun _ _ => 1).
+    (round_down_flt (-1074) 53) (dot_seq (round_down_flt (-1074) 53)) 2 1 2 1 1 1 1
+    (powerRZ 2 (-1)) (fun _ _ => 1) (fun _ _ => 1).
 Proof.
 have int_IZR n : Int_part (IZR n) = n.
   have [h1 h2] := base_Int_part (IZR n).
@@ -542,21 +543,21 @@ have pow_le z1 z2 : (z1 <= z2)%Z -> powerRZ 2 z1 <= powerRZ 2 z2.
   by apply: Rlt_le; apply: pow_lt; lia.
 (* the exponent of the witness brackets |x| and is the only one that does *)
 have bracket x : x <> 0 ->
-    powerRZ 2 (witness_exponent x - 1) <= Rabs x < powerRZ 2 (witness_exponent x).
+    powerRZ 2 (round_down_exponent x - 1) <= Rabs x < powerRZ 2 (round_down_exponent x).
   move=> x0; have ax : 0 < Rabs x by apply: Rabs_pos_lt.
   have [h1 h2] := base_Int_part (Rlog 2 (Rabs x)).
   have ex : Rpower 2 (Rlog 2 (Rabs x)) = Rabs x.
     by apply: Rpower_Rlog => //; [lra | lra].
-  rewrite /witness_exponent !pow_Rpower Z.add_simpl_r plus_IZR; split.
+  rewrite /round_down_exponent !pow_Rpower Z.add_simpl_r plus_IZR; split.
     case: (Rle_lt_or_eq_dec _ _ h1) => [lt | ->]; last by rewrite ex; apply: Rle_refl.
     by rewrite -{2}ex; apply: Rlt_le; apply: Rpower_lt => //; lra.
   by rewrite -{1}ex; apply: Rpower_lt => //; lra.
 have unique x e : x <> 0 -> powerRZ 2 (e - 1) <= Rabs x < powerRZ 2 e ->
-    e = witness_exponent x.
+    e = round_down_exponent x.
   move=> x0 [e1 e2]; have [w1 w2] := bracket x x0.
-  have a : ~ (e <= witness_exponent x - 1)%Z.
+  have a : ~ (e <= round_down_exponent x - 1)%Z.
     by move=> le; have := pow_le _ _ le; lra.
-  have b : ~ (witness_exponent x <= e - 1)%Z.
+  have b : ~ (round_down_exponent x <= e - 1)%Z.
     by move=> le; have := pow_le _ _ le; lra.
   lia.
 rewrite /premises_vonoswald__prop1_layer_is_exact_on_dyadic_data; split.
@@ -566,8 +567,8 @@ rewrite /premises_vonoswald__prop1_layer_is_exact_on_dyadic_data; split.
     have := IZR_le _ _ le; rewrite plus_IZR.
     have [x1 x2] := base_Int_part x; have [y1 y2] := base_Int_part y; lra.
   split; first exact: int_IZR.
-  split; first by rewrite /witness_fl Rmult_0_l int_IZR Rmult_0_l.
-  by move=> x e x0 br; rewrite /witness_fl -(unique x e x0 br).
+  split; first by rewrite /round_down_flt Rmult_0_l int_IZR Rmult_0_l.
+  by move=> x e x0 br; rewrite /round_down_flt -(unique x e x0 br).
 split; first by left.
 do 4 (split; first by []).
 split; first by [].
