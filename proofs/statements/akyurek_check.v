@@ -1,0 +1,231 @@
+(* statements/akyurek_check.v -- Coq checks that the project's theorems prove the claims of
+   statements/akyurek.v: one check_<p> per claim_<p>.  The bridges between the statement file's
+   plain objects (sum_first, layer_norm, the inputs, the stdlib-tanh GeLU, the Riemann-integral
+   erf, softmax_average) and the project's (rsum, LayerNorm.layer_norm, ln_div_input,
+   AkyurekBounds.gelu_tanh, GeluErf.erf with Coquelicot's RInt, ...) are proved here. *)
+From Coq Require Import Reals Lra Lia.
+From Coquelicot Require Import Coquelicot.
+From mathcomp Require Import ssreflect ssrbool eqtype ssrnat.
+From ICLProof Require Import AkyurekBounds AkyurekLayerBounds LayerNorm GeluErf GaussianIntegral.
+From ICLProof Require Import GeluErfTail AkyurekLayerAssembly.
+Require ICLProof.statements.akyurek.
+
+Local Open Scope R_scope.
+
+(* ------------------------------------------------------------------- sums, LayerNorm *)
+
+Lemma sum_first_rsum (f : nat -> R) (n : nat) : akyurek.sum_first f n = rsum f n.
+Proof. by elim: n => //= n ->. Qed.
+
+Lemma rsum_ext_all (f g : nat -> R) (n : nat) : (forall j, f j = g j) -> rsum f n = rsum g n.
+Proof. by move=> fg; apply: rsum_ext => j _. Qed.
+
+Lemma ln_centred_bridge {v w : nat -> R} (L j : nat) :
+  (forall j, v j = w j) -> akyurek.ln_centred v L j = ln_centred w L j.
+Proof.
+move=> vw; rewrite /akyurek.ln_centred /ln_centred /akyurek.ln_mean /ln_mean.
+by rewrite sum_first_rsum (rsum_ext_all v w) // vw.
+Qed.
+
+Lemma ln_var_bridge {v w : nat -> R} (L : nat) :
+  (forall j, v j = w j) -> akyurek.ln_var v L = ln_var w L.
+Proof.
+move=> vw; rewrite /akyurek.ln_var /ln_var sum_first_rsum.
+by congr (_ / _); apply: rsum_ext_all => j; rewrite (ln_centred_bridge L j vw).
+Qed.
+
+Lemma layer_norm_bridge {v w : nat -> R} (L : nat) (e : R) (j : nat) :
+  (forall j, v j = w j) -> akyurek.layer_norm v L e j = layer_norm w L e j.
+Proof.
+by move=> vw; rewrite /akyurek.layer_norm /layer_norm (ln_centred_bridge L j vw) (ln_var_bridge L vw).
+Qed.
+
+Lemma layer_norm_squared_bridge {v w : nat -> R} (L : nat) (e : R) (j : nat) :
+  (forall j, v j = w j) -> akyurek.layer_norm_squared v L e j = layer_norm_squared w L e j.
+Proof.
+move=> vw; rewrite /akyurek.layer_norm_squared /layer_norm_squared.
+by rewrite (ln_centred_bridge L j vw) (ln_var_bridge L vw).
+Qed.
+
+Lemma ltb_bridge (i k : nat) : (i <? k)%nat = (i < k)%N.
+Proof. by case: ltP => [/Nat.ltb_lt | /Nat.ltb_nlt]. Qed.
+
+Lemma eqb_bridge (i k : nat) : (i =? k)%nat = (i == k).
+Proof. by case: eqP => [/Nat.eqb_eq | /Nat.eqb_neq]. Qed.
+
+Lemma division_input_bridge (k : nat) (N c M : R) (y : nat -> R) (j : nat) :
+  akyurek.ln_division_input k N c M y j = ln_div_input k N c M y j.
+Proof. by case: j => //= i; rewrite ltb_bridge eqb_bridge sum_first_rsum. Qed.
+
+Lemma bypass_input_bridge (k : nat) (N : R) (x : nat -> R) (j : nat) :
+  akyurek.ln_bypass_input k N x j = ln_div_input k N 1 1 x j.
+Proof.
+case: j => [|i] /=; first by rewrite Rmult_1_r.
+rewrite ltb_bridge eqb_bridge sum_first_rsum /ln_div_S.
+by case: (i < k)%N; case: (i == k); rewrite // /Rdiv Rinv_1 !Rmult_1_r.
+Qed.
+
+Lemma division_den2_bridge (k p : nat) (N c M e : R) (y : nat -> R) :
+  akyurek.ln_division_den2 k p N c M e y = ln_div_den2 k p N c M e y.
+Proof. by rewrite /akyurek.ln_division_den2 /ln_div_den2 !sum_first_rsum. Qed.
+
+Lemma division_q_bridge (k p : nat) (N c M e : R) (y : nat -> R) :
+  akyurek.ln_division_q k p N c M e y = ln_div_q k p N c M e y.
+Proof. by rewrite /akyurek.ln_division_q /ln_div_q !sum_first_rsum. Qed.
+
+Lemma division_delta_bridge (k p : nat) (N c M e : R) (y : nat -> R) :
+  akyurek.ln_division_delta k p N c M e y = ln_div_delta k p N c M e y.
+Proof. by rewrite /akyurek.ln_division_delta /ln_div_delta division_q_bridge sum_first_rsum. Qed.
+
+Lemma bypass_den2_bridge (k p : nat) (N e : R) (x : nat -> R) :
+  N <> 0 -> akyurek.ln_bypass_den2 k p N e x = ln_div_den2 k p N 1 1 e x.
+Proof.
+move=> N_neq0; rewrite /akyurek.ln_bypass_den2 /ln_div_den2 /ln_div_S /ln_div_Q /ln_div_L !sum_first_rsum -!plusE.
+by field.
+Qed.
+
+(* ------------------------------------------------------------------ LayerNorm claims *)
+
+Lemma check_akyurek__layernorm_bypass_closed_form_returns_n_not_2n :
+  akyurek.claim_akyurek__layernorm_bypass_closed_form_returns_n_not_2n.
+Proof.
+move=> k p N e x i [/ltP i_lt [N_pos e_ge0]].
+rewrite bypass_den2_bridge; last by lra.
+rewrite !(layer_norm_bridge _ _ _ (bypass_input_bridge k N x)).
+exact: layernorm_bypass_closed_form.
+Qed.
+
+Lemma check_akyurek__layernorm_bypass_closed_form_squared_is_exact :
+  akyurek.claim_akyurek__layernorm_bypass_closed_form_squared_is_exact.
+Proof.
+move=> k p N e x i [i_lt [N_neq0 e_ge0]].
+rewrite bypass_den2_bridge //.
+rewrite !(layer_norm_squared_bridge _ _ _ (bypass_input_bridge k N x)).
+rewrite (ln_centred_bridge _ _ (bypass_input_bridge k N x)).
+have [sq0 sq1] := layernorm_bypass_squared k p N e x i N_neq0 e_ge0 (elimT ltP i_lt).
+split => //; split => //.
+have [-> _] := layernorm_division_entry_sign k p N 1 1 x i Rlt_0_1 (elimT ltP i_lt).
+by rewrite /Rdiv Rinv_1 Rmult_1_r.
+Qed.
+
+Lemma check_akyurek__layernorm_division_closed_form :
+  akyurek.claim_akyurek__layernorm_division_closed_form.
+Proof.
+move=> k p N c M e y i [/ltP i_lt [N_pos [c_neq0 [M_pos e_ge0]]]].
+rewrite division_den2_bridge (layer_norm_bridge _ _ _ (division_input_bridge k N c M y)).
+exact: layernorm_division_closed_form.
+Qed.
+
+Lemma check_akyurek__layernorm_division_closed_form_squared_is_exact :
+  akyurek.claim_akyurek__layernorm_division_closed_form_squared_is_exact.
+Proof.
+move=> k p N c M e y i [/ltP i_lt [N_neq0 [c_neq0 [M_pos e_ge0]]]].
+rewrite division_den2_bridge (layer_norm_squared_bridge _ _ _ (division_input_bridge k N c M y)).
+rewrite (ln_centred_bridge _ _ (division_input_bridge k N c M y)).
+split; first by apply: layernorm_division_squared_entry => //; lra.
+exact: layernorm_division_entry_sign.
+Qed.
+
+Lemma check_akyurek__layernorm_division_relative_error_is_minus_s_over_2ncm :
+  akyurek.claim_akyurek__layernorm_division_relative_error_is_minus_s_over_2ncm.
+Proof.
+move=> k p N c M e y i [/ltP i_lt [N_pos [c_neq0 [M_pos [e_ge0 [y_neq0 delta_lt]]]]]].
+cbv zeta.
+rewrite (layer_norm_bridge _ _ _ (division_input_bridge k N c M y)).
+rewrite division_q_bridge division_delta_bridge sum_first_rsum.
+rewrite division_delta_bridge in delta_lt.
+exact: layernorm_division_relative_error.
+Qed.
+
+(* ----------------------------------------------------------------------- the GeLUs *)
+
+(* z/2 (1 + tanh u) = z / (1 + exp(-2u)). *)
+Lemma gelu_tanh_bridge (z : R) : akyurek.gelu_tanh z = AkyurekBounds.gelu_tanh z.
+Proof.
+rewrite /akyurek.gelu_tanh /gelu_tanh /gelu_arg /sigma /gelu_cubic.
+move: (sqrt (2 / PI) * _) => u.
+have e2 : exp (-2 * u) = / exp u * / exp u.
+  by rewrite -!exp_Ropp -exp_plus; congr exp; ring.
+rewrite /tanh /sinh /cosh e2 exp_Ropp.
+have := exp_pos u => e_pos.
+by field; split; nra.
+Qed.
+
+(* The Riemann integral of the statement file is Coquelicot's RInt. *)
+Lemma gauss_integral_bridge (x : R) : akyurek.gauss_integral x = gauss_int x.
+Proof.
+rewrite /akyurek.gauss_integral /gauss_int; case: Rle_lt_dec => h; first by rewrite -RInt_Reals.
+rewrite -RInt_Reals; apply: (opp_RInt_swap (fun t => exp (- (t * t)))).
+exact: ex_RInt_gauss.
+Qed.
+
+Lemma erf_bridge (x : R) : akyurek.erf x = GeluErf.erf x.
+Proof. by rewrite /akyurek.erf /GeluErf.erf gauss_integral_bridge. Qed.
+
+(* z/2 (1 + erf(z/sqrt 2)) = z erfc(-z/sqrt 2)/2, erf being odd. *)
+Lemma gelu_erf_bridge (z : R) : akyurek.gelu_erf z = GeluErf.gelu_erf z.
+Proof.
+rewrite /akyurek.gelu_erf /gelu_erf /erfc erf_bridge /GeluErf.erf.
+have -> : - z / sqrt 2 = - (z / sqrt 2) by rewrite /Rdiv Ropp_mult_distr_l.
+rewrite -/(gauss_int (z / sqrt 2)) -/(gauss_int (- (z / sqrt 2))) gauss_int_opp.
+by rewrite /Rdiv; ring.
+Qed.
+
+Lemma check_akyurek__gelu_bypass_error_is_exponentially_small :
+  akyurek.claim_akyurek__gelu_bypass_error_is_exponentially_small.
+Proof.
+move=> t t_pos; cbv zeta.
+rewrite gelu_tanh_bridge gelu_erf_bridge.
+split; split.
+- exact: gelu_tanh_bypass_lower (Rlt_le _ _ t_pos).
+- exact: gelu_tanh_bypass_exponential (Rlt_le _ _ t_pos).
+- exact: gelu_erf_bypass_lower.
+- exact: gelu_erf_bypass_bound.
+Qed.
+
+Lemma check_akyurek__gelu_multiplication_within_proven_bound :
+  akyurek.claim_akyurek__gelu_multiplication_within_proven_bound.
+Proof.
+move=> x y s X Y [s_pos [xX [yY [Xs Ys]]]].
+rewrite /akyurek.gelu_product !gelu_tanh_bridge !gelu_erf_bridge.
+split.
+  rewrite -[(X ^ 4 + Y ^ 4)]Rmult_1_l.
+  by apply: gelu_tanh_product_at_box => //; lra.
+exact: gelu_erf_product_bound.
+Qed.
+
+(* ------------------------------------------------------------- softmax hard attention *)
+
+Lemma rsum_const (c : R) (n : nat) : rsum (fun _ => c) n = INR n * c.
+Proof.
+elim: n => [|n IH]; first by rewrite /=; ring.
+change (rsum (fun _ => c) n.+1) with (rsum (fun _ => c) n + c).
+by rewrite IH S_INR; ring.
+Qed.
+
+Lemma rsum_scale (c : R) (f : nat -> R) (n : nat) : rsum (fun j => c * f j) n = c * rsum f n.
+Proof. by elim: n => [|n IH] /=; [ring | rewrite IH; ring]. Qed.
+
+Lemma check_akyurek__softmax_hard_attention_deviation_is_exact_and_bounded :
+  akyurek.claim_akyurek__softmax_hard_attention_deviation_is_exact_and_bounded.
+Proof.
+move=> Natt a b v w V [a_ge1 [vV wV]]; cbv zeta.
+have H := hard_attention_deviation Natt a b v w V (elimT leP a_ge1)
+  (fun i i_lt => vV i (introT ltP i_lt)) (fun j j_lt => wV j (introT ltP j_lt)).
+cbv zeta in H.
+have low (j : nat) : (j < a)%coq_nat -> (j < a)%N = true by move=> /ltP.
+have high (j : nat) : ((a + j)%coq_nat < a)%N = false by apply/negbTE/negP => /ltP; lia.
+have back (j : nat) : ((a + j)%coq_nat - a)%N = j by rewrite plusE addKn.
+rewrite /akyurek.softmax_average !sum_first_rsum.
+change (a + b)%N with (a + b)%coq_nat; rewrite !rsum_split.
+rewrite (rsum_ext _ (fun j => exp Natt * v j) a); last by move=> j /low ->.
+rewrite (rsum_ext _ (fun j => exp 0 * w j) b); last by move=> j _; rewrite high back.
+rewrite (rsum_ext (fun j => exp (if (j < a)%N then Natt else 0)) (fun _ => exp Natt));
+  last by move=> j /low ->.
+rewrite (rsum_ext (fun j => exp (if ((a + j)%coq_nat < a)%N then Natt else 0)) (fun _ => exp 0));
+  last by move=> j _; rewrite high.
+rewrite !rsum_scale !rsum_const exp_0 Rmult_1_l Rmult_1_r (Rmult_comm (INR a)).
+have -> : rsum (fun j => w j - rsum v a / INR a) b =
+          rsum (fun j => w j - akyurek.sum_first v a / INR a) b by rewrite sum_first_rsum.
+by rewrite sum_first_rsum in H *.
+Qed.
