@@ -7,8 +7,6 @@
 From Coq Require Import Reals Lra.
 From mathcomp Require Import all_ssreflect all_algebra.
 
-Set Implicit Arguments.
-Unset Strict Implicit.
 Unset Printing Implicit Defensive.
 Import GRing.Theory Num.Theory.
 
@@ -297,3 +295,247 @@ Proof.
 split => //; split => [i | j _]; last by rewrite Rabs_Ropp Rabs_R1; lra.
 case: i => [|[|i]] //= _; rewrite ?Rabs_R0 ?Rabs_R1; lra.
 Qed.
+
+(* ============================================= the RAW/div layers and the exact chains *)
+(* Over any real field F (mathcomp realFieldType).  A hidden state h row token; a weight matrix
+   W row col; both as functions on nat (an Eigen matrix is their restriction to its sizes).
+   Transcribed from src/raw/raw_operator.hpp and src/raw/chains.hpp (Akyurek et al. 2023,
+   Appendix C): same rows, tokens and op lists in the same order. *)
+
+Local Open Scope ring_scope.
+
+Definition hstate (F : realFieldType) : Type := nat -> nat -> F.
+
+(* One RAW op writing into `out` what it computes from the layer input h: at token i,
+   read_a = (sum_j Wa(a, j) sum_(k in K(i)) h(r_j, k)) / |K(i)|, cur_a = sum_j W(a, j) h(s_j, i),
+   and row w_m gets sum_(a < t) Wo(m, a) (read_a + cur_a) (read_a * cur_a if had) + b0(m). *)
+Definition raw_op_write {F : realFieldType} (had : bool) (s r w : seq nat)
+    (W Wa Wo : nat -> nat -> F) (b0 : nat -> F) (K : nat -> seq nat) (t : nat)
+    (h out : hstate F) : hstate F :=
+  fun row i =>
+    if row \in w then
+      let m := index row w in
+      let read a := (\sum_(j < size r) Wa a j * \sum_(k <- K i) h (nth 0%N r j) k)
+                      / (size (K i))%:R in
+      let cur a := \sum_(j < size s) W a j * h (nth 0%N s j) i in
+      \sum_(a < t) Wo m a * (if had then read a * cur a else read a + cur a) + b0 m
+    else out row i.
+
+(* A RAW layer: its ops, applied in order, all read the layer input h. *)
+Definition raw_layer {F : realFieldType} (ops : seq (hstate F -> hstate F -> hstate F))
+    (h : hstate F) : hstate F :=
+  foldl (fun out o => o h out) h ops.
+
+(* A div layer: rows w_m become h(y_m, i) / |h(c, i)|; the other rows are kept. *)
+Definition div_layer {F : realFieldType} (y : seq nat) (c : nat) (w : seq nat) (h : hstate F) :
+    hstate F :=
+  fun row i => if row \in w then h (nth 0%N y (index row w)) i / `|h c i| else h row i.
+
+(* Running a list of layers, first to last. *)
+Definition run_layers {F : realFieldType} (ls : seq (hstate F -> hstate F)) (h : hstate F) :
+    hstate F :=
+  foldl (fun h l => l h) h ls.
+
+(* Eigen's Identity, Ones, Zero and a scaled matrix; rows from to = [from, to). *)
+Definition fid (F : realFieldType) : nat -> nat -> F := fun p q => (p == q)%:R.
+Definition fones (F : realFieldType) : nat -> nat -> F := fun _ _ => 1.
+Definition fzero (F : realFieldType) : nat -> nat -> F := fun _ _ => 0.
+Definition fscale {F : realFieldType} (c : F) (M : nat -> nat -> F) : nat -> nat -> F :=
+  fun p q => c * M p q.
+Definition rows (from to : nat) : seq nat := iota from (to - from).
+(* The timestep maps: attend to oneself; token `target` attends to `source`, the others to
+   themselves. *)
+Definition attend_self : nat -> seq nat := fun i => [:: i].
+Definition attend_from (target source : nat) : nat -> seq nat :=
+  fun i => if i == target then [:: source] else [:: i].
+
+(* mov (copy rows from of token source into rows to of token target), aff (W1 h[a] + W2 h[b]
+   + bias into rows w), dot (h[a] . h[b] into row w_row), mul (the p x q by q x r matrix
+   product of row-major blocks at A0, B0 into C0, one dot per entry). *)
+Definition mov_op (F : realFieldType) (from to : seq nat) (target source : nat) :=
+  raw_op_write false [::] from to (fzero F) (fid F) (fid F) (fun _ => 0)
+               (attend_from target source) (size from).
+Definition aff_op {F : realFieldType} (a : seq nat) (W1 : nat -> nat -> F) (b : seq nat)
+    (W2 : nat -> nat -> F) (bias : nat -> F) (w : seq nat) :=
+  raw_op_write false a b w W1 W2 (fid F) bias attend_self (size w).
+Definition dot_op (F : realFieldType) (a b : seq nat) (w_row : nat) :=
+  raw_op_write true a b [:: w_row] (fid F) (fid F) (fones F) (fun _ => 0) attend_self (size a).
+Definition mul_ops (F : realFieldType) (p q r A0 B0 C0 : nat) :=
+  flatten [seq [seq dot_op F [seq (A0 + i * q + k)%N | k <- iota 0 q]
+                             [seq (B0 + k * r + j)%N | k <- iota 0 q] (C0 + i * r + j)
+               | j <- iota 0 r] | i <- iota 0 p].
+
+(* Entry (r, c) of a matrix by natural indices, 0 outside it. *)
+Definition mx_at {F : realFieldType} {m n : nat} (M : 'M[F]_(m, n)) (r c : nat) : F :=
+  match insub r, insub c with Some i, Some j => M i j | _, _ => 0 end.
+
+(* The chains' input (chains.hpp chain_input), D rows, 2n + 1 tokens: token 2i holds x_i
+   (column i of X) in rows 1..d, token 2i + 1 holds y_i in row 0, all else 0. *)
+Definition chain_input {F : realFieldType} (D d n : nat) {N : nat} (X : 'M[F]_(d, N))
+    (y : 'M[F]_(1, n)) : hstate F :=
+  fun row t =>
+    if ((row < D) && (t < 2 * n + 1))%N then
+      if odd t then (if row == 0%N then mx_at y 0 t./2 else 0)
+      else (if (0 < row <= d)%N then mx_at X row.-1 t./2 else 0)
+    else 0.
+
+(* Column j of X and entry j of y (x_(j+1), y_(j+1) of the paper). *)
+Definition xcol {F : realFieldType} {d N : nat} (X : 'M[F]_(d, N)) (j : nat) : 'cV[F]_d :=
+  \col_(r < d) mx_at X r j.
+Definition yat {F : realFieldType} {n : nat} (y : 'M[F]_(1, n)) (j : nat) : F := mx_at y 0 j.
+
+(* Theorem 1: the rows of the SGD chain (chains.hpp sgd_rows). *)
+Definition sgd_y : nat := 0.
+Definition sgd_x0 : nat := 1.
+Definition sgd_p (d : nat) : nat := 1 + d.
+Definition sgd_r (d : nat) : nat := 2 + d.
+Definition sgd_g0 (d : nat) : nat := 3 + d.
+Definition sgd_w0 (d : nat) : nat := 3 + 2 * d.
+Definition sgd_h0 (d : nat) : nat := 3 + 3 * d.
+Definition sgd_pred (d : nat) : nat := 3 + 4 * d.
+Definition sgd_D (d : nat) : nat := 4 + 4 * d.
+
+(* The eight layers of stage k (yt = 2k - 1, xt = 2k - 2): move x and w to token yt (or write
+   w_init at k = 1), p = w.x, r = p - y, g = x r, h = g + lambda w, w = w - 2 alpha h, move w
+   to token 2k, pred = w.x. *)
+Definition sgd_stage {F : realFieldType} {d : nat} (w_init : 'cV[F]_d) (alpha lambda : F)
+    (k : nat) : seq (hstate F -> hstate F) :=
+  let yt := (2 * k - 1)%N in let xt := (2 * k - 2)%N in
+  let wr := rows (sgd_w0 d) (sgd_w0 d + d) in let xr := rows sgd_x0 (sgd_x0 + d) in
+  [:: raw_layer [:: mov_op F xr xr yt xt;
+                    if k == 1%N then aff_op [::] (fzero F) [::] (fzero F)
+                                            (fun m => mx_at w_init m 0) wr
+                    else mov_op F wr wr yt xt];
+      raw_layer [:: dot_op F wr xr (sgd_p d)];
+      raw_layer [:: aff_op [:: sgd_p d] (fones F) [:: sgd_y] (fscale (-1) (fones F))
+                           (fun _ => 0) [:: sgd_r d]];
+      raw_layer (mul_ops F d 1 1 sgd_x0 (sgd_r d) (sgd_g0 d));
+      raw_layer [:: aff_op (rows (sgd_g0 d) (sgd_g0 d + d)) (fid F) wr (fscale lambda (fid F))
+                           (fun _ => 0) (rows (sgd_h0 d) (sgd_h0 d + d))];
+      raw_layer [:: aff_op wr (fid F) (rows (sgd_h0 d) (sgd_h0 d + d))
+                           (fscale (-2 * alpha) (fid F)) (fun _ => 0) wr];
+      raw_layer [:: mov_op F wr wr (2 * k)%N yt];
+      raw_layer [:: dot_op F wr xr (sgd_pred d)]].
+
+(* The Theorem 1 chain over n examples: stages 1..n. *)
+Definition theorem1_chain {F : realFieldType} {d : nat} (w_init : 'cV[F]_d) (alpha lambda : F)
+    (n : nat) : seq (hstate F -> hstate F) :=
+  flatten [seq sgd_stage w_init alpha lambda k | k <- iota 1 n].
+
+(* One SGD step on the ridge loss (w^T x - y)^2 + lambda |w|^2 (Appendix A, corrected:
+   w - 2 alpha (x (w^T x - y) + lambda w)), and the pass over the first k examples. *)
+Definition sgd_ridge_step {F : realFieldType} {d : nat} (w x : 'cV[F]_d) (yv alpha lambda : F) :
+    'cV[F]_d :=
+  w - (2 * alpha) *: (((w^T *m x) 0 0 - yv) *: x + lambda *: w).
+
+Fixpoint sgd_pass {F : realFieldType} {d n N : nat} (X : 'M[F]_(d, N)) (y : 'M[F]_(1, n))
+    (w_init : 'cV[F]_d) (alpha lambda : F) (k : nat) : 'cV[F]_d :=
+  if k is k'.+1 then
+    sgd_ridge_step (sgd_pass X y w_init alpha lambda k') (xcol X k') (yat y k') alpha lambda
+  else w_init.
+
+(* Theorem 2: the rows of the Sherman-Morrison chain (chains.hpp sm_rows); A^-1 is d x d
+   row-major, entry (r, c) in row sm_ainv0 + r d + c. *)
+Definition sm_y : nat := 0.
+Definition sm_x0 : nat := 1.
+Definition sm_ainv0 (d : nat) : nat := 1 + d.
+Definition sm_b0 (d : nat) : nat := 1 + d + d * d.
+Definition sm_u0 (d : nat) : nat := sm_b0 d + d.
+Definition sm_v0 (d : nat) : nat := sm_u0 d + d.
+Definition sm_xy0 (d : nat) : nat := sm_v0 d + d.
+Definition sm_m0 (d : nat) : nat := sm_xy0 d + d.
+Definition sm_den (d : nat) : nat := sm_m0 d + d * d.
+Definition sm_m20 (d : nat) : nat := sm_den d + 1.
+Definition sm_q0 (d : nat) : nat := sm_m20 d + d * d.
+Definition sm_pred (d : nat) : nat := sm_q0 d + d.
+Definition sm_D (d : nat) : nat := sm_pred d + 1.
+
+(* The stage-1 bias of the A^-1 rows: 1/lambda on the diagonal entries (row-major), else 0. *)
+Definition sm_a0 {F : realFieldType} (d : nat) (lambda : F) : nat -> F :=
+  fun m => if (m %/ d == m %% d)%N then 1 / lambda else 0.
+
+(* The ten layers of stage k (yt = 2k - 1, xt = 2k - 2): move x, A^-1, b to token yt (or
+   write A^-1 = I/lambda, b = 0 at k = 1); u = A^-1 x, xy = x y; v = x^T A^-1, b = b + xy;
+   M = u v, den = v x; den = 1 + den; M2 = M / |den|; A^-1 = A^-1 - M2; q = A^-1 b; move
+   A^-1, b, q to token 2k; pred = q.x. *)
+Definition sm_stage {F : realFieldType} (d : nat) (lambda : F) (k : nat) :
+    seq (hstate F -> hstate F) :=
+  let yt := (2 * k - 1)%N in let xt := (2 * k - 2)%N in let d2 := (d * d)%N in
+  let xr := rows sm_x0 (sm_x0 + d) in let ar := rows (sm_ainv0 d) (sm_ainv0 d + d2) in
+  let br := rows (sm_b0 d) (sm_b0 d + d) in
+  [:: raw_layer (mov_op F xr xr yt xt ::
+                 if k == 1%N then [:: aff_op [::] (fzero F) [::] (fzero F) (sm_a0 d lambda) ar;
+                                      aff_op [::] (fzero F) [::] (fzero F) (fun _ => 0) br]
+                 else [:: mov_op F (rows (sm_ainv0 d) (sm_b0 d + d))
+                                   (rows (sm_ainv0 d) (sm_b0 d + d)) yt xt]);
+      raw_layer (mul_ops F d d 1 (sm_ainv0 d) sm_x0 (sm_u0 d)
+                 ++ mul_ops F d 1 1 sm_x0 sm_y (sm_xy0 d));
+      raw_layer (mul_ops F 1 d d sm_x0 (sm_ainv0 d) (sm_v0 d) ++
+                 [:: aff_op br (fid F) (rows (sm_xy0 d) (sm_xy0 d + d)) (fid F) (fun _ => 0) br]);
+      raw_layer (mul_ops F d 1 d (sm_u0 d) (sm_v0 d) (sm_m0 d)
+                 ++ mul_ops F 1 d 1 (sm_v0 d) sm_x0 (sm_den d));
+      raw_layer [:: aff_op [:: sm_den d] (fones F) [::] (fzero F) (fun _ => 1) [:: sm_den d]];
+      div_layer (rows (sm_m0 d) (sm_m0 d + d2)) (sm_den d) (rows (sm_m20 d) (sm_m20 d + d2));
+      raw_layer [:: aff_op ar (fid F) (rows (sm_m20 d) (sm_m20 d + d2)) (fscale (-1) (fid F))
+                           (fun _ => 0) ar];
+      raw_layer (mul_ops F d d 1 (sm_ainv0 d) (sm_b0 d) (sm_q0 d));
+      raw_layer [:: mov_op F (rows (sm_ainv0 d) (sm_b0 d + d)) (rows (sm_ainv0 d) (sm_b0 d + d))
+                           (2 * k)%N yt;
+                    mov_op F (rows (sm_q0 d) (sm_q0 d + d)) (rows (sm_q0 d) (sm_q0 d + d))
+                           (2 * k)%N yt];
+      raw_layer [:: dot_op F (rows (sm_q0 d) (sm_q0 d + d)) xr (sm_pred d)]].
+
+(* The Theorem 2 chain over n examples: stages 1..n. *)
+Definition theorem2_chain {F : realFieldType} (d : nat) (lambda : F) (n : nat) :
+    seq (hstate F -> hstate F) :=
+  flatten [seq sm_stage d lambda k | k <- iota 1 n].
+
+(* ==================================================== claims over a real field *)
+
+(* akyurek.theorem1_exact_chain_is_one_sgd_pass: "The Theorem 1 chain of mov/aff/mul in exact
+   semantics holds the SGD iterate w_k (corrected ridge step w - 2 alpha (x (w^T x - y) +
+   lambda w)) and predicts w_k^T x_(k+1)."  Covers every field F, d, n, X, y, w_init, alpha,
+   lambda and 1 <= k <= n: after the first 8k layers of the n-stage chain, token 2k holds w_k
+   in its w rows and w_k^T x_(k+1) in its pred row. *)
+Definition premises_akyurek__theorem1_exact_chain_is_one_sgd_pass (n k : nat) : Prop :=
+  (0 < k <= n)%N.
+
+Definition claim_akyurek__theorem1_exact_chain_is_one_sgd_pass : Prop :=
+  forall (F : realFieldType) (d n N : nat) (X : 'M[F]_(d, N)) (y : 'M[F]_(1, n))
+         (w_init : 'cV[F]_d) (alpha lambda : F) (k : nat),
+    premises_akyurek__theorem1_exact_chain_is_one_sgd_pass n k ->
+    let h := run_layers (take (8 * k) (theorem1_chain w_init alpha lambda n))
+                        (chain_input (sgd_D d) d n X y) in
+    (forall r : 'I_d, h (sgd_w0 d + r)%N (2 * k)%N = sgd_pass X y w_init alpha lambda k r 0)
+    /\ h (sgd_pred d) (2 * k)%N = ((sgd_pass X y w_init alpha lambda k)^T *m xcol X k) 0 0.
+
+Lemma witness_akyurek__theorem1_exact_chain_is_one_sgd_pass :
+  premises_akyurek__theorem1_exact_chain_is_one_sgd_pass 2 1.
+Proof. by []. Qed.
+
+(* akyurek.theorem2_exact_chain_is_ridge: "The Theorem 2 chain (Sherman-Morrison with div) in
+   exact semantics holds the ridge solution on the first k examples and predicts with it."
+   Covers every field F, lambda > 0, d, n, X, y and 1 <= k <= n: after the first 10k layers of
+   the n-stage chain, token 2k holds A^-1 = (lambda I + sum_(j<k) x_j x_j^T)^-1 (row-major),
+   b = sum_(j<k) y_j x_j, the ridge solution w = A^-1 b, and w^T x_(k+1) in its pred row. *)
+Definition premises_akyurek__theorem2_exact_chain_is_ridge
+    {F : realFieldType} (lambda : F) (n k : nat) : Prop :=
+  0 < lambda /\ (0 < k <= n)%N.
+
+Definition claim_akyurek__theorem2_exact_chain_is_ridge : Prop :=
+  forall (F : realFieldType) (d n N : nat) (X : 'M[F]_(d, N)) (y : 'M[F]_(1, n))
+         (lambda : F) (k : nat),
+    premises_akyurek__theorem2_exact_chain_is_ridge lambda n k ->
+    let h := run_layers (take (10 * k) (theorem2_chain d lambda n))
+                        (chain_input (sm_D d) d n X y) in
+    let Ainv := invmx (lambda%:M + \sum_(j < k) xcol X j *m (xcol X j)^T) in
+    let b := \sum_(j < k) yat y j *: xcol X j in
+    let w := Ainv *m b in
+    (forall r c : 'I_d, h (sm_ainv0 d + r * d + c)%N (2 * k)%N = Ainv r c)
+    /\ (forall r : 'I_d, h (sm_b0 d + r)%N (2 * k)%N = b r 0)
+    /\ (forall r : 'I_d, h (sm_q0 d + r)%N (2 * k)%N = w r 0)
+    /\ h (sm_pred d) (2 * k)%N = (w^T *m xcol X k) 0 0.
+
+Lemma witness_akyurek__theorem2_exact_chain_is_ridge :
+  premises_akyurek__theorem2_exact_chain_is_ridge (1 : rat) 2 1.
+Proof. by split. Qed.

@@ -229,3 +229,147 @@ have -> : rsum (fun j => w j - rsum v a / INR a) b =
           rsum (fun j => w j - akyurek.sum_first v a / INR a) b by rewrite sum_first_rsum.
 by rewrite sum_first_rsum in H *.
 Qed.
+
+(* ------------------------------------------------------ the RAW/div layers and the chains *)
+From mathcomp Require Import all_ssreflect all_algebra.
+From ICLProof Require Import AkyurekChains.
+Local Open Scope ring_scope.
+
+(* A project op as the statement file's op: its write into `out` from the layer input h. *)
+Definition op_fun {F : realFieldType} (o : raw_op F) :
+    akyurek.hstate F -> akyurek.hstate F -> akyurek.hstate F :=
+  fun h out => raw_write h out o.
+
+(* The statement's op list os and the project's ops write the same, op by op. *)
+Fixpoint ops_agree {F : realFieldType}
+    (os : seq (akyurek.hstate F -> akyurek.hstate F -> akyurek.hstate F)) (ops : seq (raw_op F))
+    : Prop :=
+  match os, ops with
+  | [::], [::] => True
+  | o :: os', op :: ops' => (forall h out, o h out = raw_write h out op) /\ ops_agree os' ops'
+  | _, _ => False
+  end.
+
+Lemma ops_agree_map {F : realFieldType} (ops : seq (raw_op F)) : ops_agree (map op_fun ops) ops.
+Proof. by elim: ops => //= op ops IH. Qed.
+
+Lemma ops_agree_cat {F : realFieldType} os1 os2 (ops1 ops2 : seq (raw_op F)) :
+  ops_agree os1 ops1 -> ops_agree os2 ops2 -> ops_agree (os1 ++ os2) (ops1 ++ ops2).
+Proof.
+elim: os1 ops1 => [|o os IH] [|op ops] //= [oop A] B.
+by split => //; apply: IH.
+Qed.
+
+Lemma raw_layer_agree {F : realFieldType} os (ops : seq (raw_op F)) :
+  ops_agree os ops -> forall h, akyurek.raw_layer os h = layer_exact h (LRaw ops).
+Proof.
+move=> A h; rewrite /akyurek.raw_layer /= /raw_exact /raw_apply.
+elim: os ops A h {1 3}h => [|o os IH] [|op ops] //= [oop A] h out.
+by rewrite oop; apply: IH.
+Qed.
+
+Lemma mul_ops_bridge (F : realFieldType) (p q r A0 B0 C0 : nat) :
+  akyurek.mul_ops F p q r A0 B0 C0 = map op_fun (@mul_ops F p q r A0 B0 C0).
+Proof.
+rewrite /akyurek.mul_ops /mul_ops map_flatten -map_comp; congr flatten.
+by apply: eq_map => i /=; rewrite -map_comp; apply: eq_map => j.
+Qed.
+
+Lemma mul_ops_agree (F : realFieldType) (p q r A0 B0 C0 : nat) :
+  ops_agree (akyurek.mul_ops F p q r A0 B0 C0) (@mul_ops F p q r A0 B0 C0).
+Proof. by rewrite mul_ops_bridge; apply: ops_agree_map. Qed.
+
+(* The statement's layer list and the project's run the same, layer by layer. *)
+Fixpoint agree {F : realFieldType} (fs : seq (akyurek.hstate F -> akyurek.hstate F))
+    (ls : seq (layer F)) : Prop :=
+  match fs, ls with
+  | [::], [::] => True
+  | f :: fs', l :: ls' => (forall h, f h = layer_exact h l) /\ agree fs' ls'
+  | _, _ => False
+  end.
+
+Lemma agree_cat {F : realFieldType} fs1 fs2 (ls1 ls2 : seq (layer F)) :
+  agree fs1 ls1 -> agree fs2 ls2 -> agree (fs1 ++ fs2) (ls1 ++ ls2).
+Proof.
+elim: fs1 ls1 => [|f fs IH] [|l ls] //= [fl A] B.
+by split => //; apply: IH.
+Qed.
+
+Lemma agree_take {F : realFieldType} (m : nat) {fs} {ls : seq (layer F)} :
+  agree fs ls -> agree (take m fs) (take m ls).
+Proof.
+elim: m fs ls => [|m IH] [|f fs] [|l ls] //= [fl A].
+by split => //; apply: IH.
+Qed.
+
+Lemma agree_flatten {F : realFieldType} (T : Type) (s : seq T) FS (LS : T -> seq (layer F)) :
+  (forall x, agree (FS x) (LS x)) -> agree (flatten (map FS s)) (flatten (map LS s)).
+Proof. by move=> A; elim: s => //= x s IH; apply: agree_cat. Qed.
+
+Lemma agree_run {F : realFieldType} {fs} {ls : seq (layer F)} :
+  agree fs ls -> forall h, akyurek.run_layers fs h = run_exact ls h.
+Proof.
+rewrite /akyurek.run_layers /run_exact.
+elim: fs ls => [|f fs IH] [|l ls] //= [fl A] h.
+by rewrite fl; apply: IH.
+Qed.
+
+Lemma sgd_stage_agree (F : realFieldType) (d : nat) (w_init : 'cV[F]_d) (alpha lambda : F)
+    (k : nat) :
+  agree (akyurek.sgd_stage w_init alpha lambda k) (sgd_stage w_init alpha lambda k).
+Proof.
+rewrite /akyurek.sgd_stage /sgd_stage.
+split.
+  apply: raw_layer_agree; case: (k == 1%N); by repeat split; move=> h out; reflexivity.
+do 2 (split; first by apply: raw_layer_agree; repeat split; move=> h out; reflexivity).
+split; first by apply: raw_layer_agree; apply: mul_ops_agree.
+by do 4 (split; first by apply: raw_layer_agree; repeat split; move=> h out; reflexivity).
+Qed.
+
+Lemma sm_stage_agree (F : realFieldType) (d : nat) (lambda : F) (k : nat) :
+  agree (akyurek.sm_stage d lambda k) (sm_stage d lambda k).
+Proof.
+rewrite /akyurek.sm_stage /sm_stage.
+split.
+  apply: raw_layer_agree; case: (k == 1%N); by repeat split; move=> h out; reflexivity.
+split; first by apply: raw_layer_agree; apply: ops_agree_cat; apply: mul_ops_agree.
+split.
+  apply: raw_layer_agree; apply: ops_agree_cat; first by apply: mul_ops_agree.
+  by repeat split; move=> h out; reflexivity.
+split; first by apply: raw_layer_agree; apply: ops_agree_cat; apply: mul_ops_agree.
+split; first by apply: raw_layer_agree; repeat split; move=> h out; reflexivity.
+split; first by move=> h; reflexivity.
+split; first by apply: raw_layer_agree; repeat split; move=> h out; reflexivity.
+split; first by apply: raw_layer_agree; apply: mul_ops_agree.
+by do 2 (split; first by apply: raw_layer_agree; repeat split; move=> h out; reflexivity).
+Qed.
+
+(* The project's sgd_pass is a Fixpoint inside a Section (d, R discharged outside the fix), the
+   statement's takes them as fix parameters: equal by induction on k. *)
+Lemma sgd_pass_bridge (F : realFieldType) (d n N : nat) (X : 'M[F]_(d, N)) (y : 'M[F]_(1, n))
+    (w_init : 'cV[F]_d) (alpha lambda : F) (k : nat) :
+  akyurek.sgd_pass X y w_init alpha lambda k = sgd_pass X y w_init alpha lambda k.
+Proof. by elim: k => //= k ->. Qed.
+
+Lemma check_akyurek__theorem1_exact_chain_is_one_sgd_pass :
+  akyurek.claim_akyurek__theorem1_exact_chain_is_one_sgd_pass.
+Proof.
+move=> F d n N X y w_init alpha lambda k kn; cbv zeta.
+have A : agree (akyurek.theorem1_chain w_init alpha lambda n) (theorem1_chain w_init alpha lambda n).
+  by apply: agree_flatten => j; apply: sgd_stage_agree.
+rewrite (agree_run (agree_take (8 * k) A)) !sgd_pass_bridge.
+have H := theorem1_chain_sgd_pass X y w_init alpha lambda kn; cbv zeta in H.
+exact H.
+Qed.
+
+Lemma check_akyurek__theorem2_exact_chain_is_ridge :
+  akyurek.claim_akyurek__theorem2_exact_chain_is_ridge.
+Proof.
+move=> F d n N X y lambda k [lambda_gt0 kn]; cbv zeta.
+have A : agree (akyurek.theorem2_chain d lambda n) (theorem2_chain d lambda n).
+  by apply: agree_flatten => j; apply: sm_stage_agree.
+rewrite (agree_run (agree_take (10 * k) A)).
+have H := theorem2_chain_ridge X y lambda_gt0 kn; cbv zeta in H.
+case: H => hA hb hq hp.
+by split; [exact: hA | split; [exact: hb | split; [exact: hq | exact: hp]]].
+Qed.
