@@ -296,6 +296,194 @@ split => //; split => [i | j _]; last by rewrite Rabs_Ropp Rabs_R1; lra.
 case: i => [|[|i]] //= _; rewrite ?Rabs_R0 ?Rabs_R1; lra.
 Qed.
 
+(* ================================================ the realised div layer (Lemma 8) *)
+(* One decoder layer with build_div_layer's weights (src/raw/raw_operator.hpp), run as
+   src/raw/decoder_layer.hpp runs it, in exact reals: the computation those weights produce,
+   written out (head output, residual, LayerNorm, GeLU units), as AkyurekDivLayerState.v
+   models it.  The state h r t (row r, token t < Tn); the div scratch at rows P .. P + k + 1
+   + nr (L = P + (k + 2) + nr rows in all); pads jp, jm; read rows cr (c) and yr q (y_q);
+   written rows wr q (q < k). *)
+
+(* max(0, f 0, ..., f (n - 1)), the C++ max loops. *)
+Fixpoint max_first (f : nat -> R) (n : nat) : R :=
+  match n with O => 0 | S m => Rmax (max_first f m) (f m) end.
+
+(* r is one of the rows w 0, ..., w (n - 1). *)
+Fixpoint in_rows (w : nat -> nat) (n r : nat) : bool :=
+  match n with O => false | S m => in_rows w m r || Nat.eqb (w m) r end.
+
+(* The rows whose content the head cancels: the pads and the written rows. *)
+Definition div_cancelled (k jp jm : nat) (wr : nat -> nat) (r : nat) : bool :=
+  Nat.eqb r jp || Nat.eqb r jm || in_rows wr k r.
+
+(* The head's value in row r at token t: -h on the cancelled rows, 0 on the other rows below
+   P, -h + Lemma 8's input [N c, y/M, -N c - S/M, 0, ...] on the div scratch. *)
+Definition div_value (P k : nat) (h : nat -> nat -> R) (jp jm cr : nat) (yr wr : nat -> nat)
+    (N M : R) (r t : nat) : R :=
+  if (r < P)%N then (if div_cancelled k jp jm wr r then - h r t else 0)
+  else - h r t + ln_division_input k N (h cr t) M (fun q => h (yr q) t) (r - P).
+
+(* The LayerNorm input of token t, row r: h plus the head's causal softmax output (logit Natt
+   on token t itself, 0 on the t earlier tokens). *)
+Definition div_ln_input (P k : nat) (h : nat -> nat -> R) (jp jm cr : nat) (yr wr : nat -> nat)
+    (N M Natt : R) (t r : nat) : R :=
+  h r t + softmax_average (fun j => if j == t then Natt else 0)
+                          (fun j => div_value P k h jp jm cr yr wr N M r j) (t + 1).
+
+(* Unit q reads sqrt(2/L) M N (lambda_(P+1+q) - the mean of lambda over rows P .. P + k + 1),
+   lambda the LayerNorm output; it writes x_(w_q) + g(Nb + read) - Nb to row w_q. *)
+Definition div_read (P k nr : nat) (h : nat -> nat -> R) (jp jm cr : nat) (yr wr : nat -> nat)
+    (N M e Natt : R) (t q : nat) : R :=
+  let x := div_ln_input P k h jp jm cr yr wr N M Natt t in
+  let L := (P + (k + 2) + nr)%N in
+  sqrt (2 / INR L) * M * N
+    * (layer_norm x L e (P + S q)
+       - sum_first (fun j => layer_norm x L e (P + j)) (k + 2) / INR (k + 2)).
+Definition div_out (g : R -> R) (P k nr : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M e Natt Nb : R) (t q : nat) : R :=
+  div_ln_input P k h jp jm cr yr wr N M Natt t (wr q)
+  + g (Nb + div_read P k nr h jp jm cr yr wr N M e Natt t q) - Nb.
+
+(* The bound, expression for expression the C++ div_layer_exact_bound (src/raw/layer_bounds.hpp):
+   e_att = hard_attention_bound(Natt, Tn - 1, vmax), the maxima over all tokens t < Tn. *)
+Definition div_hard (Tn : nat) (Natt V : R) : R := 2 * INR (Tn - 1) * exp (- Natt) * V.
+Definition div_wmax (k Tn : nat) (h : nat -> nat -> R) (wr : nat -> nat) : R :=
+  max_first (fun q => max_first (fun t => Rabs (h (wr q) t)) Tn) k.
+Definition div_e_att (P k nr Tn : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M Natt : R) : R :=
+  let pad_max := max_first (fun t => Rmax (Rabs (h jp t)) (Rabs (h jm t))) Tn in
+  let ymax t := max_first (fun q => Rabs (h (yr q) t)) k in
+  let assembled_max :=
+    max_first (fun t => N * Rabs (h cr t) + Rabs (sum_first (fun q => h (yr q) t) k) / M
+                        + ymax t / M) Tn in
+  let scratch_max :=
+    max_first (fun t => max_first (fun j => Rabs (h (P + j)%N t)) (k + 2 + nr)) Tn in
+  div_hard Tn Natt (Rmax (Rmax pad_max assembled_max + scratch_max) (div_wmax k Tn h wr)).
+(* delta: the radicand's deviation from 1 with the rest of the state (rest2) in the LayerNorm. *)
+Definition div_delta (P k nr Tn : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M e Natt : R) (t : nat) : R :=
+  let ea := div_e_att P k nr Tn h jp jm cr yr wr N M Natt in
+  let y q := h (yr q) t in
+  let S := sum_first y k in
+  let Nc := N * Rabs (h cr t) in
+  let rest2 := sum_first (fun r => (if div_cancelled k jp jm wr r then ea else Rabs (h r t)) ^ 2) P
+               + INR nr * ea ^ 2 in
+  let E := 4 * ea * (Nc + sum_first (fun q => Rabs (y q)) k / M) + INR (k + 2) * ea * ea in
+  Rabs S / (Nc * M) + (S * S + sum_first (fun q => y q ^ 2) k) / (2 * Nc * Nc * M * M)
+  + (rest2 + e * INR (P + (k + 2) + nr) + E) / (2 * Nc * Nc).
+Definition div_rel (P k nr Tn : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M e Natt : R) (t : nat) : R :=
+  let delta := div_delta P k nr Tn h jp jm cr yr wr N M e Natt t in
+  delta / (2 * (1 - delta) * sqrt (1 - delta)).
+(* zmax: how far the unit's GeLU input can be from Nb; err: the bound, byp the GeLU bypass. *)
+Definition div_zmax (P k nr Tn : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M e Natt : R) (t q : nat) : R :=
+  (1 + div_rel P k nr Tn h jp jm cr yr wr N M e Natt t)
+  * (Rabs (h (yr q) t) / Rabs (h cr t)
+     + 2 * M * div_e_att P k nr Tn h jp jm cr yr wr N M Natt / Rabs (h cr t)).
+Definition div_err (P k nr Tn : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M e Natt byp : R) (t q : nat) : R :=
+  let rel := div_rel P k nr Tn h jp jm cr yr wr N M e Natt t in
+  rel * (Rabs (h (yr q) t) / Rabs (h cr t))
+  + (1 + rel) * 2 * M * div_e_att P k nr Tn h jp jm cr yr wr N M Natt / Rabs (h cr t) + byp
+  + div_hard Tn Natt (div_wmax k Tn h wr).
+
+(* akyurek.div_layer_realises_exact_div_within_bound: "One decoder layer with LayerNorm-division
+   weights computes y / |c| within the proven bound evaluated from the hidden state it reads
+   (Lemma 8, with the rest of the hidden state in the LayerNorm); floating point adds a
+   first-order rounding model to that bound."  Covers, in exact reals, every state h, sizes,
+   rows, token t < Tn and unit q < k: the written row w_q is within div_err of y_q / |c| for the
+   tanh GeLU (when Nb - zmax >= 1) and the erf GeLU (when Nb - zmax > 0), byp the bypass bound
+   at Nb - zmax; and every row below P that is neither a pad nor a written row passes unchanged
+   (no head or unit writes it).  Not covered: the floating-point rounding model (not proved);
+   the layer is the computation the construction's weights produce, written out as above (the
+   tie to the C++ weight matrices is a transcription, not part of the claim). *)
+Definition premises_akyurek__div_layer_realises_exact_div_within_bound
+    (P k nr Tn : nat) (h : nat -> nat -> R) (jp jm cr : nat) (yr wr : nat -> nat)
+    (N M e Natt : R) (t q : nat) : Prop :=
+  0 < N /\ 0 < M /\ 0 <= e /\ (t < Tn)%N /\ (q < k)%N
+  /\ (forall q', (q' < k)%N -> (wr q' < P)%N) /\ h cr t <> 0
+  /\ div_delta P k nr Tn h jp jm cr yr wr N M e Natt t < 1.
+
+Definition claim_akyurek__div_layer_realises_exact_div_within_bound : Prop :=
+  forall (P k nr Tn : nat) (h : nat -> nat -> R) (jp jm cr : nat) (yr wr : nat -> nat)
+         (N M e Natt Nb : R) (t q : nat),
+    premises_akyurek__div_layer_realises_exact_div_within_bound
+      P k nr Tn h jp jm cr yr wr N M e Natt t q ->
+    let s := Nb - div_zmax P k nr Tn h jp jm cr yr wr N M e Natt t q in
+    (1 <= s ->
+       Rabs (div_out gelu_tanh P k nr h jp jm cr yr wr N M e Natt Nb t q
+             - h (yr q) t / Rabs (h cr t))
+       <= div_err P k nr Tn h jp jm cr yr wr N M e Natt
+            (s * exp (-2 * (sqrt (2 / PI) * (s + 44715 / 1000000 * s ^ 3)))) t q)
+    /\ (0 < s ->
+       Rabs (div_out gelu_erf P k nr h jp jm cr yr wr N M e Natt Nb t q
+             - h (yr q) t / Rabs (h cr t))
+       <= div_err P k nr Tn h jp jm cr yr wr N M e Natt
+            (exp (- (s * s) / 2) / sqrt (2 * PI)) t q)
+    /\ (forall r, (r < P)%N -> div_cancelled k jp jm wr r = false ->
+          div_ln_input P k h jp jm cr yr wr N M Natt t r = h r t).
+
+(* Bounds on max_first, for the witness below. *)
+Lemma max_first_ge0 (f : nat -> R) (n : nat) : 0 <= max_first f n.
+Proof. elim: n => [|n IH] /=; [lra | apply: Rle_trans IH (Rmax_l _ _)]. Qed.
+
+Lemma max_first_le (f : nat -> R) (n : nat) (B : R) :
+  0 <= B -> (forall j, (j < n)%N -> f j <= B) -> max_first f n <= B.
+Proof.
+move=> B0; elim: n => [|n IH] fB //=.
+apply: Rmax_lub; last by apply: fB.
+by apply: IH => j j_lt; apply: fB; apply: ltnW.
+Qed.
+
+(* The witness state: c = 1 in row 0 at every token, every other entry 0. *)
+Definition div_witness_state (r t : nat) : R := if r == 0%N then 1 else 0.
+
+(* P = 7, k = 2, one extra scratch row, Tn = 2 tokens; c in row 0, y in rows 1, 2, w in rows 3,
+   4, pads 5, 6; N = 10, M = 1, e = 1e-5, Natt = 100; token 1, unit 1. *)
+Lemma witness_akyurek__div_layer_realises_exact_div_within_bound :
+  premises_akyurek__div_layer_realises_exact_div_within_bound
+    7 2 1 2 div_witness_state 5 6 0 (fun q => 1 + q)%N (fun q => 3 + q)%N 10 1 (1 / 100000) 100 1 1.
+Proof.
+rewrite /premises_akyurek__div_layer_realises_exact_div_within_bound.
+do 3 (split; first lra).
+do 2 (split; first by []).
+split; first by move=> q' q_lt; rewrite ltn_add2l (leq_trans q_lt).
+split; first by rewrite /div_witness_state /=; lra.
+rewrite /div_delta; cbv zeta.
+set ea := div_e_att _ _ _ _ _ _ _ _ _ _ _ _ _.
+have vmax_bound (V : R) : 0 <= V -> V <= 10 -> 0 <= div_hard 2 100 V <= 1 / 5.
+  move=> V0 V10; rewrite /div_hard /=.
+  have e100 : exp (Ropp 100) <= 1 / 101.
+    rewrite exp_Ropp; have := exp_ineq1 100 ltac:(lra) => e.
+    rewrite /Rdiv Rmult_1_l; apply: Rinv_le_contravar; lra.
+  have := exp_pos (Ropp 100) => ep.
+  by split; nra.
+have ea_bound : 0 <= ea <= 1 / 5.
+  rewrite /ea /div_e_att; cbv zeta; apply: vmax_bound.
+    by apply: Rle_trans (Rmax_r _ _); apply: max_first_ge0.
+  apply: Rmax_lub; last first.
+    apply: max_first_le => [|q _]; first lra.
+    apply: max_first_le => [|t' _]; first lra.
+    by rewrite /div_witness_state /= Rabs_R0; lra.
+  have -> : max_first (fun t => max_first (fun j => Rabs (div_witness_state (7 + j) t)) (2 + 2 + 1)) 2 = 0.
+    apply: Rle_antisym; last by apply: max_first_ge0.
+    apply: max_first_le => [|t' _]; first lra.
+    apply: max_first_le => [|j _]; first lra.
+    by rewrite /div_witness_state addn_eq0 /= Rabs_R0; lra.
+  rewrite Rplus_0_r; apply: Rmax_lub.
+    apply: max_first_le => [|t' _]; first lra.
+    by rewrite /div_witness_state /= Rabs_R0 Rmax_left; lra.
+  apply: max_first_le => [|t' _]; first lra.
+  rewrite /div_witness_state /= Rabs_R0 Rabs_R1.
+  have := Rmax_lub (Rmax 0 0) 0 0 (Rmax_lub 0 0 0 (Rle_refl 0) (Rle_refl 0)) (Rle_refl 0).
+  by rewrite !Rplus_0_l Rabs_R0; lra.
+rewrite /div_witness_state /= ?Rabs_R0 ?Rabs_R1.
+have -> : (0 + 0 + 0 : R) = 0 by ring.
+rewrite Rabs_R0.
+by nra.
+Qed.
+
 (* ============================================= the RAW/div layers and the exact chains *)
 (* Over any real field F (mathcomp realFieldType).  A hidden state h row token; a weight matrix
    W row col; both as functions on nat (an Eigen matrix is their restriction to its sizes).

@@ -230,6 +230,71 @@ have -> : rsum (fun j => w j - rsum v a / INR a) b =
 by rewrite sum_first_rsum in H *.
 Qed.
 
+(* --------------------------------------------------------------- the realised div layer *)
+From ICLProof Require Import AkyurekDivLayerState.
+
+(* The softmax with logit Natt on token t and 0 on the t earlier tokens is the self head. *)
+Lemma self_head_bridge (Natt : R) (v : nat -> R) (t : nat) :
+  akyurek.softmax_average (fun j => if j == t then Natt else 0) v (t + 1) = self_head Natt v t.
+Proof.
+rewrite /akyurek.softmax_average addn1 /= !sum_first_rsum eqxx.
+rewrite (rsum_ext (fun j => exp (if j == t then Natt else 0) * v j) v); last first.
+  by move=> j /ltP j_lt; rewrite (ltn_eqF j_lt) exp_0 Rmult_1_l.
+rewrite (rsum_ext (fun j => exp (if j == t then Natt else 0)) (fun _ => 1)); last first.
+  by move=> j /ltP j_lt; rewrite (ltn_eqF j_lt) exp_0.
+by rewrite rsum_const /self_head; congr (_ / _); ring.
+Qed.
+
+Lemma div_value_bridge (P k : nat) (h : nat -> nat -> R) (jp jm cr : nat) (yr wr : nat -> nat)
+    (N M : R) (r t : nat) :
+  akyurek.div_value P k h jp jm cr yr wr N M r t = dl_value P k h jp jm cr yr wr N M r t.
+Proof. by rewrite /akyurek.div_value /dl_value ltb_bridge division_input_bridge. Qed.
+
+Lemma div_ln_input_bridge (P k : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M Natt : R) (t r : nat) :
+  akyurek.div_ln_input P k h jp jm cr yr wr N M Natt t r = dl_x P k h jp jm cr yr wr N M Natt t r.
+Proof.
+rewrite /akyurek.div_ln_input self_head_bridge /dl_x /self_head div_value_bridge.
+by rewrite (rsum_ext_all _ (dl_value P k h jp jm cr yr wr N M r)) // => j; rewrite div_value_bridge.
+Qed.
+
+Lemma div_read_bridge (P k nr : nat) (h : nat -> nat -> R) (jp jm cr : nat) (yr wr : nat -> nat)
+    (N M e Natt : R) (t q : nat) :
+  akyurek.div_read P k nr h jp jm cr yr wr N M e Natt t q
+  = dl_contrast P k nr h jp jm cr yr wr N M e Natt t q.
+Proof.
+rewrite /akyurek.div_read /dl_contrast; cbv zeta.
+have X := div_ln_input_bridge P k h jp jm cr yr wr N M Natt t.
+rewrite (layer_norm_bridge _ _ _ X) sum_first_rsum.
+rewrite (rsum_ext_all _ (fun j => layer_norm (dl_x P k h jp jm cr yr wr N M Natt t)
+                                             (P + (k + 2) + nr) e (P + j))) //.
+by move=> j; rewrite (layer_norm_bridge _ _ _ X).
+Qed.
+
+Lemma div_out_bridge (g : R -> R) (P k nr : nat) (h : nat -> nat -> R) (jp jm cr : nat)
+    (yr wr : nat -> nat) (N M e Natt Nb : R) (t q : nat) :
+  akyurek.div_out g P k nr h jp jm cr yr wr N M e Natt Nb t q
+  = dl_out P k nr h jp jm cr yr wr N M e Natt Nb g t q.
+Proof. by rewrite /akyurek.div_out /dl_out div_ln_input_bridge div_read_bridge. Qed.
+
+Lemma check_akyurek__div_layer_realises_exact_div_within_bound :
+  akyurek.claim_akyurek__div_layer_realises_exact_div_within_bound.
+Proof.
+move=> P k nr Tn h jp jm cr yr wr N M e Natt Nb t q.
+move=> [N_pos [M_pos [e0 [/ltP t_lt [/ltP q_lt [w_lt [c_neq0 d_lt1]]]]]]].
+have w_lt' : forall q', (q' < k)%coq_nat -> (wr q' < P)%coq_nat.
+  by move=> q' /ltP /w_lt /ltP.
+cbv zeta; split; [move=> s_ge1 | split; [move=> s_pos | move=> r /ltP r_lt canc]].
+- rewrite div_out_bridge /dl_out gelu_tanh_bridge.
+  exact: (div_layer_state_unit_tanh P k nr Tn h jp jm cr yr wr N M e Natt Nb t q
+            N_pos M_pos e0 t_lt q_lt w_lt' c_neq0 d_lt1 s_ge1).
+- rewrite div_out_bridge /dl_out gelu_erf_bridge.
+  exact: (div_layer_state_unit_erf P k nr Tn h jp jm cr yr wr N M e Natt Nb t q
+            N_pos M_pos e0 t_lt q_lt w_lt' c_neq0 d_lt1 s_pos).
+- rewrite div_ln_input_bridge.
+  exact: (div_state_untouched P k h jp jm cr yr wr N M Natt r t r_lt canc).
+Qed.
+
 (* ------------------------------------------------------ the RAW/div layers and the chains *)
 From mathcomp Require Import all_ssreflect all_algebra.
 From ICLProof Require Import AkyurekChains.
