@@ -3,12 +3,21 @@
    Coq's standard Reals (exp, sqrt, tanh, PI, RiemannInt) for the real-analysis claims, mathcomp
    for the algebraic ones; no project theory.  akyurek_check.v proves each claim_<p> from the
    theorems the property cites.  Conventions: entries are indexed from 0; sum_first f n is
-   f 0 + ... + f (n - 1); (i < k)%N is mathcomp's boolean order on nat. *)
+   f 0 + ... + f (n - 1); (i < k)%N is mathcomp's boolean order on nat.
+   Stated here: 11 of the family's 14 fully proved properties.  Not stated (no checked statement
+   yet, so partially proved): akyurek.raw_layer_realises_exact_raw_within_bound (no Coq theorem
+   composes the whole RAW layer: the unit assemblies of AkyurekLayerAssembly.v and the state
+   lemmas of AkyurekRawLayerState.v are combined by the C++ raw_layer_bound, so there is no
+   theorem to check a whole-layer statement against); akyurek.theorem1_realised_chain_within_
+   propagated_bound and akyurek.theorem2_realised_chain_within_propagated_bound (the Coq theorem,
+   AkyurekChainLipschitz.v:realised_chain_propagated_bound, is the generic propagation over any
+   list of layers with each layer's one-layer bound B_l and the chain's well-formedness as
+   HYPOTHESES; the one-layer bounds of the RAW layers are not a theorem (above) and the chains'
+   well-formedness is checked by the C++ at run time, not proved). *)
 From Coq Require Import Reals Lra.
 From mathcomp Require Import all_ssreflect all_algebra.
 
 Unset Printing Implicit Defensive.
-Import GRing.Theory Num.Theory.
 
 Local Open Scope R_scope.
 
