@@ -274,3 +274,103 @@ Definition claim_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_tran
 Lemma witness_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_transpose :
   premises_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_transpose 2 2.
 Proof. by []. Qed.
+
+(* Two facts used only to prove the witness below: the attention term in blocks, and the
+   Hadamard product of block matrices. *)
+Lemma attn_A_block {R : ringType} {d N Q : nat} (A : 'M[R]_d) (X : 'M[R]_(d, N))
+    (Xq : 'M[R]_(d, Q)) (y : 'M[R]_(1, N)) (yq : 'M[R]_(1, Q)) :
+  attn_A A (block_mx X Xq y yq)
+    = - block_mx 0 0 (y *m X^T *m A *m X) (y *m X^T *m A *m Xq).
+Proof.
+rewrite /attn_A /context_mask tr_block_mx.
+rewrite !mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
+rewrite ?mulmxN ?mulNmx !mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
+rewrite mulmxN mulmx_block ?mulmx0 ?mul0mx ?mulmx1 ?mul1mx ?addr0 ?add0r.
+by rewrite !mulmxA.
+Qed.
+
+Lemma hadamard_block {R : ringType} {m1 m2 n1 n2 : nat} (G1 M1 : 'M[R]_(m1, n1))
+    (G2 M2 : 'M[R]_(m1, n2)) (G3 M3 : 'M[R]_(m2, n1)) (G4 M4 : 'M[R]_(m2, n2)) :
+  hadamard (block_mx G1 G2 G3 G4) (block_mx M1 M2 M3 M4)
+    = block_mx (hadamard G1 M1) (hadamard G2 M2) (hadamard G3 M3) (hadamard G4 M4).
+Proof.
+apply/matrixP => i j; rewrite !mxE.
+by case: (split i) => i'; rewrite ?mxE; case: (split j) => j'; rewrite ?mxE.
+Qed.
+
+(* memformer.nonconstant_gamma_row_breaks_the_linear_model_reading:
+   "On random data, one LFOM Memformer layer whose Gamma has a non-constant last row leaves a
+   Z_1 that is the state of NO single linear model w (the gap in Prop. 2's proof, A.3; erratum,
+   CONSTRUCTIONS.md section 4). Exact rationals check a certificate on each case: a solution W of
+   the normal equations of fitting the last row by W [X, Xq] whose residual is not zero. Floating
+   point checks instead that the least-squares deviation exceeds 1024 times a hand-derived
+   rounding bound."
+   Covers: (1) the certificate the exact mode checks: over any real field, for ONE LFOM Memformer
+   layer Z_1 with any Gamma and A_0, if W solves W G G^T = T G^T (G = [X, Xq],
+   T = [y, 0] - last row of Z_1) and W G != T, then Z_1 is the state of no column w;
+   (2) without a certificate: two context columns with the same x, different Gamma y-row entries
+   and y X^T A_0 x != 0 give the same conclusion.  Not covered: the floating-point mode's
+   rounding bound.  The certificate does not need Gamma's last row to be non-constant (the
+   witness's is). *)
+Definition premises_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading
+    {R : realFieldType} {d N Q : nat} (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
+    (y : 'M[R]_(1, N)) (Gamma : nat -> nat -> 'M[R]_(d + 1, N + Q)) (A : nat -> 'M[R]_d)
+    (W : 'rV[R]_d) : Prop :=
+  (1 <= d)%N /\ (1 <= N)%N /\
+  W *m (row_mx X Xq *m (row_mx X Xq)^T)
+    = (row_mx y 0 - dsubmx (lfom_memformer X Xq y Gamma A 1)) *m (row_mx X Xq)^T /\
+  W *m row_mx X Xq != row_mx y 0 - dsubmx (lfom_memformer X Xq y Gamma A 1).
+
+Definition claim_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading : Prop :=
+  (forall (R : realFieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
+     (y : 'M[R]_(1, N)) (Gamma : nat -> nat -> 'M[R]_(d + 1, N + Q)) (A : nat -> 'M[R]_d)
+     (W : 'rV[R]_d),
+   premises_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading X Xq y Gamma A W ->
+   forall w : 'cV[R]_d, lfom_memformer X Xq y Gamma A 1 != model_state X Xq y w)
+  /\
+  (forall (R : fieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
+     (y : 'M[R]_(1, N)) (Gamma : nat -> nat -> 'M[R]_(d + 1, N + Q)) (A : nat -> 'M[R]_d)
+     (i j : 'I_N),
+   N%:R != 0 :> R -> col i X = col j X ->
+   Gamma 0%N 0%N (rshift d ord0) (lshift Q i) != Gamma 0%N 0%N (rshift d ord0) (lshift Q j) ->
+   (y *m X^T *m A 0%N *m col i X) ord0 ord0 != 0 ->
+   forall w : 'cV[R]_d, lfom_memformer X Xq y Gamma A 1 != model_state X Xq y w).
+
+(* The witness: d = N = 2, one query, X = [[1, 1], [0, 0]], Xq = 0, y = [1, 1], A_0 = I,
+   Gamma's y-row [1, 0 | 0] (non-constant), W = [1/2, 0]: T = [1, 0, 0], W G = [1/2, 1/2, 0]. *)
+Definition witness_nonconstant_X : 'M[rat]_(2, 2) := \matrix_(i, j) (i == ord0)%:R.
+Definition witness_nonconstant_y : 'M[rat]_(1, 2) := const_mx 1.
+Definition witness_nonconstant_g : 'M[rat]_(1, 2) := \row_j (j == ord0)%:R.
+Definition witness_nonconstant_Gamma : 'M[rat]_(2 + 1, 2 + 1) :=
+  block_mx 0 0 witness_nonconstant_g 0.
+Definition witness_nonconstant_W : 'rV[rat]_2 := \row_j ((j == ord0)%:R / 2%:R).
+
+Lemma witness_nonconstant_Z1 :
+  lfom_memformer witness_nonconstant_X (0 : 'M[rat]_(2, 1)) witness_nonconstant_y
+    (fun _ _ => witness_nonconstant_Gamma) (fun _ => 1%:M) 1
+  = block_mx witness_nonconstant_X 0
+      (witness_nonconstant_y - (2%:R)^-1 *: hadamard witness_nonconstant_g
+         (witness_nonconstant_y *m witness_nonconstant_X^T *m witness_nonconstant_X)) 0.
+Proof.
+rewrite /lfom_memformer /= big_ord1 attn_A_block mulmx1 mulmx0.
+rewrite -[- block_mx _ _ _ _]scaleN1r scale_block_mx hadamard_block scale_block_mx.
+rewrite add_block_mx; congr block_mx; apply/matrixP => i j;
+  by rewrite !mxE !(mul0r, mulr0, addr0, mulN1r, mulrN, oppr0).
+Qed.
+
+Lemma witness_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading :
+  premises_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading
+    witness_nonconstant_X (0 : 'M[rat]_(2, 1)) witness_nonconstant_y
+    (fun _ _ => witness_nonconstant_Gamma) (fun _ => 1%:M) witness_nonconstant_W.
+Proof.
+split; first by []; split; first by [].
+rewrite witness_nonconstant_Z1 block_mxEv col_mxKd opp_row_mx add_row_mx subrr tr_row_mx.
+rewrite !mul_row_col mul_mx_row !mulmx0 trmx0 !mulmx0 !addr0.
+split.
+  apply/matrixP => i j; rewrite (ord1 i).
+  do 5!(rewrite ?big_ord_recr ?big_ord0 ?mxE).
+  by case: j => [[|[|j]] Hj]; [vm_compute | vm_compute | ].
+apply/eqP => /eq_row_mx [E _]; move: E => /matrixP /(_ ord0 ord0).
+do 5!(rewrite ?big_ord_recr ?big_ord0 ?mxE).
+by move/eqP; vm_compute.
+Qed.

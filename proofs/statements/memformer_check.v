@@ -167,3 +167,12 @@ split=> [R d N Q X Xq y lambda A L _ | R n A a b].
   by rewrite lfom_memformer_bridge lfom_memformer_precond plfom_bridge.
 exact: lfom_precond_not_arbitrary_diagonal.
 Qed.
+
+Lemma check_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading :
+  S.claim_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading.
+Proof.
+split=> [R d N Q X Xq y Gamma A W [_ [_ [nW res]]] w | R d N Q X Xq y Gamma A i j N0 xij gij a0 w].
+  exact: (no_linear_model_certificate nW res).
+rewrite lfom_memformer_bridge.
+exact: (lfom_memformer_nonconstant_gamma Xq N0 xij gij a0).
+Qed.
