@@ -84,6 +84,17 @@ rewrite /S.lfom_memformer /lfom_memformer; congr nth.
 by elim: L => [|l IH] //=; rewrite IH.
 Qed.
 
+(* With Gamma equal at every (j, l) (pointwise, no functional extensionality). *)
+Lemma lfom_memformer_ext_bridge (R : fieldType) d N Q (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
+    (y : 'M[R]_(1, N)) Gamma Gamma' (A : nat -> 'M[R]_d) L :
+  (forall j l, Gamma j l = Gamma' j l) ->
+  S.lfom_memformer X Xq y Gamma A L = lfom_memformer X Xq y Gamma' A L.
+Proof.
+move=> E; rewrite /S.lfom_memformer /lfom_memformer; congr nth.
+elim: L => [|l IH] //=; rewrite IH; congr rcons; congr (_ + _ *: _).
+by apply: eq_bigr => j _; rewrite E.
+Qed.
+
 Lemma plfom_bridge (R : fieldType) d N (X : 'M[R]_(d, N)) (y : 'M[R]_(1, N))
     (lambda : nat -> nat -> R) (A : nat -> 'M[R]_d) L :
   S.plfom X y lambda (fun j => (A j)^T) L = plfom_w X y lambda A L.
@@ -148,16 +159,16 @@ Lemma check_memformer__momentum_gd_is_an_lfom_memformer :
   S.claim_memformer__momentum_gd_is_an_lfom_memformer.
 Proof.
 move=> R d N Q X Xq y eta beta L _.
-rewrite lfom_memformer_bridge heavy_ball_bridge.
-exact: memformer_momentum.
+rewrite heavy_ball_bridge model_state_bridge -(memformer_momentum X Xq y eta beta L).
+by apply: lfom_memformer_ext_bridge => j l; rewrite /momentum_coeff.
 Qed.
 
 Lemma check_memformer__nesterov_is_an_lfom_memformer :
   S.claim_memformer__nesterov_is_an_lfom_memformer.
 Proof.
 move=> R d N Q X Xq y eta beta L _.
-rewrite lfom_memformer_bridge nesterov_bridge.
-exact: memformer_nesterov.
+rewrite nesterov_bridge model_state_bridge -(memformer_nesterov X Xq y eta beta L).
+by apply: lfom_memformer_ext_bridge => j l; rewrite /nesterov_coeff.
 Qed.
 
 Lemma check_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_transpose :
