@@ -10,23 +10,22 @@ From ICLProof Require statements.gdpp_rate.
 Import GRing.Theory Num.Theory.
 Local Open Scope ring_scope.
 
-Module S := statements.gdpp_rate.
 
 Lemma gdpp_layer_bridge (R : numFieldType) d o N Q (gamma eta : R) (T : 'M[R]_(d + o, N + Q)) :
-  S.gdpp_layer gamma eta T
+  statements.gdpp_rate.gdpp_layer gamma eta T
     = lsa_masked (gdpp_P d o N eta) (gdpp_WV gamma 0) prop1_WKQ prop1_WKQ T.
 Proof.
-rewrite /S.gdpp_layer /S.lsa_masked_layer /lsa_masked /lsa /gdpp_P /gdpp_WV /prop1_WKQ.
+rewrite /statements.gdpp_rate.gdpp_layer /statements.gdpp_rate.lsa_masked_layer /lsa_masked /lsa /gdpp_P /gdpp_WV /prop1_WKQ.
 by congr (_ + _ *m (_ *m _) *m (_ *m _)).
 Qed.
 
 Lemma check_gdpp_rate__preconditioning_layer_maps_each_eigenvalue_to_lambda_one_minus_gamma_lambda_squared :
-  S.claim_gdpp_rate__preconditioning_layer_maps_each_eigenvalue_to_lambda_one_minus_gamma_lambda_squared.
+  statements.gdpp_rate.claim_gdpp_rate__preconditioning_layer_maps_each_eigenvalue_to_lambda_one_minus_gamma_lambda_squared.
 Proof.
 move=> R d o N Q gamma eta X Xq Y Yq lam0 L [_ [_ XXt]].
-elim: L => [|l IH]; first by rewrite [S.gdpp_stack _ _ 0 _]/= block_mxKul.
-rewrite [S.gdpp_stack _ _ l.+1 _]/= gdpp_layer_bridge.
-rewrite -[S.gdpp_stack gamma eta l _]submxK gdpp_layer_identity block_mxKul.
+elim: L => [|l IH]; first by rewrite [statements.gdpp_rate.gdpp_stack _ _ 0 _]/= block_mxKul.
+rewrite [statements.gdpp_rate.gdpp_stack _ _ l.+1 _]/= gdpp_layer_bridge.
+rewrite -[statements.gdpp_rate.gdpp_stack gamma eta l _]submxK gdpp_layer_identity block_mxKul.
 move: IH; set Xl := ulsubmx _ => IH.
 have -> : (1%:M - gamma l *: (Xl *m Xl^T)) *m Xl = Xl - gamma l *: (Xl *m Xl^T *m Xl).
   by rewrite mulmxBl mul1mx -scalemxAl.

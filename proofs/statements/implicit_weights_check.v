@@ -10,7 +10,6 @@ From ICLProof Require statements.implicit_weights.
 Import GRing.Theory Num.Theory.
 Local Open Scope ring_scope.
 
-Module S := statements.implicit_weights.
 
 Section Bridge.
 Variables (R : comRingType) (d o : nat).
@@ -24,24 +23,24 @@ Definition heads_of (l : nat) : seq (lsa_head R d o) :=
      | h <- index_enum (ordinal_finType (H l))].
 
 Lemma masked_stack_bridge N Q L (T : 'M[R]_(d + o, N + Q)) :
-  S.masked_stack H vd kd P WV WK WQ L T = masked_stack heads_of L T.
+  statements.implicit_weights.masked_stack H vd kd P WV WK WQ L T = masked_stack heads_of L T.
 Proof.
-elim: L => [|l IH] //=; rewrite IH /S.masked_layer /masked_layer big_map.
+elim: L => [|l IH] //=; rewrite IH /statements.implicit_weights.masked_layer /masked_layer big_map.
 by congr (_ + _); apply: eq_bigr.
 Qed.
 
 Lemma layer_token_map_bridge n l (C : 'M[R]_(d + o, n)) :
-  S.layer_token_map (vd l) (kd l) (P l) (WV l) (WK l) (WQ l) C = layer_token_map (heads_of l) C.
-Proof. by rewrite /S.layer_token_map /layer_token_map big_map. Qed.
+  statements.implicit_weights.layer_token_map (vd l) (kd l) (P l) (WV l) (WK l) (WQ l) C = layer_token_map (heads_of l) C.
+Proof. by rewrite /statements.implicit_weights.layer_token_map /layer_token_map big_map. Qed.
 
 Definition tuple_of (s : implicit_state R d o) := (st_M s, st_u s, st_a s, st_w s).
 
 Lemma implicit_tokens_bridge n (s : implicit_state R d o) (X : 'M[R]_(d, n)) (Y : 'M[R]_(o, n)) :
-  S.implicit_tokens (tuple_of s) X Y = state_tokens s X Y.
+  statements.implicit_weights.implicit_tokens (tuple_of s) X Y = state_tokens s X Y.
 Proof. by case: s. Qed.
 
 Lemma read_states_bridge N (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) L :
-  S.read_states X Y H vd kd P WV WK WQ L = tuple_of (read_states X Y heads_of L).
+  statements.implicit_weights.read_states X Y H vd kd P WV WK WQ L = tuple_of (read_states X Y heads_of L).
 Proof.
 elim: L => [|l IH] //=; rewrite IH implicit_tokens_bridge layer_token_map_bridge.
 by case: (read_states X Y heads_of l).
@@ -50,7 +49,7 @@ Qed.
 End Bridge.
 
 Lemma check_implicit_weights__every_token_of_a_random_linear_transformer_is_linear_in_the_input :
-  S.claim_implicit_weights__every_token_of_a_random_linear_transformer_is_linear_in_the_input.
+  statements.implicit_weights.claim_implicit_weights__every_token_of_a_random_linear_transformer_is_linear_in_the_input.
 Proof.
 move=> R d o N Q H vd kd P WV WK WQ L X Xq Y Yq _.
 rewrite masked_stack_bridge read_states_bridge implicit_tokens_bridge.
@@ -58,7 +57,7 @@ exact: masked_stack_implicit_tokens.
 Qed.
 
 Lemma check_implicit_weights__every_token_of_a_random_paper_form_transformer_is_linear_in_the_input :
-  S.claim_implicit_weights__every_token_of_a_random_paper_form_transformer_is_linear_in_the_input.
+  statements.implicit_weights.claim_implicit_weights__every_token_of_a_random_paper_form_transformer_is_linear_in_the_input.
 Proof.
 move=> R d o N Q H Pk Qk L X Xq Y Yq _ vd I.
 rewrite masked_stack_bridge read_states_bridge implicit_tokens_bridge.
@@ -66,7 +65,7 @@ exact: masked_stack_implicit_tokens.
 Qed.
 
 Lemma check_implicit_weights__prediction_is_the_implicit_linear_model_on_the_query :
-  S.claim_implicit_weights__prediction_is_the_implicit_linear_model_on_the_query.
+  statements.implicit_weights.claim_implicit_weights__prediction_is_the_implicit_linear_model_on_the_query.
 Proof.
 move=> R d o N Q H vd kd P WV WK WQ L X Xq Y _.
 rewrite masked_stack_bridge read_states_bridge /=.
@@ -84,11 +83,11 @@ by rewrite [LHS]/= [RHS]/= IH E.
 Qed.
 
 Lemma gd_iterate_bridge (R : numFieldType) d o N (X : 'M[R]_(d, N)) (Y : 'M[R]_(o, N)) eta K :
-  S.gd_iterate X Y eta K = gd_iter X Y eta K.
+  statements.implicit_weights.gd_iterate X Y eta K = gd_iter X Y eta K.
 Proof. by elim: K => [|k IH] //=; rewrite IH. Qed.
 
 Lemma check_implicit_weights__gd_stack_reads_as_the_gd_iterates :
-  S.claim_implicit_weights__gd_stack_reads_as_the_gd_iterates.
+  statements.implicit_weights.claim_implicit_weights__gd_stack_reads_as_the_gd_iterates.
 Proof.
 move=> R d o N eta X Y l _ D.
 rewrite read_states_bridge gd_iterate_bridge.
