@@ -114,16 +114,18 @@ Proof. by []. Qed.
    arithmetic; ...)."
    Covers: any real field, d, N >= 1, Q, every L >= rank(X) (= rank(H), H = X X^T / N): the token
    matrix after L layers is the state of w+ (so every query reads -x_q^T w+), for every w+
-   satisfying the definition above; exact arithmetic only (the rounding model is not stated). *)
+   satisfying the definition above, and such a w+ exists (so that part is not vacuous); exact
+   arithmetic only (the rounding model is not stated). *)
 Definition premises_memformer__cgd_after_rank_layers_equals_min_norm_prediction
     {R : fieldType} {d N : nat} (X : 'M[R]_(d, N)) (L : nat) : Prop :=
   (1 <= d)%N /\ (1 <= N)%N /\ (\rank X <= L)%N.
 
 Definition claim_memformer__cgd_after_rank_layers_equals_min_norm_prediction : Prop :=
   forall (R : realFieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
-    (y : 'M[R]_(1, N)) (L : nat) (wplus : 'rV[R]_d),
+    (y : 'M[R]_(1, N)) (L : nat),
   premises_memformer__cgd_after_rank_layers_equals_min_norm_prediction X L ->
-  min_norm_ls_solution X y wplus ->
+  (exists wplus : 'rV[R]_d, min_norm_ls_solution X y wplus)
+  /\ forall wplus : 'rV[R]_d, min_norm_ls_solution X y wplus ->
   (cgd_memformer X Xq y (cg_alpha (ls_H X) (ls_b X y)) (cg_gamma (ls_H X) (ls_b X y)) L).1
     = model_state X Xq y wplus^T
   /\ - drsubmx (cgd_memformer X Xq y (cg_alpha (ls_H X) (ls_b X y))

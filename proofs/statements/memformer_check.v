@@ -138,7 +138,12 @@ Qed.
 Lemma check_memformer__cgd_after_rank_layers_equals_min_norm_prediction :
   statements.memformer.claim_memformer__cgd_after_rank_layers_equals_min_norm_prediction.
 Proof.
-move=> R d N Q X Xq y L wplus [_ [N_gt0 rL]] /min_norm_ls_bridge ->.
+move=> R d N Q X Xq y L [_ [N_gt0 rL]]; split.
+  exists (min_norm_ls X y); have [minW leastW] := (min_norm_least_squares_spec X y _).1 erefl.
+  split=> [V | V Vmin]; first by have := minW V; rewrite /ls_loss !sqnorm_bridge.
+  rewrite !sqnorm_bridge; apply: leastW => U.
+  by have := Vmin U; rewrite /ls_loss !sqnorm_bridge.
+move=> wplus /min_norm_ls_bridge ->.
 rewrite (@cgd_memformer_bridge R d N Q X Xq y _ _ (cga (statements.memformer.ls_H X) (statements.memformer.ls_b X y))
           (cgg (statements.memformer.ls_H X) (statements.memformer.ls_b X y)) L (fun l => cg_alpha_bridge R d _ _ l)
           (fun l => cg_gamma_bridge R d _ _ l)).
