@@ -340,19 +340,19 @@ Definition claim_memformer__nonconstant_gamma_row_breaks_the_linear_model_readin
 
 (* The witness: d = N = 2, one query, X = [[1, 1], [0, 0]], Xq = 0, y = [1, 1], A_0 = I,
    Gamma's y-row [1, 0 | 0] (non-constant), W = [1/2, 0]: T = [1, 0, 0], W G = [1/2, 1/2, 0]. *)
-Definition witness_nonconstant_X : 'M[rat]_(2, 2) := \matrix_(i, j) (i == ord0)%:R.
-Definition witness_nonconstant_y : 'M[rat]_(1, 2) := const_mx 1.
-Definition witness_nonconstant_g : 'M[rat]_(1, 2) := \row_j (j == ord0)%:R.
-Definition witness_nonconstant_Gamma : 'M[rat]_(2 + 1, 2 + 1) :=
-  block_mx 0 0 witness_nonconstant_g 0.
-Definition witness_nonconstant_W : 'rV[rat]_2 := \row_j ((j == ord0)%:R / 2%:R).
+Definition nonconstant_example_X : 'M[rat]_(2, 2) := \matrix_(i, j) (i == ord0)%:R.
+Definition nonconstant_example_y : 'M[rat]_(1, 2) := const_mx 1.
+Definition nonconstant_example_g : 'M[rat]_(1, 2) := \row_j (j == ord0)%:R.
+Definition nonconstant_example_Gamma : 'M[rat]_(2 + 1, 2 + 1) :=
+  block_mx 0 0 nonconstant_example_g 0.
+Definition nonconstant_example_W : 'rV[rat]_2 := \row_j ((j == ord0)%:R / 2%:R).
 
-Lemma witness_nonconstant_Z1 :
-  lfom_memformer witness_nonconstant_X (0 : 'M[rat]_(2, 1)) witness_nonconstant_y
-    (fun _ _ => witness_nonconstant_Gamma) (fun _ => 1%:M) 1
-  = block_mx witness_nonconstant_X 0
-      (witness_nonconstant_y - (2%:R)^-1 *: hadamard witness_nonconstant_g
-         (witness_nonconstant_y *m witness_nonconstant_X^T *m witness_nonconstant_X)) 0.
+Lemma nonconstant_example_Z1 :
+  lfom_memformer nonconstant_example_X (0 : 'M[rat]_(2, 1)) nonconstant_example_y
+    (fun _ _ => nonconstant_example_Gamma) (fun _ => 1%:M) 1
+  = block_mx nonconstant_example_X 0
+      (nonconstant_example_y - (2%:R)^-1 *: hadamard nonconstant_example_g
+         (nonconstant_example_y *m nonconstant_example_X^T *m nonconstant_example_X)) 0.
 Proof.
 rewrite /lfom_memformer /= big_ord1 attn_A_block mulmx1 mulmx0.
 rewrite -[- block_mx _ _ _ _]scaleN1r scale_block_mx hadamard_block scale_block_mx.
@@ -362,11 +362,11 @@ Qed.
 
 Lemma witness_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading :
   premises_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading
-    witness_nonconstant_X (0 : 'M[rat]_(2, 1)) witness_nonconstant_y
-    (fun _ _ => witness_nonconstant_Gamma) (fun _ => 1%:M) witness_nonconstant_W.
+    nonconstant_example_X (0 : 'M[rat]_(2, 1)) nonconstant_example_y
+    (fun _ _ => nonconstant_example_Gamma) (fun _ => 1%:M) nonconstant_example_W.
 Proof.
 split; first by []; split; first by [].
-rewrite witness_nonconstant_Z1 block_mxEv col_mxKd opp_row_mx add_row_mx subrr tr_row_mx.
+rewrite nonconstant_example_Z1 block_mxEv col_mxKd opp_row_mx add_row_mx subrr tr_row_mx.
 rewrite !mul_row_col mul_mx_row !mulmx0 trmx0 !mulmx0 !addr0.
 split.
   apply/matrixP => i j; rewrite (ord1 i).
