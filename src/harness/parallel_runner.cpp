@@ -469,12 +469,24 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
     }
   };
   // Cases done of request i: its finished blocks and the cases its running blocks have done.
-  const auto report = [&](std::size_t i) {
+  // A count is passed on once (a block's answer after its last "cases done" line repeats it);
+  // `again`: the same count once more, when it has not been passed on for a progress interval
+  // (a slow case: the reporter then prints its line on time, the ETA still unknown).
+  const double interval = default_progress_interval();
+  std::vector<int> last_count(n, -1);
+  std::vector<double> last_time(n, monotonic_seconds());
+  const auto report = [&](std::size_t i, bool again) {
     if (!progress) return;
     int running = 0;
     for (const worker& w : workers)
       if (w.busy && !w.busy->shrink && w.busy->request == i) running += w.busy_cases_done;
-    progress(i, std::min(done[i] + running, part_cases[i]), part_cases[i]);
+    const int count = std::min(done[i] + running, part_cases[i]);
+    const double now = monotonic_seconds();
+    if (count == last_count[i] && !(again && interval > 0 && now - last_time[i] >= interval))
+      return;
+    last_count[i] = count;
+    last_time[i] = now;
+    progress(i, count, part_cases[i]);
   };
   const int wait_ms = static_cast<int>(std::lround(heartbeat_seconds() * 1000));
   dispatch();
@@ -488,7 +500,7 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
     }
     if (ready == 0) {  // no line for a heartbeat: report what is known (throttled by the caller)
       for (const worker& w : workers)
-        if (w.busy && !w.busy->shrink) report(w.busy->request);
+        if (w.busy && !w.busy->shrink) report(w.busy->request, true);
       continue;
     }
     for (std::size_t wi = 0; wi < workers.size(); ++wi) {
@@ -511,7 +523,7 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
         const json answer = json::parse(line);
         if (answer.contains("progress")) {  // cases done so far in the block it runs
           w.busy_cases_done = answer.at("progress").get<int>();
-          report(w.busy->request);
+          report(w.busy->request, false);
           continue;
         }
         const task t = *w.busy;
@@ -525,7 +537,7 @@ std::vector<run_part> run_requests(const std::vector<run_request>& requests, int
           parts[t.request].shrunk = shrunk_from_json(answer.at("ok"));
         } else {
           finished_block(t, block_from_json(answer.at("ok")), false);
-          report(t.request);
+          report(t.request, false);
           if (auto s = complete(t.request)) queue.push_front(*s);
         }
       }
