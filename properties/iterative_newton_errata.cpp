@@ -13,6 +13,8 @@
 // printed M_1 (checked below): the slip is the factor 4 in M_1's quadratic term, and M_2 carries
 // it on. What is measured, in exact rationals on S = [[2, 1], [1, 3]], alpha = 1/||S||_F^2 =
 // 1/15: the recursion's M_1, M_2, the printed polynomials and the corrected ones.
+#include "iterative_newton_errata.hpp"
+
 #include "core/linalg.hpp"
 #include "core/rational.hpp"
 #include "iterative_newton/iterative_newton_weights.hpp"
@@ -52,15 +54,22 @@ Mat<Q> odd_polynomial(const Mat<Q>& S, const Q& a, const std::vector<int>& c) {
   return sum;
 }
 
-finding_measurement measure_sec5_expansions() {
+}  // namespace
+
+namespace iclproof {
+
+finding_measurement measure_sec5_expansions(const std::vector<int>& printed_m1_coefficients,
+                                            const std::vector<int>& printed_m2_coefficients,
+                                            const std::vector<int>& corrected_m1_coefficients,
+                                            const std::vector<int>& corrected_m2_coefficients) {
   Mat<Q> S(2, 2);
   S << Q(2), Q(1), Q(1), Q(3);
   const Q a = inverse_frobenius_squared_alpha<Q>(S);
   const auto M = newton_schulz_iterates<Q>(S, Mat<Q>(S * a), 2);
-  const Mat<Q> printed_m1 = odd_polynomial(S, a, {2, -4});
-  const Mat<Q> printed_m2 = odd_polynomial(S, a, {4, -12, 16, -16});
-  const Mat<Q> corrected_m1 = odd_polynomial(S, a, {2, -1});
-  const Mat<Q> corrected_m2 = odd_polynomial(S, a, {4, -6, 4, -1});
+  const Mat<Q> printed_m1 = odd_polynomial(S, a, printed_m1_coefficients);
+  const Mat<Q> printed_m2 = odd_polynomial(S, a, printed_m2_coefficients);
+  const Mat<Q> corrected_m1 = odd_polynomial(S, a, corrected_m1_coefficients);
+  const Mat<Q> corrected_m2 = odd_polynomial(S, a, corrected_m2_coefficients);
   // App. B.3 eq. (39): the recursion applied to the printed M_1.
   const Mat<Q> step_of_printed_m1 = printed_m1 * Q(2) - matmul(matmul(printed_m1, S), printed_m1);
   const bool printed_differs = printed_m1 != M[1] && printed_m2 != M[2];
@@ -83,6 +92,13 @@ finding_measurement measure_sec5_expansions() {
       "exact rationals; S = [[2, 1], [1, 3]], alpha = 1/||S||_F^2 = " + full_digits(a)};
 }
 
+}  // namespace iclproof
+
+namespace {
+
+using namespace iclproof;
+using Q = rational_real;
+
 const finding_registrar sec5_expansions{finding{
     "iterative_newton.sec5_expansions_of_m1_m2",
     "iterative_newton",
@@ -99,7 +115,9 @@ const finding_registrar sec5_expansions{finding{
     "[1, 3]], alpha = 1/15)",
     "M_1 = [[1/5, 2/45], [2/45, 11/45]], M_2 = [[8/27, -1/81], [-1/81, 23/81]]",
     {"iterative_newton.m1_and_m2_are_the_polynomials_of_the_recursion"},
-    &measure_sec5_expansions}};
+    [] {
+      return measure_sec5_expansions({2, -4}, {4, -12, 16, -16}, {2, -1}, {4, -6, 4, -1});
+    }}};
 
 // Sec. 3.1 eq. (5) and App. B.3 eq. (37) take alpha = 2/||S S^T||_2. For symmetric PSD S,
 // ||S S^T||_2 = lambda_max^2, so the residual I - M_0 S = I - alpha S^2 has the eigenvalue

@@ -24,6 +24,13 @@ expect() {
   sed 's/^/     | /' "$log"
 }
 F='"ok":false'
+# --- coqchk's own exit status: a checker that prints a clean report but exits 1 (the edge: 1 is
+# what coqchk returns on a rejected library) fails the audit, whatever its output says ---------
+fake_chk="$work/coqchk_exits_1.sh"
+mkdir -p "$work"
+printf '#!/bin/sh\n"%s" "$@"\nexit 1\n' "$(dirname "$(command -v "$coqc")")/coqchk" > "$fake_chk"
+chmod +x "$fake_chk"
+expect coqchk_exit_1       accepts_closed 1 "coqchk rejected the library \(exit 1\)" "$F" --coqchk "$fake_chk"
 # --- accepted -------------------------------------------------------------------------------
 expect closed              accepts_closed 0 "3 constants of 1 theories checked \(3 closed" '"name":"fixture_uses_hypothesis","kind":"theorem","status":"closed"'
 expect standard_axioms     accepts_standard 0 "1 standard-axioms" \

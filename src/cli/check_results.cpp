@@ -4,6 +4,7 @@
 
 #include "harness/result_text.hpp"
 #include "harness/sharpness.hpp"
+#include "trust/claims_ledger.hpp"
 #include "trust/property_trust.hpp"
 #include "trust/trust_level.hpp"
 #include "trust/verdict.hpp"
@@ -59,7 +60,6 @@ int present_check_results(const check_options& opt, const check_setup& setup,
   const int bits = setup.bits;
   const std::string& scalar = setup.scalar;
   const bool exact = setup.exact;
-  const std::vector<const property*>& selected = setup.selected;
   const proof_audit& audit = setup.audit;
   const gate_policy policy{opt.ci, opt.certified ? &setup.recorded : nullptr};
   if (print_header) print_check_header(opt, setup);
@@ -201,8 +201,13 @@ int present_check_results(const check_options& opt, const check_setup& setup,
         fmt::format("{}{} {}", levels_text.empty() ? "" : ", ", it->second, to_string(it->first));
   const std::string na_text =
       not_applicable > 0 ? fmt::format(", {} not applicable in {}", not_applicable, scalar) : "";
-  fmt::print("{} passed, {} failed{}; {} fully proved of {}; levels: {}\n", passed, failed, na_text,
-             fully_proved, selected.size(), levels_text);
+  // The numerator and the denominator count the same properties (those run: not the ones not
+  // applicable in this scalar); the registry's count is CLAIMS.md's (count_fully_proved).
+  fmt::print(
+      "{} passed, {} failed{}; {} fully proved of the {} properties run ({} of {} in all); "
+      "levels: {}\n",
+      passed, failed, na_text, fully_proved, passed + failed, count_fully_proved(all_properties()),
+      all_properties().size(), levels_text);
   return failed == 0 ? 0 : 1;
 }
 

@@ -50,6 +50,7 @@ int run_merge_command(const merge_options& opt) {
     const check_setup setup = prepare_check(check);
     const std::vector<run_request> requests = check_run_requests(check, setup);
     require_same_runs(requests, first);
+    require_whole_runs(merged, requests);
     std::vector<property_result> results;
     for (std::size_t i = 0; i < requests.size(); ++i)
       results.push_back(result_of(requests[i], merged[i]));
@@ -58,7 +59,9 @@ int run_merge_command(const merge_options& opt) {
   }
   report_options report = report_options_from_parameters(first.parameters);
   report.draw_plots = opt.draw_plots;
-  require_same_runs(report_run_requests(report), first);
+  const std::vector<run_request> report_requests = report_run_requests(report);
+  require_same_runs(report_requests, first);
+  require_whole_runs(merged, report_requests);
   run_report r = generate_report(report, {}, &merged);
   // Nothing about the shards goes into report.json: it equals the one-piece run's.
   write_report_folder(r, opt.out_dir);

@@ -4,6 +4,7 @@
 #include "compare/compare_forward.hpp"
 #include "compare/compare_metrics.hpp"
 #include "compare/model_comparisons.hpp"
+#include "compare/model_files.hpp"
 #include "compare/reference_optima.hpp"
 #include "compare/validation_tasks.hpp"
 #include "core/precision.hpp"
@@ -38,6 +39,7 @@ compare_result compare_weights(const weights_file& w, const compare_options& o,
   r.experiment = w.experiment;
   r.preset = w.preset;
   r.precision_bits = precision.setting().actual_bits;
+  r.requested_precision_bits = o.precision_bits;
   r.tasks = o.tasks;
   r.seed = o.seed;
   r.notes = w.provenance;  // how a peer's model was read (compare/peer_models.hpp)
@@ -64,22 +66,31 @@ compare_result compare_weights(const weights_file& w, const compare_options& o,
     compare_lsa_gdpp(w, p, tasks, gd_fit, o, r, forward);
   else
     compare_zform(w, p, tasks, gd_fit, r, forward);
-  // A gated loss ratio nearer its threshold than two paired standard errors: the verdict is the
-  // sample's rather than the model's, and the output says so (rerun with more --tasks).
-  if (r.tables.contains("loss_ratio_standard_errors"))
-    for (const auto& [key, se] : r.tables["loss_ratio_standard_errors"].items())
-      for (const auto& m : r.metrics)
-        if (m.name == "loss." + key && m.gated &&
-            !(std::abs(m.value - m.threshold) >= 2 * se.get<double>()))
-          r.notes.push_back(fmt::format(
-              "{} = {:.4g} lies within two standard errors ({:.2g} each) of its threshold {:.4g}: "
-              "not significant at {} tasks; rerun with more --tasks",
-              m.name, m.value, se.get<double>(), m.threshold, o.tasks));
-  r.passed = true;
+  // A gated loss ratio on a heavy-tailed loss is judged by compare/loss_tails.hpp
+  // (add_loss_ratio_metric): INCONCLUSIVE, a trimmed-ratio FAIL, or the sample ratio with a "not
+  // significant" note when it lies within two standard errors of its threshold.
+  bool failed = false, inconclusive = false;
   for (const auto& m : r.metrics)
-    if (m.gated && !m.passed) r.passed = false;
+    if (m.gated && !m.passed) (m.inconclusive ? inconclusive : failed) = true;
+  r.passed = !failed && !inconclusive;
+  r.inconclusive = !failed && inconclusive;
   return r;
 }
+
+std::string carried_bits_text(const compare_result& r) {
+  if (r.precision_bits == r.requested_precision_bits)
+    return fmt::format("MPFR {} bits", r.precision_bits);
+  return fmt::format(
+      "MPFR {} bits carried for --precision {} (Boost keeps the MPFR precision in decimal digits: "
+      "the fewest digits giving at least {} bits carry {})",
+      r.precision_bits, r.requested_precision_bits, r.requested_precision_bits, r.precision_bits);
+}
+
+const char* compare_verdict(const compare_result& r) {
+  return r.passed ? "pass" : r.inconclusive ? "inconclusive" : "fail";
+}
+
+int compare_exit_code(const compare_result& r) { return r.passed ? 0 : r.inconclusive ? 3 : 1; }
 
 compare_result compare_weights_file(const std::string& path, const compare_options& o) {
   return compare_weights(read_weights_file(path), o);
@@ -95,17 +106,20 @@ nlohmann::json to_json(const compare_result& r) {
          {"threshold", m.threshold},
          {"gated", m.gated},
          {"passed", m.passed},
+         {"inconclusive", m.inconclusive},
+         {"reason", m.reason},
          {"meaning", m.meaning}});
   return {{"weights", r.path},
           {"experiment", r.experiment},
           {"preset", r.preset},
           {"precision_bits", r.precision_bits},
+          {"precision_bits_requested", r.requested_precision_bits},
           {"tasks", r.tasks},
           {"seed", r.seed},
           {"metrics", metrics},
           {"tables", r.tables},
           {"notes", r.notes},
-          {"verdict", r.passed ? "pass" : "fail"},
+          {"verdict", compare_verdict(r)},
           // Distances of trained weights are empirical quantities (shared/TRUST.md).
           {"trust_level", "measured"}};
 }

@@ -82,6 +82,10 @@ struct compare_metric {
   double threshold = 0;
   bool gated = false;  // false: reported only
   bool passed = true;
+  // A gated loss ratio on a heavy-tailed loss (compare/loss_tails.hpp): neither passed nor
+  // failed; `reason` says why. passed is false then.
+  bool inconclusive = false;
+  std::string reason;   // why INCONCLUSIVE, or why a heavy-tailed FAIL; "" otherwise
   std::string meaning;  // what is measured and why the threshold is what it is
 };
 
@@ -96,7 +100,8 @@ struct compare_matrix_pair {
 
 struct compare_result {
   std::string path, experiment, preset;
-  int precision_bits = 0;  // bits the values actually carried
+  int precision_bits = 0;            // bits the values actually carried
+  int requested_precision_bits = 0;  // --precision (precision_bits is the next 10-digit step up)
   int tasks = 0;
   std::uint64_t seed = 0;
   std::vector<compare_metric> metrics;
@@ -104,13 +109,24 @@ struct compare_result {
   std::vector<std::string> notes;
   std::vector<compare_matrix_pair> matrix_pairs;  // heatmaps; not part of to_json
   bool passed = false;                            // every gated metric passed
+  bool inconclusive = false;  // no gated metric failed, one or more are inconclusive
 };
+
+// "pass", "fail" or "inconclusive" (a gated metric failed: fail, whatever else is inconclusive).
+const char* compare_verdict(const compare_result& r);
+// The exit code of that verdict: 0 pass, 1 fail, 3 inconclusive (2 is an error).
+int compare_exit_code(const compare_result& r);
 
 // Throws weights_file_error for a bad file, std::invalid_argument for bad options.
 compare_result compare_weights_file(const std::string& path, const compare_options& options = {});
 compare_result compare_weights(const weights_file& w, const compare_options& options = {});
 
+// The one JSON form of a comparison (`compare --json`, the sweep's "comparisons", the report).
 nlohmann::json to_json(const compare_result& r);
+
+// The working-precision convention in one sentence, e.g. "MPFR 257 bits carried for --precision
+// 256 (Boost keeps MPFR precision in decimal digits: 77 digits, the fewest giving >= 256 bits)".
+std::string carried_bits_text(const compare_result& r);
 
 // Many weights files of one experiment (a seed sweep): for each metric, how many files pass it
 // and the median, minimum and maximum of its value over the files (NaN values count as failing
@@ -119,12 +135,13 @@ struct sweep_metric_summary {
   std::string name, relation;
   double threshold = 0;
   bool gated = false;
-  int passed = 0, total = 0, finite = 0;
+  int passed = 0, total = 0, finite = 0, inconclusive = 0;
   double median = 0, min = 0, max = 0;
 };
 struct sweep_summary {
   std::string experiment;
   int files = 0, passed = 0;  // files whose every gated metric passes
+  int inconclusive = 0;       // files with an inconclusive gated metric and no failing one
   std::vector<sweep_metric_summary> metrics;
 };
 // Throws std::invalid_argument unless every result is of one experiment (and there is one).
@@ -133,15 +150,16 @@ nlohmann::json to_json(const sweep_summary& s);
 
 // `iclproof compare W1.json W2.json ...`: every file is read (and rejected with one error) before
 // any comparison runs, each comparison's verdict is printed on one line, then the distribution.
-// Returns 0 when every file passes, 1 otherwise.
+// Returns 0 when every file passes, 1 when one fails, else 3 (one or more inconclusive).
 int run_compare_sweep_command(const std::vector<std::string>& paths,
                               const compare_options& options = {},
                               const std::string& json_path = "");
 
 // The CLI handler of `iclproof compare WEIGHTS.json [--tasks N] [--precision BITS] [--seed S]
-// [--json OUT]`: prints the metrics table and the verdict; returns 0 when every gated metric
-// passes, 1 otherwise. Errors (bad file, bad options, unwritable JSON) are thrown as exceptions
-// with one-line messages: the caller prints "iclproof: error: <message>" and exits 2.
+// [--json OUT]`: prints the metrics table and the verdict; returns compare_exit_code: 0 when every
+// gated metric passes, 1 when one fails, 3 when none fails and one is inconclusive (a heavy-tailed
+// loss, compare/loss_tails.hpp). Errors (bad file, bad options, unwritable JSON) are thrown as
+// exceptions with one-line messages: the caller prints "iclproof: error: <message>" and exits 2.
 int run_compare_command(const std::string& path, const compare_options& options = {},
                         const std::string& json_path = "");
 

@@ -144,26 +144,26 @@ void compare_ahn_full(const weights_file& w, const learned_parameters<T>& p,
   r.tables["loss_per_layer"] = per_layer_losses({{"trained", loss_tf}, {"gd", loss_gd}});
   const std::optional<one_layer_optimum> opt =
       L == 1 ? one_layer_exact_optimum(w, learned_model_kind::ahn_linear, gd_fit) : std::nullopt;
-  add_metric(r, "loss.ratio_to_gd", loss_tf.back() / loss_gd.back(),
-             "<=", thresholds::beats_plain_gd, !opt,
-             "L(TF) / L(L GD steps, line-searched eta): the class (P, Q free) contains L GD steps "
-             "with any constant step (P = 0, Q_l = -eta I), so a trained model must be at least "
-             "as good" +
-                 std::string(opt ? "; reported only for one layer (gated: "
-                                   "loss.ratio_to_exact_optimum)"
-                                 : ""));
+  add_loss_ratio_metric(
+      r, "loss.ratio_to_gd", tf.pred.back(), gd.back(), tasks, thresholds::beats_plain_gd, !opt,
+      "L(TF) / L(L GD steps, line-searched eta): the class (P, Q free) contains L GD steps "
+      "with any constant step (P = 0, Q_l = -eta I), so a trained model must be at least "
+      "as good" +
+          std::string(opt ? "; reported only for one layer (gated: "
+                            "loss.ratio_to_exact_optimum)"
+                          : ""));
   if (opt) {
     const std::vector<T> best = one_step_preconditioned_predictions(tasks, opt->A);
     const T se = loss_ratio_standard_error(tf.pred.back(), best, tasks);
     const double bound =
         1.0 + thresholds::optimum_relative_excess + thresholds::optimum_z * to_d(se);
-    add_metric(r, "loss.ratio_to_exact_optimum", loss_tf.back() / half_mean_square(best, tasks),
-               "<=", bound, true,
-               fmt::format("L(TF) / L(A*) on the same fresh tasks, A* the exact population "
-                           "optimum of one layer ({}; P cannot act on a one-layer prediction); "
-                           "threshold 1 + {} + {} se, se = {:.3g}",
-                           opt->what, thresholds::optimum_relative_excess, thresholds::optimum_z,
-                           to_d(se)));
+    add_loss_ratio_metric(
+        r, "loss.ratio_to_exact_optimum", tf.pred.back(), best, tasks, bound, true,
+        fmt::format("L(TF) / L(A*) on the same fresh tasks, A* the exact population "
+                    "optimum of one layer ({}; P cannot act on a one-layer prediction); "
+                    "threshold 1 + {} + {} se, se = {:.3g}",
+                    opt->what, thresholds::optimum_relative_excess, thresholds::optimum_z,
+                    to_d(se)));
     r.tables["loss_ratio_standard_errors"]["ratio_to_exact_optimum"] = to_d(se);
   }
 

@@ -1,7 +1,11 @@
 #include "compare/compare_metrics.hpp"
 
+#include "compare/loss_tails.hpp"
 #include "references/gradient_descent.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <stdexcept>
 
 namespace iclproof::compare_detail {
@@ -129,6 +133,44 @@ void add_metric(compare_result& r, const std::string& name, const T& value,
   m.passed = relation == "<=" ? (value <= T(threshold)) : (value >= T(threshold));
   m.meaning = meaning;
   r.metrics.push_back(std::move(m));
+}
+
+void add_loss_ratio_metric(compare_result& r, const std::string& name, const std::vector<T>& model,
+                           const std::vector<T>& reference, const std::vector<fresh_task>& tasks,
+                           double threshold, bool gated, const std::string& meaning) {
+  add_metric(r, name, half_mean_square(model, tasks) / half_mean_square(reference, tasks),
+             "<=", threshold, gated, meaning);
+  std::vector<double> u(tasks.size()), v(tasks.size());
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    u[i] = to_d(T((model[i] - tasks[i].yq) * (model[i] - tasks[i].yq)));
+    v[i] = to_d(T((reference[i] - tasks[i].yq) * (reference[i] - tasks[i].yq)));
+  }
+  bool finite = true;
+  for (std::size_t i = 0; i < u.size(); ++i)
+    if (!std::isfinite(u[i]) || !std::isfinite(v[i])) finite = false;
+  compare_metric& m = r.metrics.back();
+  if (!finite || tasks.size() < 2) {  // a NaN or overflowing loss fails as add_metric says
+    r.tables["loss_tails"][name] = {{"status", "not measured: a loss is not finite"}};
+    return;
+  }
+  const loss_ratio_gate g = judge_loss_ratio(u, v, threshold);
+  nlohmann::json j = to_json(g);
+  if (!gated) j["status"] = "reported only";
+  r.tables["loss_tails"][name] = j;
+  if (!gated) return;
+  if (g.status == gate_status::inconclusive) {
+    m.passed = false;
+    m.inconclusive = true;
+  } else if (!g.reason.empty()) {  // a heavy-tailed FAIL; else the sample ratio as add_metric
+    m.passed = false;
+  }
+  m.reason = g.reason;
+  if (!g.reason.empty()) r.notes.push_back(name + ": " + to_string(g.status) + ": " + g.reason);
+  if (g.not_significant)
+    r.notes.push_back(fmt::format(
+        "{} = {:.4g} lies within two standard errors ({:.2g} each) of its threshold {:.4g}: "
+        "not significant at {} tasks; rerun with more --tasks",
+        name, m.value, g.standard_error, threshold, tasks.size()));
 }
 
 nlohmann::json per_layer_losses(

@@ -53,6 +53,13 @@ T loss_ratio_standard_error(const std::vector<T>& model, const std::vector<T>& r
 void add_metric(compare_result& r, const std::string& name, const T& value,
                 const std::string& relation, double threshold, bool gated,
                 const std::string& meaning);
+// The loss ratio L(model) / L(reference) on the same tasks, `name <= threshold`: its value as
+// add_metric, the tail of each model's per-task loss in tables.loss_tails[name], and when gated
+// the heavy-tail rule of compare/loss_tails.hpp (INCONCLUSIVE, a trimmed-ratio FAIL, or the
+// sample ratio with a "not significant" note within two standard errors of the threshold).
+void add_loss_ratio_metric(compare_result& r, const std::string& name, const std::vector<T>& model,
+                           const std::vector<T>& reference, const std::vector<fresh_task>& tasks,
+                           double threshold, bool gated, const std::string& meaning);
 nlohmann::json per_layer_losses(const std::vector<std::pair<std::string, std::vector<T>>>& columns);
 std::vector<T> losses_per_layer(const std::vector<std::vector<T>>& pred,
                                 const std::vector<fresh_task>& tasks);

@@ -46,25 +46,26 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
   // minimum over the weights is 1. More layers: the learned algorithm must be at least as good
   // as L GD steps with the line-searched eta.
   const std::optional<one_layer_optimum> opt = one_layer_exact_optimum(w, p.kind, gd_fit);
-  add_metric(r, "loss.ratio_to_gd", loss_tf.back() / loss_gd.back(), "<=", 1.0, !opt,
-             "L(TF) / L(L GD steps, line-searched eta) after the last layer: the learned algorithm "
-             "must be at least as good as tuned GD (Ahn Thm 3 / Memformer Figs 1-2)" +
-                 std::string(opt ? "; reported only for one layer (gated: loss.ratio_to_exact_"
-                                   "optimum; on isotropic data the minimum of this ratio is 1)"
-                                 : ""));
+  add_loss_ratio_metric(
+      r, "loss.ratio_to_gd", tf.pred.back(), gd.back(), tasks, 1.0, !opt,
+      "L(TF) / L(L GD steps, line-searched eta) after the last layer: the learned algorithm "
+      "must be at least as good as tuned GD (Ahn Thm 3 / Memformer Figs 1-2)" +
+          std::string(opt ? "; reported only for one layer (gated: loss.ratio_to_exact_"
+                            "optimum; on isotropic data the minimum of this ratio is 1)"
+                          : ""));
   if (opt) {
     const std::vector<T> best = one_step_preconditioned_predictions(tasks, opt->A);
     const T loss_best = half_mean_square(best, tasks);
     const T se = loss_ratio_standard_error(tf.pred.back(), best, tasks);
-    const T ratio = loss_tf.back() / loss_best;
     const double limit =
         1.0 + thresholds::optimum_relative_excess + thresholds::optimum_z * to_d(se);
-    add_metric(r, "loss.ratio_to_exact_optimum", ratio, "<=", limit, true,
-               fmt::format("L(TF) / L(A*) on the same fresh tasks, A* the exact population optimum "
-                           "of one layer ({}); threshold 1 + {} + {} se, se = {:.3g} the paired "
-                           "delta-method standard error of the ratio",
-                           opt->what, thresholds::optimum_relative_excess, thresholds::optimum_z,
-                           to_d(se)));
+    add_loss_ratio_metric(
+        r, "loss.ratio_to_exact_optimum", tf.pred.back(), best, tasks, limit, true,
+        fmt::format("L(TF) / L(A*) on the same fresh tasks, A* the exact population optimum "
+                    "of one layer ({}); threshold 1 + {} + {} se, se = {:.3g} the paired "
+                    "delta-method standard error of the ratio",
+                    opt->what, thresholds::optimum_relative_excess, thresholds::optimum_z,
+                    to_d(se)));
     r.tables["exact_optimum"] = {{"A_star", opt->what},
                                  {"population_loss", to_d(opt->population_loss)},
                                  {"sample_loss", to_d(loss_best)},
@@ -72,10 +73,11 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
                                  {"ratio_standard_error", to_d(se)}};
     r.tables["loss_ratio_standard_errors"]["ratio_to_exact_optimum"] = to_d(se);
   }
-  add_metric(r, "loss.ratio_to_cg", loss_tf.back() / loss_cg.back(), "<=", 1.0, false,
-             "L(TF) / L(L CG steps, per-task coefficients); reported (shared coefficients cannot "
-             "match per-task CG "
-             "once CG has converged)");
+  add_loss_ratio_metric(
+      r, "loss.ratio_to_cg", tf.pred.back(), cg.back(), tasks, 1.0, false,
+      "L(TF) / L(L CG steps, per-task coefficients); reported (shared coefficients cannot "
+      "match per-task CG "
+      "once CG has converged)");
   // Noiseless labels and L >= rank(H) = d layers: CG is exact, its loss is rounding (the paper
   // presets have L = 5 = d), and the ratio measures the working precision, not the model.
   if (L >= d && loss_cg.back() <= sqrt(eps<T>()) * loss_gd.back())

@@ -20,6 +20,9 @@ namespace iclproof {
 
 namespace {
 
+const std::vector<std::string> peer_layouts = {"ahn_allparam", "memformer_cgd", "memformer_lfom",
+                                               "vonoswald_haiku"};
+
 [[noreturn]] void fail(const std::string& source, const std::string& what) {
   std::string msg = fmt::format("peer model {}: {}", source, what);
   for (char& c : msg)
@@ -368,21 +371,53 @@ void read_memformer_lfom(weights_file& w, tensor_set& ts, const nlohmann::json& 
   }
   // run_mode 1: Z_(l+1) = Z_l + sum_(k <= l) R_k * alpha_k (elementwise over the (N+1) x (d+1)
   // token grid). With P = 0 only the label column of R_k is nonzero, so only alpha_k[0, :, d]
-  // acts; iclproof's memformer_lfom has one Gamma_k per layer: it must be the same at every token.
+  // acts; iclproof's memformer_lfom has one Gamma_k per layer: it must be the same at every token
+  // whose entry can reach the prediction.
+  //
+  // Which entries reach it, exactly, from the layout: the prediction is Z[N, d] after the last
+  // layer (in_context_loss reads output[:, N, d]). alpha_k multiplies R_k elementwise, so
+  // alpha_k[n, d] acts only on token n's label entry. In a layer l < L - 1 a context token's label
+  // entry is a key's value in the next layer's attention (A = I but for A[N, N] = 0), so it
+  // reaches the query; the query's own label entry is read by nobody but the output (A[N, N] = 0
+  // removes it from every sum; Q_full's label row and column are 0, so no score reads it). In the
+  // LAST layer l = L - 1 the update of a context token n < N is written after the last read of
+  // it: alpha_(L-1)[n, d] for n < N cannot reach the prediction. Those entries are ignored (and
+  // named); every other per-token difference is refused.
+  const auto at = [&](int l, int n) {
+    return alpha.data[(std::size_t(l) * std::size_t(N + 1) + std::size_t(n)) * std::size_t(d + 1) +
+                      std::size_t(d)];
+  };
   for (int l = 0; l < L; ++l) {
-    const auto at = [&](int n) {
-      return alpha
-          .data[(std::size_t(l) * std::size_t(N + 1) + std::size_t(n)) * std::size_t(d + 1) +
-                std::size_t(d)];
-    };
-    for (int n = 1; n <= N; ++n)
-      if (at(n) != at(0))
-        fail(src, fmt::format("alpha[{}, 0, :, {}] weights the memory per token ({} at token 0, {} "
-                              "at token {}): iclproof's memformer_lfom has one Gamma_l per layer; "
-                              "no construction of this suite covers per-token weights",
-                              l, d, at(0), at(n), n));
+    const bool last = l == L - 1;
+    for (int n = 0; n < N; ++n)
+      if (at(l, n) != at(l, N) && !last)
+        fail(src, fmt::format("alpha[{}, 0, :, {}] weights the memory per token ({} at token {}, "
+                              "{} at the query token {}): iclproof's memformer_lfom has one "
+                              "Gamma_l per layer, and in a layer before the last every token's "
+                              "entry reaches the prediction; no construction of this suite covers "
+                              "per-token weights",
+                              l, d, at(l, n), n, at(l, N), N));
+    if (last) {
+      std::vector<int> ignored;
+      for (int n = 0; n < N; ++n)
+        if (at(l, n) != at(l, N)) ignored.push_back(n);
+      if (!ignored.empty())
+        w.provenance.push_back(fmt::format(
+            "ignored: alpha[{}, 0, n, {}] for the context tokens n = {} of the last layer "
+            "(values {} where the query token's is {}): the last layer's update of a context "
+            "token is written after its last read, so these entries cannot reach the prediction "
+            "Z[N, d] (exact, from the layout); the last layer's Gamma is alpha[{}, 0, {}, {}], the "
+            "query token's",
+            l, d, fmt::join(ignored, ", "),
+            [&] {
+              std::vector<double> v;
+              for (const int n : ignored) v.push_back(at(l, n));
+              return fmt::format("{}", fmt::join(v, ", "));
+            }(),
+            at(l, N), l, N, d));
+    }
     Eigen::MatrixXd G(1, 1);
-    G(0, 0) = at(0);
+    G(0, 0) = at(l, N);
     w.parameter_sets.push_back({{"A", A[std::size_t(l)]}, {"Gamma", G}});
   }
   w.experiment = "memformer_lfom";
@@ -390,7 +425,8 @@ void read_memformer_lfom(weights_file& w, tensor_set& ts, const nlohmann::json& 
   w.provenance.push_back(fmt::format(
       "read from {} (layout memformer_lfom: the Memformer paper's LFOM notebook, n_layer {}, "
       "n_head {}, d {}, run_mode 1): A_l = -sum_h Q_(l,h)^T, Gamma_l = alpha[l, 0, n, d] (the "
-      "same at every token n; the x-columns of alpha multiply zeros) (docs/weights.md)",
+      "same at every token n whose entry reaches the prediction; the x-columns of alpha multiply "
+      "zeros) (docs/weights.md)",
       ts.file(), L, H, d));
 }
 
@@ -453,8 +489,9 @@ void read_vonoswald_haiku(weights_file& w, tensor_set& ts, const nlohmann::json&
          "model.num_heads != 1: iclproof's LSA layer is single-headed (their GD construction "
          "uses num_heads = 1); no construction of this suite covers several heads");
   const double dampening = number("dampening", 1.0);
-  const bool y_update =
-      model.contains("y_update") && model["y_update"].is_boolean() && model["y_update"].get<bool>();
+  if (model.contains("y_update") && !model["y_update"].is_boolean())
+    fail(src, "model.y_update must be true or false");
+  const bool y_update = model.contains("y_update") && model["y_update"].get<bool>();
   int L = int(sets.size());
   if (tied) {
     if (!model.contains("num_layers") || !model["num_layers"].is_number_unsigned())
@@ -541,22 +578,35 @@ void read_vonoswald_haiku(weights_file& w, tensor_set& ts, const nlohmann::json&
 
 }  // namespace
 
-weights_file read_peer_model(const nlohmann::json& j, const std::string& sidecar_path,
-                             const weights_limits& limits) {
+std::string peer_tensor_file_path(const nlohmann::json& j, const std::string& sidecar_path) {
   const std::string& src = sidecar_path;
   if (!j.contains("schema_version") || j["schema_version"] != 1)
     fail(src, "schema_version must be 1");
   const std::string layout = string_field(j, "layout", src);
-  static const std::vector<std::string> layouts = {"ahn_allparam", "memformer_cgd",
-                                                   "memformer_lfom", "vonoswald_haiku"};
-  if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end())
+  if (std::find(peer_layouts.begin(), peer_layouts.end(), layout) == peer_layouts.end())
     fail(src, fmt::format("unknown layout '{}' (known: {}; docs/weights.md)", layout,
-                          fmt::join(layouts, ", ")));
+                          fmt::join(peer_layouts, ", ")));
   const std::string rel = string_field(j, "weights", src);
-  const std::string tensor_file =
-      (std::filesystem::path(sidecar_path).parent_path() / std::filesystem::path(rel)).string();
-  tensor_set ts(parse_tensor_file(read_model_file_bytes(tensor_file, limits), tensor_file, limits),
-                tensor_file, src);
+  const std::filesystem::path tensor_file =
+      std::filesystem::path(sidecar_path).parent_path() / std::filesystem::path(rel);
+  std::error_code ec;
+  if (std::filesystem::equivalent(tensor_file, sidecar_path, ec))
+    fail(src, fmt::format("its 'weights' ({}) names this sidecar itself: it must name the tensor "
+                          "file (.pt, .npz or .safetensors) the sidecar describes",
+                          rel));
+  return tensor_file.string();
+}
+
+weights_file read_peer_model(const nlohmann::json& j, const std::string& sidecar_path,
+                             const std::string& tensor_file,
+                             std::map<std::string, peer_tensor> tensors,
+                             const weights_limits& limits) {
+  const std::string& src = sidecar_path;
+  const std::string layout = string_field(j, "layout", src);
+  if (std::find(peer_layouts.begin(), peer_layouts.end(), layout) == peer_layouts.end())
+    fail(src, fmt::format("unknown layout '{}' (known: {}; docs/weights.md)", layout,
+                          fmt::join(peer_layouts, ", ")));
+  tensor_set ts(std::move(tensors), tensor_file, src);
   weights_file w;
   w.source = sidecar_path;
   w.schema_version = supported_weights_schema_version;

@@ -33,7 +33,9 @@
 // LSA layer, nonzero biases, ...) is refused with one error saying so; no weights are dropped.
 //
 // Tensor files: safetensors, PyTorch .pt (torch.save's zip format) and numpy .npz, told apart
-// by their contents (compare/tensor_archives.hpp). Every defect is one weights_file_error.
+// by their contents (compare/tensor_archives.hpp: bytes to tensors). This file maps tensors to
+// models; compare/model_files.cpp reads the files and calls both. Every defect is one
+// weights_file_error.
 #pragma once
 
 #include "compare/tensor_archives.hpp"
@@ -51,10 +53,18 @@ namespace iclproof {
 
 inline constexpr std::string_view peer_model_schema = "iclproof-peer-model";
 
-// A peer model named by a sidecar (already parsed); `sidecar_path` locates the tensor file.
-// The result is an ordinary weights_file (experiment, kind, data model, parameter sets) whose
-// `notes` say where it came from.
+// The tensor file a sidecar (already parsed) names: its `weights`, relative to the sidecar's
+// folder. One weights_file_error naming the sidecar for a wrong schema_version, an unknown
+// layout, a missing `weights`, or a `weights` that names the sidecar itself.
+std::string peer_tensor_file_path(const nlohmann::json& sidecar, const std::string& sidecar_path);
+
+// A peer model from its sidecar and the tensors of the file it names (read by the dispatcher,
+// compare/model_files.hpp: this file turns tensors into models and reads no file). The result
+// is an ordinary weights_file (experiment, kind, data model, parameter sets) whose `provenance`
+// says where it came from.
 weights_file read_peer_model(const nlohmann::json& sidecar, const std::string& sidecar_path,
+                             const std::string& tensor_file,
+                             std::map<std::string, peer_tensor> tensors,
                              const weights_limits& limits = {});
 
 }  // namespace iclproof

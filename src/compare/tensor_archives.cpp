@@ -167,14 +167,28 @@ std::map<std::string, peer_tensor> parse_tensor_file(std::string_view bytes,
                                                      const std::string& source,
                                                      const weights_limits& limits) {
   check_size_limit(bytes, source, limits);
+  // The kind is named from the magic bytes, so that a file of none of the three kinds is called
+  // what it is, not a damaged safetensors header.
+  const std::string kinds =
+      "a tensor file is a zip archive ('PK\\x03\\x04': PyTorch .pt or numpy .npz), a pickle "
+      "(0x80: a legacy .pt) or a safetensors file (an 8-byte header length, then '{')";
+  if (bytes.empty()) fail(source, "an empty file (0 bytes), not a tensor file: " + kinds);
   if (bytes.substr(0, 4) == std::string_view("PK\x03\x04", 4)) {
     for (const auto& [name, e] : read_zip(bytes, source))
       if (name.ends_with("data.pkl")) return parse_pytorch_checkpoint(bytes, source, limits);
     return parse_npz(bytes, source, limits);
   }
-  if (!bytes.empty() && static_cast<unsigned char>(bytes[0]) == 0x80)
+  if (static_cast<unsigned char>(bytes[0]) == 0x80)
     return parse_pytorch_checkpoint(bytes, source, limits);  // names the legacy format
-  return parse_safetensors(bytes, source, limits);
+  if (bytes.size() >= 9 && bytes[8] == '{') return parse_safetensors(bytes, source, limits);
+  const std::size_t first = bytes.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && (bytes[first] == '{' || bytes[first] == '['))
+    fail(source, "JSON text, not a tensor file: " + kinds);
+  std::string head;
+  for (std::size_t i = 0; i < std::min<std::size_t>(bytes.size(), 8); ++i)
+    head += fmt::format("{}{:02x}", i ? " " : "", static_cast<unsigned char>(bytes[i]));
+  fail(source,
+       fmt::format("a file of unknown kind (first bytes {}), not a tensor file: {}", head, kinds));
 }
 
 }  // namespace iclproof

@@ -1,5 +1,6 @@
 #include "compare/trajectory.hpp"
 
+#include "compare/model_files.hpp"
 #include "compare/weights_file.hpp"
 
 #include <fmt/format.h>

@@ -91,12 +91,7 @@ std::string sigma_defect(const Eigen::MatrixXd& Sigma);
 weights_file parse_weights_file(std::string_view text, const std::string& source,
                                 const weights_limits& limits = {});
 
-// Reads and parses a file: an iclproof weights file, or a sidecar naming a peer's model
-// (compare/peer_models.hpp, schema "iclproof-peer-model").
-weights_file read_weights_file(const std::string& path, const weights_limits& limits = {});
-
-// The bytes of a regular file of at most limits.max_bytes, or one weights_file_error (missing,
-// not a regular file, too large, unreadable).
-std::string read_model_file_bytes(const std::string& path, const weights_limits& limits = {});
+// Reading a file from disk (an iclproof weights file or a peer's sidecar and its tensor file) is
+// compare/model_files.hpp: the one dispatcher above this parser and the peers' layouts.
 
 }  // namespace iclproof

@@ -159,6 +159,21 @@ std::vector<shard_file> order_shard_set(std::vector<shard_file> shards) {
   return shards;
 }
 
+void require_whole_runs(const std::vector<run_part>& merged,
+                        const std::vector<run_request>& requests) {
+  if (merged.size() != requests.size())
+    throw std::invalid_argument(
+        fmt::format("the merged shards hold {} runs, the run {}", merged.size(), requests.size()));
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    const case_block& b = merged[i].block;
+    if (merged[i].applicable && (b.begin != 0 || b.end != requests[i].cfg.cases))
+      throw std::invalid_argument(fmt::format(
+          "the merged shards hold cases [{}, {}) of run '{}', which has {} cases: a shard is "
+          "missing",
+          b.begin, b.end, requests[i].id, requests[i].cfg.cases));
+  }
+}
+
 std::vector<run_part> merge_shard_parts(const std::vector<shard_file>& ordered) {
   std::vector<run_part> merged;
   for (std::size_t i = 0; i < ordered.front().parts.size(); ++i) {

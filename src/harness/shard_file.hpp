@@ -47,4 +47,10 @@ std::vector<shard_file> order_shard_set(std::vector<shard_file> shards);
 // Per run (in the shards' run order), the parts of shards 1..n merged in case order.
 std::vector<run_part> merge_shard_parts(const std::vector<shard_file>& ordered);
 
+// Every merged (applicable) run holds exactly the cases its request asks for, [0, cfg.cases):
+// the merged case count compared with the run's, whatever order_shard_set let through. Throws
+// std::invalid_argument (one line) naming the first run that does not.
+void require_whole_runs(const std::vector<run_part>& merged,
+                        const std::vector<run_request>& requests);
+
 }  // namespace iclproof

@@ -1,5 +1,6 @@
 #include "report/report_builder.hpp"
 
+#include "compare/model_files.hpp"
 #include "core/precision.hpp"
 #include "report/json_schema.hpp"
 #include "trust/property_trust.hpp"

@@ -191,8 +191,9 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
       json mm = m;
       mm["verdict"] = !m["gated"].get<bool>()
                           ? (m["passed"].get<bool>() ? "info: holds" : "info: does not hold")
-                      : m["passed"].get<bool>() ? "pass"
-                                                : "fail";
+                      : m["passed"].get<bool>()        ? "pass"
+                      : m.value("inconclusive", false) ? "inconclusive"
+                                                       : "fail";
       metrics.push_back(mm);
     }
     trained.push_back({{"weights", t.path},
@@ -209,7 +210,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
                          {"tables", c["tables"]},
                          {"notes", c["notes"]}}},
                        {"plots", t.plot_ids},
-                       {"verdict", t.comparison.passed ? "pass" : "fail"},
+                       {"verdict", compare_verdict(t.comparison)},
                        // A trained model's distances are empirical (shared/TRUST.md).
                        {"trust_level", std::string(to_string(trust_level::measured))}});
   }
@@ -227,7 +228,7 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
       if (i < sw.training_seeds.size()) seed = sw.training_seeds[i];
       seeds.push_back({{"weights", sw.paths[i]},
                        {"training_seed", seed},
-                       {"verdict", c.passed ? "pass" : "fail"},
+                       {"verdict", compare_verdict(c)},
                        {"failing", failing}});
     }
     j["seeds"] = seeds;

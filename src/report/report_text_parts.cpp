@@ -1,5 +1,7 @@
 #include "report/report_text_parts.hpp"
 
+#include "trust/claims_ledger.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -81,8 +83,10 @@ std::string headline(const run_report& r) {
   if (!certified_levels.empty())
     s += " Strongest verified level per property (its certified run, as `check --certified`): " +
          counts(certified_levels) + ".";
-  s += fmt::format(" {} fully proved of {} (the cited theorems state the whole claim).", fully,
-                   r.properties.size());
+  s += fmt::format(
+      " {} fully proved of {} ({} of {} in all, as proofs/CLAIMS.md; the cited theorems state the "
+      "whole claim).",
+      fully, r.properties.size(), count_fully_proved(all_properties()), all_properties().size());
   if (r.params.proof_audit_path.empty())
     s += fmt::format(
         " {} cite Coq theorems; proofs were not consulted (no --proof-audit), so none is "

@@ -12,4 +12,9 @@ namespace iclproof {
 
 std::string claims_ledger_markdown(const std::vector<property>& properties);
 
+// How many of `properties` are fully proved (claim_coverage::fully_proved): the one count behind
+// CLAIMS.md's "K fully proved of T properties" and the "(K of T in all)" of `check` and `report`,
+// which pass all_properties().
+int count_fully_proved(const std::vector<property>& properties);
+
 }  // namespace iclproof

@@ -1,5 +1,6 @@
-# Runs EXE with ARGS and requires exit code EXPECTED (0: PASS, 1: FAIL) and a last stdout line
-# "verdict: PASS..." or "verdict: FAIL"; a signal (execute_process reports it as text, e.g.
+# Runs EXE with ARGS and requires exit code EXPECTED (0: PASS, 1: FAIL, 3: INCONCLUSIVE) and a
+# stdout line "verdict: PASS...", "verdict: FAIL" or "verdict: INCONCLUSIVE"; a signal
+# (execute_process reports it as text, e.g.
 # "Segmentation fault") or any other code fails the test.
 # Optional -DMATCH=regex: stdout must match it (e.g. the gated metric that fails).
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -8,6 +9,8 @@ if(NOT rc STREQUAL "${EXPECTED}")
 endif()
 if(EXPECTED STREQUAL "0")
   set(verdict "verdict: PASS")
+elseif(EXPECTED STREQUAL "3")
+  set(verdict "verdict: INCONCLUSIVE")
 else()
   set(verdict "verdict: FAIL")
 endif()

@@ -4,6 +4,7 @@
 // records a prompt and the prediction their Transformer_F made on it, in float32), and the
 // refusals: a non-orthogonal U, an unknown layout, models no construction covers.
 #include "compare/learned_models.hpp"
+#include "compare/model_files.hpp"
 #include "compare/peer_models.hpp"
 #include "compare/weights_file.hpp"
 #include "core/eigen_scalar.hpp"
@@ -297,10 +298,37 @@ TEST_CASE("compare.peers.memformer: the notebooks' parameters map to iclproof's 
   Mat<double> A0(2, 2);
   A0 << 1, 0, -7, 3;  // -Q_0^T, Q_0 as stored (identity_q is the CGD notebook's, not LFOM's)
   CHECK(wl.parameter(0, "A") == A0);
-  std::vector<float> per_token = lfom_alpha;
-  per_token[std::size_t((1 * (N + 1) + 2) * (d + 1) + d)] = 9.0f;
-  CHECK(weights_error_message([&] { lfom("per_token", per_token); }).find("per token") !=
+  // Per token in a layer before the last (layer 0 of L = 2): refused, at a context token and at
+  // the LAST context token (n = N - 1, the edge next to the query).
+  for (const int n : {0, N - 1}) {
+    std::vector<float> per_token = lfom_alpha;
+    per_token[std::size_t((0 * (N + 1) + n) * (d + 1) + d)] = 9.0f;
+    CHECK(weights_error_message([&] { lfom("per_token", per_token); }).find("per token") !=
+          std::string::npos);
+  }
+  // The query token of a layer before the last differs from its context tokens: refused too.
+  std::vector<float> query_differs = lfom_alpha;
+  query_differs[std::size_t((0 * (N + 1) + N) * (d + 1) + d)] = 9.0f;
+  CHECK(weights_error_message([&] { lfom("query_differs", query_differs); }).find("per token") !=
         std::string::npos);
+  // In the LAST layer a context token's alpha cannot reach the prediction: ignored and named;
+  // Gamma is the query token's. The first context token (n = 0) and the last (n = N - 1).
+  std::vector<float> last_layer = lfom_alpha;
+  last_layer[std::size_t((1 * (N + 1) + 0) * (d + 1) + d)] = 9.0f;
+  last_layer[std::size_t((1 * (N + 1) + N - 1) * (d + 1) + d)] = -4.0f;
+  const weights_file ignored = lfom("last_layer_context", last_layer);
+  CHECK(ignored.parameter(1, "Gamma")(0, 0) == 2.5);
+  bool named = false;
+  for (const auto& note : ignored.provenance)
+    named = named || note.starts_with(
+                         "ignored: alpha[1, 0, n, 2] for the context tokens n = 0, "
+                         "2 of the last layer (values 9, -4 where the query token's "
+                         "is 2.5)");
+  CHECK(named);
+  // The last layer's QUERY token is the one entry of it that acts: its value is Gamma.
+  std::vector<float> last_query = lfom_alpha;
+  last_query[std::size_t((1 * (N + 1) + N) * (d + 1) + d)] = 7.0f;
+  CHECK(lfom("last_query", last_query).parameter(1, "Gamma")(0, 0) == 7.0);
 }
 
 // vonoswald_haiku: W = w^T (Haiku's x @ w), zero-padded to (d+1) x (d+1); refusals by name.
@@ -352,4 +380,35 @@ TEST_CASE("compare.peers.vonoswald: the Haiku tree maps to iclproof's lsa") {
   CHECK(weights_error_message([&] {
           read_weights_file(write_layout("vo_gauss", "vonoswald_haiku", tree({}), gaussian));
         }).find("create_reg_data") != std::string::npos);
+
+  // Every optional model field set: dampening scales P; y_update keeps only P's label row (their
+  // y_update: the layer changes the labels only), which a nonzero x-row of linear.w shows.
+  std::vector<float> o_x = o;
+  o_x[1] = 0.7f;  // linear.w[0, 1]: P = linear.w^T has it at (1, 0), an x-row
+  const auto with_model = [&](const std::string& stem, const json& model) {
+    json extra = data;
+    extra["model"] = model;
+    std::vector<std::pair<std::string, std::pair<std::vector<std::int64_t>, std::vector<float>>>>
+        t = {{root + "query/w", {{D, K}, q}},
+             {root + "key/w", {{D, K}, q}},
+             {root + "value/w", {{D, D}, v}},
+             {root + "linear/w", {{D, D}, o_x}}};
+    return read_weights_file(write_layout(stem, "vonoswald_haiku", t, extra));
+  };
+  const weights_file plain = with_model("vo_plain", json::object());
+  CHECK(plain.parameter(0, "P")(1, 0) == double(0.7f));
+  const weights_file damped = with_model("vo_damped", {{"dampening", 2}, {"y_update", false}});
+  CHECK(damped.parameter(0, "P")(2, 2) == 1.0);
+  CHECK(damped.parameter(0, "P")(1, 0) == 2 * double(0.7f));
+  const weights_file y_only = with_model("vo_y_update", {{"y_update", true}});
+  CHECK(y_only.parameter(0, "P")(1, 0) == 0.0);
+  CHECK(y_only.parameter(0, "P")(0, 1) == 0.0);
+  CHECK(y_only.parameter(0, "P")(2, 2) == 0.5);  // the label row is kept
+  CHECK(y_only.parameter(0, "P").topRows(2).isZero(0));
+  CHECK(weights_error_message([&] {
+          with_model("vo_y_update_text", {{"y_update", "true"}});
+        }).find("model.y_update must be true or false") != std::string::npos);
+  CHECK(weights_error_message([&] {
+          with_model("vo_dampening_text", {{"dampening", "1"}});
+        }).find("model.dampening must be a number") != std::string::npos);
 }

@@ -12,9 +12,9 @@ trajectory_point point(std::uint64_t seed, std::int64_t step, bool distance_ok, 
   trajectory_point p;
   p.seed = seed;
   p.step = step;
-  compare_metric d{"distance", 0, "<=", 0.05, true, distance_ok, ""};
-  compare_metric c{"cosine", 0, ">=", 0.99, true, cosine_ok, ""};
-  compare_metric info{"info", 0, "<=", 1, false, false, ""};
+  compare_metric d{"distance", 0, "<=", 0.05, true, distance_ok, false, "", ""};
+  compare_metric c{"cosine", 0, ">=", 0.99, true, cosine_ok, false, "", ""};
+  compare_metric info{"info", 0, "<=", 1, false, false, false, "", ""};
   p.comparison.metrics = {d, c, info};
   p.comparison.passed = distance_ok && cosine_ok;
   return p;

@@ -298,3 +298,69 @@ TEST_CASE("compare.unusual_files: .npz archives, good and damaged") {
     err(bad);
   }
 }
+
+// The readers at their edges (issue 39: each refusal was tested on its common case only): a
+// tensor at a nonzero storage offset reading the last element of its storage (and one past it),
+// the other dtype width of .npy and the other byte order, the other callable of a state_dict
+// (_rebuild_parameter) and torch.* globals that are not the known ones.
+TEST_CASE("compare.unusual_files: the .pt and .npz readers at their edges") {
+  const std::vector<float> storage = {1, 2, 3, 4, 5, 6};
+  auto pt = [&](int offset, std::vector<int> shape, std::vector<int> stride) {
+    return tab::pytorch_file(tab::state_dict_pickle("w", "FloatStorage", 6, shape, stride, offset),
+                             tab::raw_bytes(storage));
+  };
+  // Offset 2, a 2 x 2 view with strides (2, 1): elements 2..5, the last one the storage's last.
+  CHECK(parse_tensor_file(pt(2, {2, 2}, {2, 1}), "offset.pt").at("w").data ==
+        std::vector<double>{3, 4, 5, 6});
+  // Offset 3: its last element would be element 6 of 6.
+  CHECK(weights_error_message([&] {
+          parse_tensor_file(pt(3, {2, 2}, {2, 1}), "past.pt");
+        }).find("reads past the end of its storage of 6 elements") != std::string::npos);
+  // One element at the last offset.
+  CHECK(parse_tensor_file(pt(5, {1}, {1}), "last.pt").at("w").data == std::vector<double>{6});
+
+  // _rebuild_parameter around the tensor (an nn.Parameter in the state_dict).
+  std::string p = tab::state_dict_pickle("w", "FloatStorage", 6, {6}, {1});
+  const std::string call = "ctorch._utils\n_rebuild_tensor_v2\n(";
+  const std::size_t begin = p.find(call), end = p.find("tR", begin) + 2;
+  const std::string tensor = p.substr(begin, end - begin);
+  p.replace(begin, end - begin,
+            "ctorch._utils\n_rebuild_parameter\n(" + tensor + "\x89" +
+                "ccollections\nOrderedDict\n)R" + "tR");
+  CHECK(parse_tensor_file(tab::pytorch_file(p, tab::raw_bytes(storage)), "param.pt").at("w").data ==
+        std::vector<double>{1, 2, 3, 4, 5, 6});
+
+  // torch.* names that are not the known callables are refused by name, before any call.
+  const std::string good = tab::state_dict_pickle("w", "FloatStorage", 6, {6}, {1});
+  for (const std::string& global :
+       {std::string("torch._utils\n_rebuild_tensor_v3"), std::string("torch\nload"),
+        std::string("torch.cuda\nFloatStorage"), std::string("torch\nFloatStorageX")}) {
+    std::string bad = good;
+    const std::string from = global.find("Storage") != std::string::npos
+                                 ? "ctorch\nFloatStorage\n"
+                                 : "ctorch._utils\n_rebuild_tensor_v2\n";
+    bad.replace(bad.find(from), from.size(), "c" + global + "\n");
+    std::string dotted = global;
+    dotted[dotted.find('\n')] = '.';
+    const std::string m = weights_error_message(
+        [&] { parse_tensor_file(tab::pytorch_file(bad, tab::raw_bytes(storage)), "g.pt"); });
+    INFO(m);
+    CHECK(m.find("names the callable " + dotted + ", which this reader does not call") !=
+          std::string::npos);
+  }
+
+  // .npy: float32 (the other width) read; big-endian (the other byte order) refused by name.
+  const std::vector<float> f = {1.5f, -2.0f};
+  CHECK(
+      parse_npz(tab::zip({{"w.npy", tab::npy("<f4", "(2,)", false, tab::raw_bytes(f))}}), "f4.npz")
+          .at("w")
+          .data == std::vector<double>{1.5, -2.0});
+  const std::vector<double> v = {1, 2};
+  for (const char* descr : {">f8", ">f4", "|f8"}) {
+    INFO(descr);
+    CHECK(weights_error_message([&] {
+            parse_npz(tab::zip({{"w.npy", tab::npy(descr, "(2,)", false, tab::raw_bytes(v))}}),
+                      "be.npz");
+          }).find(std::string("dtype '") + descr + "'") != std::string::npos);
+  }
+}

@@ -2,6 +2,7 @@
 // message naming the defect (never a crash, never another exception type); and `compare`
 // passes Prop 1's exact construction and fails deliberately broken ones (mutation tests).
 #include "compare/compare.hpp"
+#include "compare/model_files.hpp"
 #include "compare/weights_file.hpp"
 #include "core/eigen_scalar.hpp"
 #include "optimal_gdpp.hpp"

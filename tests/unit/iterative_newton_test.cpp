@@ -4,6 +4,7 @@
 // construction (must pass) and on broken ones (must fail): wrong alpha (scaled by 1 + 2^-40, and
 // doubled), the Newton correction's sign flipped, its +M term dropped, the read-out scaled.
 #include "iterative_newton.hpp"
+#include "iterative_newton_errata.hpp"
 
 #include "core/precision.hpp"
 #include "harness/runner.hpp"
@@ -125,3 +126,17 @@ TEST_CASE("iterative_newton mutants: OLS error identity catches wrong alpha and 
 #endif
 
 }  // namespace iterative_newton_unit_test
+
+// The erratum measurement confirms only when BOTH of its conditions hold (issue 39): a "printed"
+// side right in one of its two expansions, or the printed side itself as the correction, or a
+// correction wrong in one expansion, must not confirm.
+TEST_CASE("iterative_newton: the sec5 erratum confirms only when both conditions hold") {
+  const std::vector<int> p1 = {2, -4}, p2 = {4, -12, 16, -16}, c1 = {2, -1}, c2 = {4, -6, 4, -1};
+  CHECK(measure_sec5_expansions(p1, p2, c1, c2).supports_correction);
+  CHECK_FALSE(measure_sec5_expansions(c1, p2, c1, c2).supports_correction);  // printed M_1 right
+  CHECK_FALSE(measure_sec5_expansions(p1, c2, c1, c2).supports_correction);  // printed M_2 right
+  CHECK_FALSE(
+      measure_sec5_expansions(c1, c2, c1, c2).supports_correction);  // nothing printed wrong
+  CHECK_FALSE(measure_sec5_expansions(p1, p2, p1, c2).supports_correction);  // correction M_1 wrong
+  CHECK_FALSE(measure_sec5_expansions(p1, p2, c1, p2).supports_correction);  // correction M_2 wrong
+}

@@ -163,3 +163,33 @@ TEST_CASE("scheduler shard: the shard file records the task, and merge does not 
   CHECK(ordered.size() == 2);
   std::filesystem::remove_all(dir);
 }
+
+// merge compares the merged case count with the run's (harness/shard_file.hpp): a merged run
+// short of its last cases, or not starting at case 0, is refused whatever order_shard_set let
+// through; a run not applicable in this scalar has no cases to count.
+TEST_CASE("shard merge: the merged case count is the run's") {
+  run_request req;
+  req.cfg.cases = 10;
+  req.id = "p/double";
+  run_part whole;
+  whole.block.begin = 0;
+  whole.block.end = 10;
+  CHECK_NOTHROW(require_whole_runs({whole}, {req}));
+  run_part short_of_last = whole;
+  short_of_last.block.end = 7;
+  try {
+    require_whole_runs({short_of_last}, {req});
+    FAIL("a run short of its last shard's cases was accepted");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) ==
+          "the merged shards hold cases [0, 7) of run 'p/double', which has 10 cases: a shard "
+          "is missing");
+  }
+  run_part late_start = whole;
+  late_start.block.begin = 3;
+  CHECK_THROWS_AS(require_whole_runs({late_start}, {req}), std::invalid_argument);
+  run_part not_applicable = short_of_last;
+  not_applicable.applicable = false;
+  CHECK_NOTHROW(require_whole_runs({not_applicable}, {req}));
+  CHECK_THROWS_AS(require_whole_runs({whole, whole}, {req}), std::invalid_argument);
+}

@@ -4,7 +4,7 @@
 # of one `check --json` run (only the "seconds" timings may differ). The selection includes a
 # property that fails late in the run (in the last shard) and is shrunk, so the merge combines
 # passing shards with a failing one. Then merge must refuse, with one "iclproof: error:" line and
-# exit code 2: a missing shard, a duplicated shard, a shard of another seed or size profile
+# exit code 2: a missing shard (the first, a middle one, the last), a duplicated shard, a shard of another seed or size profile
 # (--size), a shard of the other command, a damaged (truncated) file, an edited file, an
 # unreadable file.
 #   -DEXE=iclproof_verdict_fixture -DWORK=dir -DCASES=n -DSEED=s
@@ -86,6 +86,11 @@ set(s1 ${WORK}/check_shard1.json)
 set(s2 ${WORK}/check_shard2.json)
 set(s3 ${WORK}/check_shard3.json)
 refused("missing shard\\(s\\) 2 of 3" merge ${s1} ${s3} --out ${WORK}/refused)
+# The edges: the last shard missing, and the first (issue 39: only a middle one was ever dropped).
+refused("missing shard\\(s\\) 3 of 3" merge ${s1} ${s2} --out ${WORK}/refused)
+refused("missing shard\\(s\\) 1 of 3" merge ${s2} ${s3} --out ${WORK}/refused)
+refused("missing shard\\(s\\) 3 of 3" merge ${WORK}/report_shard1/shard.json
+        ${WORK}/report_shard2/shard.json --out ${WORK}/refused)
 refused("given twice" merge ${s1} ${s2} ${s2} ${s3} --out ${WORK}/refused)
 run(any check --property "vonoswald.*" --cases ${CASES} --seed 12345 --shard 2/3
     --json ${WORK}/other_seed.json)
