@@ -383,7 +383,8 @@ sub statement_sentence {
   my ($file, $line, $cmd, $rest, $st) = @_;
   my @r = @$rest;
   my $text = join(' ', $cmd, @r);
-  my $what = "statement file: '$cmd' is not allowed (only From Coq/mathcomp Require Import, Import, Open Scope, Set Implicit Arguments, Unset Strict Implicit, Unset Printing Implicit Defensive, Definition, Fixpoint, Lemma/Theorem/Example with Proof ... Qed)";
+  my $shown = $cmd =~ /^(Number|Reserved|Existing|Tactic|Declare)$/ && @r ? "$cmd $r[0]" : $cmd;
+  my $what = "statement file: '$shown' is not allowed (only Require/Import/Open Scope, three flags, Definition, Fixpoint, Lemma/Theorem/Example and their proofs)";
   if ($st->{proof}) {
     if ($cmd eq 'Qed' || $cmd eq 'Defined') { $st->{proof} = 0; return }
     return if $cmd eq 'Proof' || $cmd !~ /^[A-Z]/;    # a tactic
