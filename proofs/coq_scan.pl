@@ -452,7 +452,9 @@ sub statement_claims {
         if ($x =~ /^[({\[]$/) { $depth++ } elsif ($x =~ /^[)}\]]$/) { $depth-- }
         elsif ($x eq '-' && $t[$j + 1] eq '>' && $depth == 0) { $arrow = 1; last }
       }
-      if ($k > $#t || ($t[$k + 1] // '') ne "premises_$p" || !$arrow) {
+      my $first = $k + 1;
+      $first++ if ($t[$first] // '') eq '@';    # @premises_<p> (explicit arguments)
+      if ($k > $#t || ($t[$first] // '') ne "premises_$p" || !$arrow) {
         violation($file, $line, "statement file: the body of '$name' must be 'forall ..., premises_$p ... -> ...'");
         $ok = 0;
       }
@@ -468,6 +470,7 @@ sub statement_claims {
       $ok = 0;
     } else {
       my (undef, $wline, @wt) = @$w;
+      splice(@wt, 1, 1) if @wt > 2 && $wt[0] eq ':' && $wt[1] eq '@';    # @premises_<p>
       if (@wt < 2 || $wt[0] ne ':' || $wt[1] ne "premises_$p") {
         violation($file, $wline, "statement file: 'witness_$p' must state 'premises_$p <a concrete instance>'");
         $ok = 0;
