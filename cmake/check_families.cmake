@@ -5,6 +5,8 @@
 # Fails (listing every disagreement) when
 #   - proofs/_CoqProject or proofs/real_analysis_files.txt is not the text the registrations give;
 #   - a proofs/*.v belongs to no family, or a registered theory file does not exist;
+#   - a proofs/statements/*.v is not <id>.v or <id>_check.v of a registered family <id>, or a
+#     check file has no statement file;
 #   - (with EXE) a property prefix of `iclproof list` is not a registered family, or a registered
 #     family has no property;
 #   - (with FIXTURE) a registered family has not both test-only properties <id>.test_only_holds
@@ -26,8 +28,8 @@ if(DROP_FAMILY)
   set_property(GLOBAL PROPERTY ICLPROOF_FAMILY_IDS ${ids})
 endif()
 
-iclproof_coqproject_text(coqproject)
-iclproof_real_analysis_text(real_analysis)
+iclproof_coqproject_text(${SOURCE}/proofs coqproject)
+iclproof_real_analysis_text(${SOURCE}/proofs real_analysis)
 if(WRITE)
   file(WRITE ${SOURCE}/proofs/_CoqProject "${coqproject}")
   file(WRITE ${SOURCE}/proofs/real_analysis_files.txt "${real_analysis}")
@@ -69,6 +71,19 @@ endforeach()
 foreach(v IN LISTS registered_proofs)
   if(NOT EXISTS ${SOURCE}/proofs/${v})
     disagree("proofs/${v} is registered but does not exist")
+  endif()
+endforeach()
+
+# Every statement file is proofs/statements/<id>.v or <id>_check.v of a registered family <id>
+# (discovered by name), and a check file has its statement file.
+file(GLOB statement_files RELATIVE ${SOURCE}/proofs/statements ${SOURCE}/proofs/statements/*.v)
+foreach(v IN LISTS statement_files)
+  string(REGEX REPLACE "(_check)?\\.v$" "" id "${v}")
+  if(NOT id IN_LIST ids)
+    disagree("proofs/statements/${v} is not <family>.v or <family>_check.v of a family of "
+             "families.cmake")
+  elseif(v MATCHES "_check\\.v$" AND NOT EXISTS ${SOURCE}/proofs/statements/${id}.v)
+    disagree("proofs/statements/${v} has no statement file proofs/statements/${id}.v")
   endif()
 endforeach()
 

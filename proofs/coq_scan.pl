@@ -51,6 +51,30 @@
 #     e.g. `From elpi Require`), Declare ML Module;
 #   * an unterminated comment or string (Coq would reject the file; the scan must not guess).
 #
+#   * in EVERY file: an identifier with a non-ASCII character (outside comments and strings).
+#     All of them, not only mixed-script ones: a look-alike (a Cyrillic 'a' in `le`, a Greek
+#     omicron) reads as an ASCII name, and deciding which scripts mix needs Unicode tables the
+#     scan would have to trust; the theories use ASCII names only;
+#   * in a STATEMENT FILE (statements/<family>.v, not <family>_check.v; proofs/README.md):
+#     everything but `From Coq|mathcomp Require Import`, `Import`, `(Local) Open Scope`,
+#     `Set Implicit Arguments`, `Unset Strict Implicit`, `Unset Printing Implicit Defensive`,
+#     `Definition`, `Fixpoint`, `Lemma`/`Theorem`/`Example` and, between a statement and its
+#     `Qed`/`Defined`, `Proof` and tactics (a sentence starting with a lower-case word): so
+#     Notation, Infix, Number Notation, Reserved Notation, Coercion, Instance, Existing Instance,
+#     Canonical, Arguments, Section, Variable(s), Hypothesis, Context, Let, Module, Ltac, Hint,
+#     Tactic Notation, a Require of anything but Coq and mathcomp, ... are refused, also inside
+#     a proof; any non-ASCII character outside comments (strings too); and a claim not of the
+#     shape the infrastructure reads: each `claim_<family>__<rest>` must be
+#     `Definition claim_<p> : Prop := forall ..., premises_<p> ... -> ...` with a
+#     `Definition premises_<p>` and a `Lemma`/`Theorem`/`Example witness_<p> : premises_<p> ...`
+#     in the same file, <family> the file's own name.
+#
+# Also output for statement files (read by audit.sh, step 8):
+#   CLAIM     <file> <claim name> <property id>   a well-formed claim (claim_<family>__<rest>,
+#                                                  property <family>.<rest>)
+#   HEADER    <file> <sentence>                    a Require/Import/Open Scope/Set sentence, in
+#                                                  order: the context Coq prints the claims in
+#
 # Numbers are one token (10, 1_000, 0x1F, 1.5e3), as in Coq's lexer; `:=`, `<:` and `:>` are one
 # token each.
 use strict;
@@ -78,12 +102,21 @@ my %refused_prefix = map { $_ => 1 } qw(Time Timeout Fail Succeed Redirect Instr
 my %allowed_attribute = map { $_ => 1 } qw(local global export);
 # The libraries a theory may Require (the logical roots of -Q/-R mappings).
 my %allowed_root = map { $_ => 1 } qw(Coq mathcomp Interval Coquelicot Flocq ICLProof);
+# A statement file: only Coq's standard library and mathcomp.
+my %statement_root = map { $_ => 1 } qw(Coq mathcomp);
+# The flags a statement file may set (exactly these sentences).
+my %statement_flag = map { $_ => 1 } ('Set Implicit Arguments', 'Unset Strict Implicit',
+  'Unset Printing Implicit Defensive');
+# The family of the statement file being scanned (undef for any other file).
+our $statement_family;
 
 for my $file (@ARGV) {
   open(my $fh, '<:raw', $file) or do { print STDERR "coq_scan: cannot read $file\n"; exit 2 };
   local $/;
   my $src = <$fh>;
   close $fh;
+  local $statement_family;
+  $statement_family = $1 if $file =~ m{(?:^|/)statements/([a-z][a-z0-9_]*)\.v$} && $1 !~ /_check$/;
   scan_file($file, $src);
 }
 exit 0;
@@ -128,6 +161,9 @@ sub lex {
       my $start = $line;
       my ($j, $l) = skip_string($src, $i, $line);
       if (!defined $j) { violation($file, $start, 'unterminated string'); return @tok }
+      if (defined $statement_family && substr($src, $i, $j - $i) =~ /[\x80-\xff]/) {
+        violation($file, $start, 'non-ASCII character in a string (a statement file is ASCII outside comments)');
+      }
       push @tok, ['<STRING>', $start];
       ($i, $line) = ($j, $l);
       next;
@@ -142,7 +178,11 @@ sub lex {
         }
         last;
       }
-      push @tok, [substr($src, $i, $j - $i), $line];
+      my $id = substr($src, $i, $j - $i);
+      if ($id =~ /[\x80-\xff]/) {
+        violation($file, $line, "non-ASCII identifier '$id' (refused in every theory: a look-alike of an ASCII name reads as that name)");
+      }
+      push @tok, [$id, $line];
       $i = $j;
       next;
     }
@@ -210,6 +250,8 @@ sub scan_file {
   }
   push @sentences, [@cur] if @cur;
   my @blocks;    # open Sections and Modules: ['Section'|'Module', name]
+  # a statement file: proof mode, its definitions and theorems (name -> [tokens after the name])
+  my %stmt = (proof => 0, defs => {}, thms => {}, order => []);
   for my $s (@sentences) {
     my @w = @$s;
     # bullets and braces
@@ -248,6 +290,7 @@ sub scan_file {
     my ($cmd, $line) = @{$w[0]};
     my @rest = map { $_->[0] } @w[1 .. $#w];
     my $in_section = grep { $_->[0] eq 'Section' } @blocks;
+    statement_sentence($file, $line, $cmd, \@rest, \%stmt) if defined $statement_family;
     if ($cmd =~ /^Elpi/) {
       violation($file, $line, "forbidden '$cmd' (a Coq-Elpi command: elpi code can add axioms and modules)");
     } elsif ($cmd eq 'Require' || ($cmd eq 'From' && grep { $_ eq 'Require' } @rest)) {
@@ -332,4 +375,107 @@ sub scan_file {
     }
   }
   for my $b (@blocks) { violation($file, 0, "$b->[0] $b->[1] is never closed") }
+  statement_claims($file, \%stmt) if defined $statement_family;
+}
+
+# One sentence of a statement file (after the followed prefixes): the allow-list of commands.
+sub statement_sentence {
+  my ($file, $line, $cmd, $rest, $st) = @_;
+  my @r = @$rest;
+  my $text = join(' ', $cmd, @r);
+  my $shown = $cmd =~ /^(Number|Reserved|Existing|Tactic|Declare)$/ && @r ? "$cmd $r[0]" : $cmd;
+  my $what = "statement file: '$shown' is not allowed (only Require/Import/Open Scope, three flags, Definition, Fixpoint, Lemma/Theorem/Example and their proofs)";
+  if ($st->{proof}) {
+    if ($cmd eq 'Qed' || $cmd eq 'Defined') { $st->{proof} = 0; return }
+    return if $cmd eq 'Proof' || $cmd !~ /^[A-Z]/;    # a tactic
+    violation($file, $line, "statement file: '$cmd' inside a proof is not allowed (tactics only)");
+    return;
+  }
+  if ($cmd eq 'From') {
+    my $root = $r[0] // '';
+    if (!$statement_root{$root} || ($r[1] // '') ne 'Require' || ($r[2] // '') ne 'Import') {
+      violation($file, $line, "statement file: 'From $root ...' is not allowed (only From Coq or From mathcomp Require Import)");
+    } else { print "HEADER\t$file\t$text\n" }
+  } elsif ($cmd eq 'Set' || $cmd eq 'Unset') {
+    if ($statement_flag{$text}) { print "HEADER\t$file\t$text\n" }
+    else { violation($file, $line, "statement file: '$text' is not allowed (only Set Implicit Arguments, Unset Strict Implicit, Unset Printing Implicit Defensive)") }
+  } elsif ($cmd eq 'Import') {
+    print "HEADER\t$file\t$text\n";
+  } elsif ($cmd eq 'Open') {
+    if (@r == 2 && $r[0] eq 'Scope') { print "HEADER\t$file\t$text\n" }
+    else { violation($file, $line, "statement file: '$text' is not allowed (only Open Scope <scope>)") }
+  } elsif ($cmd eq 'Definition' || $cmd eq 'Fixpoint' || $theorem_kw{$cmd} && $cmd =~ /^(Lemma|Theorem|Example)$/) {
+    my $name = $r[0] // '';
+    my @after = @r[1 .. $#r];
+    if ($cmd eq 'Definition' || $cmd eq 'Fixpoint') { $st->{defs}{$name} = [$cmd, $line, @after] }
+    else { $st->{thms}{$name} = [$cmd, $line, @after] }
+    push @{$st->{order}}, $name;
+    # a statement, or a definition given by tactics, opens a proof
+    $st->{proof} = 1 unless grep { $_ eq ':=' } @after;
+  } else {
+    violation($file, $line, $what);
+  }
+}
+
+# The claims of a statement file: each claim_<p> with its premises_<p> and witness_<p>, of the
+# shapes audit.sh and the C++ side read (proofs/README.md, "Statement files").
+sub statement_claims {
+  my ($file, $st) = @_;
+  my ($defs, $thms) = ($st->{defs}, $st->{thms});
+  for my $name (@{$st->{order}}) {
+    next unless $name =~ /^claim_/;
+    my $d = $defs->{$name};
+    if (!$d) { violation($file, $thms->{$name}[1], "statement file: '$name' must be a Definition (claim_<p> : Prop := forall ..., premises_<p> ... -> ...)"); next }
+    my ($cmd, $line, @t) = @$d;
+    my ($p) = $name =~ /^claim_(.*)$/;
+    if ($p !~ /^([a-z][a-z0-9_]*?)__([a-z0-9][a-z0-9_]*)$/ || $1 ne $statement_family) {
+      violation($file, $line, "statement file: '$name' is not claim_${statement_family}__<rest> (the property ${statement_family}.<rest>, lower case)");
+      next;
+    }
+    my $property = "$1.$2";
+    my $ok = 1;
+    if ($cmd ne 'Definition' || @t < 4 || $t[0] ne ':' || $t[1] ne 'Prop' || $t[2] ne ':=' || $t[3] ne 'forall') {
+      violation($file, $line, "statement file: '$name' must read 'Definition $name : Prop := forall ..., premises_$p ... -> ...'");
+      $ok = 0;
+    } else {
+      # the first ',' at depth 0 ends the binders; then premises_<p>, and an '->' at depth 0
+      my ($depth, $k) = (0, 4);
+      for (; $k <= $#t; $k++) {
+        my $x = $t[$k];
+        if ($x =~ /^[({\[]$/) { $depth++ } elsif ($x =~ /^[)}\]]$/) { $depth-- }
+        elsif ($x eq ',' && $depth == 0) { last }
+      }
+      my $arrow = 0;
+      $depth = 0;
+      for (my $j = $k + 2; $j < $#t; $j++) {
+        my $x = $t[$j];
+        if ($x =~ /^[({\[]$/) { $depth++ } elsif ($x =~ /^[)}\]]$/) { $depth-- }
+        elsif ($x eq '-' && $t[$j + 1] eq '>' && $depth == 0) { $arrow = 1; last }
+      }
+      my $first = $k + 1;
+      $first++ if ($t[$first] // '') eq '@';    # @premises_<p> (explicit arguments)
+      if ($k > $#t || ($t[$first] // '') ne "premises_$p" || !$arrow) {
+        violation($file, $line, "statement file: the body of '$name' must be 'forall ..., premises_$p ... -> ...'");
+        $ok = 0;
+      }
+    }
+    my $pd = $defs->{"premises_$p"};
+    if (!$pd || $pd->[0] ne 'Definition') {
+      violation($file, $line, "statement file: '$name' has no 'Definition premises_$p' in the same file");
+      $ok = 0;
+    }
+    my $w = $thms->{"witness_$p"};
+    if (!$w) {
+      violation($file, $line, "statement file: '$name' has no 'Lemma witness_$p : premises_$p ...' (the witness that its premises can hold) in the same file");
+      $ok = 0;
+    } else {
+      my (undef, $wline, @wt) = @$w;
+      splice(@wt, 1, 1) if @wt > 2 && $wt[0] eq ':' && $wt[1] eq '@';    # @premises_<p>
+      if (@wt < 2 || $wt[0] ne ':' || $wt[1] ne "premises_$p") {
+        violation($file, $wline, "statement file: 'witness_$p' must state 'premises_$p <a concrete instance>'");
+        $ok = 0;
+      }
+    }
+    print "CLAIM\t$file\t$name\t$property\n" if $ok;
+  }
 }

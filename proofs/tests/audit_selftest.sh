@@ -119,6 +119,52 @@ expect stale_vo            rejects_stale_vo 1 "building the theories from clean 
 expect kept_audit_v        rejects_kept_audit_v 1 "Audit.v is not in _CoqProject" "$F"
 expect coqproject_flag     rejects_coqproject_flag 1 "_CoqProject:2: '-arg -type-in-type' is not allowed" "$F"
 expect dangling_citation   rejects_dangling_citation 1 "dangling citation: proofs/Fixture.v:no_such_theorem \(Fixture.v declares no constant 'no_such_theorem'\)" "$F"
+# --- statement files (proofs/README.md, "Statement files"): each claim_<p> of
+# statements/<family>.v has a check_<p> in <family>_check.v of EXACTLY its type and a witness of
+# its premises.  The fixtures below have no text-scan finding ("text_scan":[] in audit.json), so
+# each is rejected by Coq's side alone (C): the compiler, the constr_eq of AuditStatements.v,
+# Coq's list of constants.
+# also NAME FILE REGEX: one more pattern the output (FILE = log) or audit.json (FILE = json) of
+# the run NAME must hold.
+also() {
+  local name="$1" where="$2" re="$3" f
+  n=$((n + 1))
+  if [ "$where" = log ]; then f="$work/$name.log"; else f="$work/$name/out/audit.json"; fi
+  if grep -Eq -- "$re" "$f"; then echo "ok   $name: also /$re/"
+  else echo "FAIL $name: $where lacks /$re/"; bad=1; fi
+}
+NS='"text_scan":\[\]'
+TOY="statements/toy.v:claim_toy__step_one_reaches_target"
+expect statement_accepted  accepts_statement 0 "statement files: 1 claims, 1 with a check of exactly their type and a witness" \
+  '"claim":"claim_toy__step_one_reaches_target","statement":"claim_toy__step_one_reaches_target =\\nforall \(R : ringType\) \(eta w y : R\),\\npremises_toy__step_one_reaches_target eta -> toy_step eta w y = y\\n     : Prop","check":"checked","check_reason":"","witness":"closed"'
+also statement_accepted log "check checked +witness closed +$TOY \(toy.step_one_reaches_target\)"
+expect statement_vacuous   rejects_statement_vacuous 1 'File "\./statements/toy\.v", line 20' "$NS"
+also statement_vacuous log "AUDIT FAIL: $TOY: witness witness_toy__step_one_reaches_target failed"
+expect statement_check_true rejects_statement_check_true 1 "AUDIT FAIL: $TOY: check wrong type: the type of statements/toy_check.v:check_toy__step_one_reaches_target is not ICLProof.statements.toy.claim_toy__step_one_reaches_target: Coq checks toy_check.check_toy__step_one_reaches_target : True" "$NS"
+also statement_check_true json '"check":"wrong type"'
+expect statement_check_other_module rejects_statement_check_other_module 1 "AUDIT FAIL: $TOY: check wrong type: .* Coq checks toy_check.check_toy__step_one_reaches_target : Other.claim_toy__step_one_reaches_target" "$NS"
+expect statement_missing_check rejects_statement_missing_check 1 "AUDIT FAIL: $TOY: check missing: statements/toy_check.v declares no check_toy__step_one_reaches_target" "$NS"
+also statement_missing_check json '"check":"missing"'
+expect statement_no_check_file rejects_statement_no_check_file 1 "AUDIT FAIL: $TOY: check missing: no check file statements/toy_check.v" "$NS"
+expect bridge_notation_changed rejects_bridge_notation_changed 1 'File "\./statements/toy_check\.v", line 11, characters 0-13:' "$NS"
+also bridge_notation_changed log "building the theories from clean failed"
+expect cited_definition    rejects_cited_definition 1 "citation proofs/Cited.v:toy_claim_def names a definition, not a theorem" \
+  '"file":"proofs/Cited.v","name":"toy_claim_def","kind":"definition"'
+also cited_definition log "citation proofs/Cited.v:toy_field names a projection, not a theorem"
+expect statement_notation  rejects_statement_notation 1 "statements/toy.v:8: statement file: 'Notation' is not allowed" "$F"
+# AuditStatements.v Requires the statement and check modules and nothing else; AuditPrint_toy.v
+# only the statement module after the statement file's own Coq/mathcomp sentences.
+gen="$work/statement_accepted/out"
+n=$((n + 1))
+if [ "$(sed -n 3p "$gen/AuditStatements.v")" = 'From ICLProof Require statements.toy statements.toy_check.' ] \
+   && [ "$(grep -c '^From' "$gen/AuditStatements.v")" = 1 ] \
+   && [ "$(grep -c 'ICLProof' "$gen/AuditPrint_toy.v")" = 2 ] \
+   && grep -qx 'From ICLProof Require Import statements.toy.' "$gen/AuditPrint_toy.v" \
+   && ! grep -v '^Redirect\|^(\*\|^   \|^From \(mathcomp\|Coq\) Require Import\|^From ICLProof Require Import statements.toy\.$\|^Set\|^Unset\|^Import\|^Open Scope' "$gen/AuditPrint_toy.v" | grep -q .; then
+  echo "ok   generated_statement_files_require_only_statements"
+else
+  echo "FAIL generated_statement_files_require_only_statements: $gen"; bad=1
+fi
 # The generated Audit_<k>.v Requires exactly the fixture's modules and nothing else: past its
 # header comment, every line is that Require, a Print Assumptions (of a project constant, or of
 # an axiom coqchk reports, to show it a sealed-module field) or a Locate.
@@ -142,5 +188,17 @@ elif ! grep -q "dangling citation: proofs/Fixture.v:no_such_theorem" "$cit.log" 
      || grep -q "dangling citation: proofs/Fixture.v:fixture_closed_claim" "$cit.log"; then
   echo "FAIL check_citations_dangling: wrong reason"; sed 's/^/     | /' "$cit.log"; bad=1
 else echo "ok   check_citations_dangling"; fi
+# ... and a citation of a Definition : Prop or of a record field (kind, not only existence).
+cit="$work/citations_kind"; rm -rf "$cit"; mkdir -p "$cit/proofs" "$cit/properties"
+cp "$here/fixtures/rejects_cited_definition/Cited.v" "$cit/proofs/"
+printf -- '-Q . ICLProof\nCited.v\n' > "$cit/proofs/_CoqProject"
+cp "$here/fixtures/rejects_cited_definition/properties/fixture.cpp" "$cit/properties/"
+n=$((n + 1))
+if bash "$here/check_citations.sh" "$cit" > "$cit.log" 2>&1; then
+  echo "FAIL check_citations_kind: accepted citations of a definition and a field"; bad=1
+elif ! grep -q "citation proofs/Cited.v:toy_claim_def names a definition, not a theorem" "$cit.log" \
+     || ! grep -q "citation proofs/Cited.v:toy_field names a projection, not a theorem" "$cit.log"; then
+  echo "FAIL check_citations_kind: wrong reason"; sed 's/^/     | /' "$cit.log"; bad=1
+else echo "ok   check_citations_kind"; fi
 [ "$bad" = 0 ] && echo "audit self-test: all $n checks behaved" || echo "audit self-test: FAILED"
 exit "$bad"

@@ -2,7 +2,8 @@
 # check_citations.sh ROOT -- every Coq name a property cites ("proofs/File.v:name" anywhere in
 # ROOT/properties/, in whatever list or sentence it stands) must be a constant that File.v
 # declares, and File.v must be in ROOT/proofs/_CoqProject, so that the audit (which Print
-# Assumptions every declared constant) checks it.  Fast: no Coq, the declarations come from
+# Assumptions every declared constant) checks it; and a theorem (Theorem, Lemma, Example, ...),
+# not a definition or record field (the audit checks the same).  Fast: no Coq, the declarations come from
 # proofs/coq_scan.pl.  audit.sh makes the same check; this test reports it without a build.
 # Exit 1 lists the dangling citations (cite the paper equation instead until the theorem exists).
 # Also: in the ICLPROOF_PROPERTY headers of ROOT/properties/*.cpp a theorem is cited with its role (src/trust/claim_coverage.hpp:
@@ -18,7 +19,7 @@ mapfile -t theories < <(grep -E '^[A-Za-z][A-Za-z0-9_]*\.v$' "$proofs/_CoqProjec
 declare -A declared=() listed=()
 for v in "${theories[@]}"; do listed[$v]=1; done
 while IFS=$'\t' read -r tag file kind name; do
-  [ "$tag" = DECL ] && declared[$file:$name]=1
+  [ "$tag" = DECL ] && declared[$file:$name]="$kind"
 done < <(cd "$proofs" && perl "$here/coq_scan.pl" "${theories[@]}")
 bad=0 n=0
 while read -r cite; do
@@ -28,6 +29,10 @@ while read -r cite; do
   if [ -z "${listed[$file]:-}" ] || [ -z "${declared[${cite#proofs/}]:-}" ]; then
     echo "dangling citation: $cite (not a constant declared by a theory of proofs/_CoqProject)"
     grep -rlF "$cite" "$root/properties" | sed 's/^/    cited in /'
+    bad=1
+  elif [ "${declared[${cite#proofs/}]}" != theorem ]; then
+    # a Definition : Prop states a claim, a record field is assumed: neither proves anything
+    echo "citation $cite names a ${declared[${cite#proofs/}]}, not a theorem (Theorem, Lemma, Example, ...)"
     bad=1
   fi
 done < <(grep -rhoE "proofs/[A-Za-z0-9_]+\.v:[A-Za-z_][A-Za-z0-9_']*" "$root/properties" 2>/dev/null | sort -u)

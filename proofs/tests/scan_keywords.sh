@@ -8,7 +8,9 @@
 #     has a rejecting fixture, here or an older fixtures/rejects_* one, which the scan rejects
 #     naming that token (a token added to the lists without a fixture fails this test);
 #   - every fixture file is listed and every listed file exists;
-#   - a clean theory (fixtures/accepts_closed) gives no violation.
+#   - a clean theory (fixtures/accepts_closed) gives no violation, nor does the clean statement
+#     file, check file and theory of fixtures/accepts_statement (which yields its CLAIM).
+# A fixture may have several rows (several violations, each expected).
 set -u -o pipefail
 proofs="$(cd "$1" && pwd)" || { echo "scan_keywords: no directory $1"; exit 2; }
 scan="$proofs/coq_scan.pl"
@@ -17,23 +19,29 @@ fixtures="$proofs/tests/fixtures"
 bad=0 n=0
 fail() { echo "FAIL $*"; bad=1; }
 
-# 1. each listed fixture: exactly the one expected violation
+# 1. each listed fixture: exactly the expected violations (one row of expected.tsv each, in
+# the scan's order; statements/<name>.v is scanned as a statement file of the family <name>)
 listed=()
+declare -A want_of=()
 while IFS=$'\t' read -r file line message; do
   [ -n "$file" ] || continue
-  listed+=("$file")
+  [ -n "${want_of[$file]+set}" ] || listed+=("$file")
+  want_of[$file]+=$(printf 'VIOLATION\t%s:%s\t%s' "$file" "$line" "$message")$'\n'
+done < "$dir/expected.tsv"
+for file in "${listed[@]}"; do
   n=$((n + 1))
   [ -f "$dir/$file" ] || { fail "$file: listed in expected.tsv but missing"; continue; }
   got=$(cd "$dir" && perl "$scan" "$file" | grep '^VIOLATION')
-  want=$(printf 'VIOLATION\t%s:%s\t%s' "$file" "$line" "$message")
-  if [ "$got" = "$want" ]; then echo "ok   $file: $message"
+  want="${want_of[$file]%$'\n'}"
+  if [ "$got" = "$want" ]; then echo "ok   $file: ${want//$'\n'/ | }" | sed 's/VIOLATION\t[^\t]*\t//g'
   else fail "$file: expected exactly '$want', the scan reported: '${got:-nothing}'"; fi
-done < "$dir/expected.tsv"
+done
 [ "$n" -gt 0 ] || fail "expected.tsv lists no fixture"
-for f in "$dir"/*.v; do
+for f in "$dir"/*.v "$dir"/statements/*.v; do
   [ -e "$f" ] || continue
-  b=$(basename "$f")
-  printf '%s\n' "${listed[@]}" | grep -qxF "$b" || fail "$b is not listed in expected.tsv"
+  b=${f#"$dir"/}
+  # (an array lookup: `printf | grep -q` under pipefail fails when grep exits before printf)
+  [ -n "${want_of[$b]+set}" ] || fail "$b is not listed in expected.tsv"
 done
 
 # 2. every token of the scan's lists has a rejecting fixture
@@ -67,6 +75,13 @@ clean=$(cd "$fixtures/accepts_closed" && perl "$scan" ./*.v | grep '^VIOLATION')
 if [ -z "$clean" ] && [ -n "$(cd "$fixtures/accepts_closed" && perl "$scan" ./*.v | grep '^DECL')" ]; then
   echo "ok   accepts_closed: no violation"
 else fail "accepts_closed: '${clean:-no declaration found}'"; fi
+
+n=$((n + 1))
+st=$(cd "$fixtures/accepts_statement" && perl "$scan" ./*.v statements/*.v)
+if ! grep -q '^VIOLATION' <<<"$st" \
+   && grep -qx $'CLAIM\tstatements/toy.v\tclaim_toy__step_one_reaches_target\ttoy.step_one_reaches_target' <<<"$st"; then
+  echo "ok   accepts_statement: no violation, its claim found"
+else fail "accepts_statement: '$(grep -E '^(VIOLATION|CLAIM)' <<<"$st")'"; fi
 
 [ "$bad" = 0 ] && echo "scan keywords: all $n checks behaved" || echo "scan keywords: FAILED"
 exit "$bad"

@@ -49,9 +49,7 @@ nlohmann::json vacuous_checks_json(const std::vector<vacuous_check>& v) {
   return a;
 }
 
-std::string coverage_word(const claim_coverage& c) {
-  return c.fully_proved() ? "fully proved" : c.theorems.empty() ? "not proved" : "partially proved";
-}
+std::string coverage_word(const claim_coverage& c) { return std::string(c.coverage_word()); }
 
 }  // namespace
 
@@ -61,7 +59,7 @@ int present_check_results(const check_options& opt, const check_setup& setup,
   const std::string& scalar = setup.scalar;
   const bool exact = setup.exact;
   const proof_audit& audit = setup.audit;
-  const gate_policy policy{opt.ci, opt.certified ? &setup.recorded : nullptr};
+  const gate_policy policy{opt.ci, opt.certified ? &setup.recorded : nullptr, opt.certified};
   if (print_header) print_check_header(opt, setup);
   fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  {:<7}  {}\n", "property", "cases", "error",
              "tolerance", "maxerr/eps", "margin", "verdict", "trust level");
@@ -71,7 +69,10 @@ int present_check_results(const check_options& opt, const check_setup& setup,
   std::map<trust_level, int> level_counts;
   std::vector<std::pair<std::string, trust_level>> reached;
   std::vector<std::string> regressions;
-  for (const property_result& r : all) {
+  // Every result with the statement-file claims of this run's audit (when one is given).
+  std::vector<property_result> audited = all;
+  for (property_result& r : audited) apply_statement_audit(r, audit);
+  for (const property_result& r : audited) {
     if (r.outcome == verdict::not_applicable) {
       ++not_applicable;
       fmt::print("{:<58} {:>6} {:>10} {:>10} {:>10} {:>7}  not applicable in {}: {}\n", r.info.name,
@@ -138,6 +139,11 @@ int present_check_results(const check_options& opt, const check_setup& setup,
         {"coverage", coverage_word(cov)},
         {"fully_proved", cov.fully_proved()},
         {"unproved", cov.unproved},
+        {"statement",
+         {{"claim", cov.statement.claim},
+          {"checked", cov.statement.checked},
+          {"source", cov.statement.source},
+          {"printed", cov.statement.printed}}},
         {"check_mode", std::string(to_string(trust.mode))},
         {"trust_level", std::string(to_string(level))},
         {"trust_limited_by", trust.assessment.limited_by},

@@ -3,12 +3,14 @@
 
 #include "core/precision.hpp"
 #include "harness/size_statement.hpp"
+#include "harness/statement_ledger.hpp"
 #include "trust/claims_ledger.hpp"
 #include "trust/property_trust.hpp"
 #include "trust/trust_level.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 
 namespace iclproof {
@@ -27,8 +29,22 @@ int run_list_command(const list_options& opt) {
       fmt::print("  theorem:   {} ({})\n", t.text(), to_string(t.role));
     for (const auto& paper : c.papers) fmt::print("  paper:     {}\n", paper);
     fmt::print("  coverage:  {}\n", c.coverage_text());
+    // The statement-file claim next to the sentence: Coq's text, or why there is none.
+    if (c.statement.printed.empty()) {
+      fmt::print("  statement: {}: {}\n", c.statement.claim, no_statement_claim_reason);
+    } else {
+      fmt::print("  statement: {} (proofs/statements/{}.v, as Coq prints it):\n", c.statement.claim,
+                 p->info.family());
+      std::size_t pos = 0;
+      while (pos <= c.statement.printed.size()) {
+        const std::size_t end =
+            std::min(c.statement.printed.find('\n', pos), c.statement.printed.size());
+        fmt::print("    {}\n", c.statement.printed.substr(pos, end - pos));
+        pos = end + 1;
+      }
+    }
     fmt::print("  can reach: {}{}\n", to_string(reach.level),
-               reach.limited_by.empty() || !c.unproved.empty()
+               reach.limited_by.empty() || !c.theorems_state_whole_claim() || !c.statement.checked
                    ? ""
                    : " (limited by: " + reach.limited_by + ")");
     std::string runs, not_in;

@@ -1,5 +1,7 @@
 #include "harness/claim_coverage.hpp"
 
+#include "harness/statement_ledger.hpp"
+
 #include <set>
 #include <stdexcept>
 
@@ -36,7 +38,13 @@ std::string_view to_string(claim_kind k) {
 std::string claim_coverage::coverage_text() const {
   if (fully_proved()) return "fully proved";
   if (theorems.empty()) return "not proved: " + unproved;
-  return "partially proved: " + unproved;
+  if (statement.checked) return "partially proved: " + unproved;
+  if (unproved.empty()) return "partially proved: " + std::string(no_statement_claim_reason);
+  return "partially proved: " + unproved + "; " + std::string(no_statement_claim_reason);
+}
+
+std::string_view claim_coverage::coverage_word() const {
+  return fully_proved() ? "fully proved" : theorems.empty() ? "not proved" : "partially proved";
 }
 
 cited_theorem parse_cited_theorem(std::string_view t, citation_role role) {

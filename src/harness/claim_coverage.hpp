@@ -2,8 +2,11 @@
 // equations it cites where no theorem exists, and the part of the claim that no cited theorem
 // states (`unproved`). A property is FULLY PROVED only when `unproved` is empty, i.e. the cited
 // theorems, taken together, state the whole claim: every dimension, head, layer and parameter the
-// property draws. Otherwise it is "partially proved: <unproved>" and no output may count it as
-// proved (shared/TRUST.md; trust_level.hpp computes the level from this and the run).
+// property draws, AND its statement-file claim claim_<family>__<rest> has a checked check_
+// (harness/statement_ledger.hpp: what ties the theorems to the property's sentence, checked by
+// Coq). Otherwise it is "partially proved: <unproved>" (or "partially proved: no statement-file
+// claim checked yet") and no output may count it as proved (shared/TRUST.md; trust_level.hpp
+// computes the level from this and the run).
 //
 // Written as the fourth argument of ICLPROOF_PROPERTY, e.g.
 //   exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"),
@@ -47,19 +50,39 @@ struct cited_theorem {
 enum class claim_kind { exact_identity, approximation, rounding, measured };
 std::string_view to_string(claim_kind k);
 
+// The property's statement-file claim (harness/statement_ledger.hpp): its name by the naming
+// convention, whether a check_ of exactly its type checked (in the static ledger, set when the
+// property is registered; in the run's audit, set by trust/property_trust.hpp when one is
+// given), and the statement as Coq prints it.
+struct statement_status {
+  std::string claim;     // claim_<family>__<rest> ("" until the property is registered)
+  bool checked = false;  // a check_ of exactly its type and a witness passed
+  std::string printed;   // Coq's `Print claim_<p>.` ("" when there is none)
+  std::string source;    // where `checked` comes from: "static ledger" or "audit"
+};
+
 struct claim_coverage {
   claim_kind kind = claim_kind::exact_identity;
   std::vector<cited_theorem> theorems;
   std::vector<std::string> papers;  // paper equations / book theorems cited
   std::string unproved;             // empty iff the theorems together state the whole claim
+  statement_status statement;       // the statement-file claim (not written by the property)
 
-  // The cited theorems, taken together, state the whole claim (and there is at least one).
-  bool fully_proved() const {
+  // The cited theorems, taken together, state the whole claim (and there is at least one):
+  // the rule before statement files.
+  bool theorems_state_whole_claim() const {
     return unproved.empty() && !theorems.empty() &&
            (kind == claim_kind::exact_identity || kind == claim_kind::approximation);
   }
-  // "fully proved", "partially proved: <unproved>" or "not proved: <unproved>" (no theorem).
+  // ... and the statement-file claim has a checked check_.
+  bool fully_proved() const { return theorems_state_whole_claim() && statement.checked; }
+  // "fully proved", "partially proved: <unproved>" (with "; no statement-file claim checked
+  // yet" while there is none), "partially proved: no statement-file claim checked yet" (the
+  // theorems state the whole claim, no statement ties them to it) or "not proved: <unproved>"
+  // (no theorem).
   std::string coverage_text() const;
+  // "fully proved", "partially proved" or "not proved" (coverage_text without the reason).
+  std::string_view coverage_word() const;
 
   claim_coverage missing(std::string what) && {
     unproved = std::move(what);

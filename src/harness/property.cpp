@@ -1,5 +1,7 @@
 #include "harness/property.hpp"
 
+#include "harness/statement_ledger.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -52,6 +54,15 @@ property_registrar::property_registrar(
     if (p.info.name == info.name) throw std::logic_error("property registered twice: " + info.name);
   property p;
   p.info = std::move(info);
+  // The statement-file claim by the naming convention, checked if the static ledger (the
+  // checked-in proofs/statements/printed.txt) lists it; a run's audit overrides this.
+  statement_status& st = p.info.coverage.statement;
+  st.claim = statement_claim_name(p.info.name);
+  st.source = "static ledger";
+  if (const statement_claim* c = find_statement_claim(builtin_statement_ledger(), p.info.name)) {
+    st.checked = true;
+    st.printed = c->printed;
+  }
   for (const auto& [kind, body] : bodies) p.bodies[property::index_of(kind)] = body;
   r.push_back(std::move(p));
 }

@@ -30,13 +30,14 @@ std::string scalar_option_name(scalar_kind k) { return scalar_kind_name(k); }
 
 property_entry make_entry(property_result res, const proof_audit& audit) {
   property_entry e;
+  apply_statement_audit(res, audit);  // the statement-file claim as this run's audit has it
   const property_trust t = assess_property_run(res, audit);
   e.citations = t.citations;
   e.mode = t.mode;
   e.trust = t.assessment;
   // The report judges as `check --ci` does (trust/verdict.hpp): numerics, cited proofs when an
   // audit was given, sharpness.
-  e.gate = judge_property_run(res, t, audit, gate_policy{true, nullptr});
+  e.gate = judge_property_run(res, t, audit, gate_policy{true, nullptr, false});
   e.result = std::move(res);
   return e;
 }
@@ -259,8 +260,8 @@ run_report generate_report(const report_options& opt, const report_progress& pro
         throw std::logic_error("certified run without its main run: " + res.info.name);
       const property_trust t = assess_property_run(res, audit);
       it->gate = combine_with_certified(
-          it->gate, judge_property_run(res, t, audit, gate_policy{true, nullptr}), res.scalar,
-          res.outcome != verdict::pass);
+          it->gate, judge_property_run(res, t, audit, gate_policy{true, nullptr, false}),
+          res.scalar, res.outcome != verdict::pass);
       it->certified = certified_run{res.scalar,   res.cases,   res.outcome, t.mode,
                                     t.assessment, res.failure, res.drawn};
       continue;

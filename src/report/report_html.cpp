@@ -169,7 +169,8 @@ std::string report_to_html(const run_report& r) {
   for (const auto& e : r.properties) {
     h << "<tr><td class=\"name\"><a href=\"#prop-" << esc(e.result.info.name) << "\"><code>"
       << esc_name(e.result.info.name) << "</code></a></td><td>"
-      << folded(e.result.info.claim, 100, false) << "</td><td>"
+      << folded(e.result.info.claim, 100, false)
+      << "<br><small>statement file: " << esc(statement_text(e)) << "</small></td><td>"
       << folded(citations_text(e), 80, true) << "</td><td>" << esc(coverage_text(e)) << "</td><td>"
       << esc(proof_text(e)) << "</td>" << verdict_cell(e) << "<td>" << esc(level_text(e))
       << "</td></tr>\n";

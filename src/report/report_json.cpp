@@ -100,10 +100,13 @@ nlohmann::ordered_json report_to_json(const run_report& r) {
               {"claim", res.info.claim},
               {"coverage",
                {{"kind", std::string(to_string(cov.kind))},
-                {"state", cov.fully_proved()     ? "fully proved"
-                          : cov.theorems.empty() ? "not proved"
-                                                 : "partially proved"},
+                {"state", std::string(cov.coverage_word())},
                 {"unproved", cov.unproved},
+                {"statement",
+                 {{"claim", cov.statement.claim},
+                  {"checked", cov.statement.checked},
+                  {"source", cov.statement.source},
+                  {"printed", cov.statement.printed}}},
                 {"theorems", theorems},
                 {"papers", cov.papers}}},
               {"trust",

@@ -36,7 +36,8 @@ std::string report_to_markdown(const run_report& r) {
         "| Verdict | Trust level |\n";
   md << "|---|---|---|---|---|---|---|\n";
   for (const auto& e : r.properties)
-    md << "| `" << e.result.info.name << "` | " << md_cell(e.result.info.claim) << " | "
+    md << "| `" << e.result.info.name << "` | "
+       << md_cell(e.result.info.claim + " Statement file: " + statement_text(e)) << " | "
        << md_cell(citations_text(e)) << " | " << md_cell(coverage_text(e)) << " | "
        << md_cell(proof_text(e)) << " | **" << verdict_text(e) << "** | " << level_text(e)
        << " |\n";

@@ -31,8 +31,10 @@ namespace iclproof {
 // `summary.fully_proved`, `summary.trust_levels`. Version 4: per property `certified` (the run in
 // its strongest mode, as `check --certified`) and `summary.certified_trust_levels`.
 // Version 5: `gate` is the rule of `check --ci` (sharpness included), with `gate_text` and
-// `gate_reasons` (reports/SCHEMA.md, "Changes").
-inline constexpr int report_schema_version = 5;
+// `gate_reasons` (reports/SCHEMA.md, "Changes"). Version 6: `coverage.state` "fully proved"
+// also needs the property's statement-file claim checked (`coverage.statement`), and a cited
+// constant that is not a theorem has the status "not a theorem (<kind>)".
+inline constexpr int report_schema_version = 6;
 
 // ---- results ------------------------------------------------------------------------------
 // The same property run as `iclproof check --certified` runs it (its strongest mode: exact

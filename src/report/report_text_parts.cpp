@@ -1,5 +1,6 @@
 #include "report/report_text_parts.hpp"
 
+#include "harness/statement_ledger.hpp"
 #include "trust/claims_ledger.hpp"
 
 #include <fmt/format.h>
@@ -36,6 +37,27 @@ std::string citations_text(const property_entry& e) {
 
 std::string coverage_text(const property_entry& e) {
   return e.result.info.coverage.coverage_text();
+}
+
+// The statement-file claim as Coq prints it (one line, spaces collapsed), to be shown next to
+// the property's sentence, or why there is none.
+std::string statement_text(const property_entry& e) {
+  const statement_status& st = e.result.info.coverage.statement;
+  if (st.printed.empty())
+    return st.claim + ": " + std::string(no_statement_claim_reason) +
+           (st.source == "audit" ? " (not in this run's audit)" : "");
+  std::string one;
+  bool space = false;
+  for (char c : st.printed) {
+    if (c == ' ' || c == '\n' || c == '\t') {
+      space = !one.empty();
+      continue;
+    }
+    if (space) one += ' ';
+    space = false;
+    one += c;
+  }
+  return "Coq: " + one + (st.checked ? "" : " (its check did not pass)");
 }
 
 std::string proof_text(const property_entry& e) {

@@ -22,6 +22,7 @@ std::string verdict_text(const property_entry& e);
 std::string gate_reasons_text(const property_entry& e);
 std::string citations_text(const property_entry& e);
 std::string coverage_text(const property_entry& e);
+std::string statement_text(const property_entry& e);
 std::string proof_text(const property_entry& e);
 std::string level_text(const property_entry& e);
 std::string worst_error_text(const property_result& r);

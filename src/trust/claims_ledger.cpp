@@ -1,10 +1,12 @@
 #include "trust/claims_ledger.hpp"
 
 #include "core/markdown_text.hpp"
+#include "harness/statement_ledger.hpp"
 #include "trust/property_trust.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace iclproof {
@@ -62,8 +64,13 @@ std::string claims_ledger_markdown(const std::vector<property>& properties) {
        "     one differ. -->\n\n";
   s += "Every property of iclproof, what backs its claim, and what does not yet. A property is\n"
        "**fully proved** only when the Coq theorems it cites, taken together, state the whole\n"
-       "claim (every dimension, head, layer and parameter the property draws); otherwise it is\n"
-       "*partially proved* (some theorems, a named missing part) or *not proved* (no theorem).\n"
+       "claim (every dimension, head, layer and parameter the property draws) AND its claim\n"
+       "`claim_<family>__<rest>` in the statement file `proofs/statements/<family>.v` (Coq and\n"
+       "mathcomp only, read by people) has a `check_` in `<family>_check.v` whose type Coq found\n"
+       "to be exactly that claim, and a witness that its premises hold; otherwise it is\n"
+       "*partially proved* (some theorems, a named missing part, or \"no statement-file claim\n"
+       "checked yet\") or *not proved* (no theorem). Each claim's statement is shown below as Coq\n"
+       "prints it (`proofs/statements/printed.txt`, which the audit regenerates).\n"
        "No output of iclproof counts a partially proved property as proved.\n\n";
   s += "Roles of a cited theorem: `identity` states (part of) the claimed equation; `bound`\n"
        "states an inequality used in the error bound; `composition` states how proved pieces\n"
@@ -75,7 +82,16 @@ std::string claims_ledger_markdown(const std::vector<property>& properties) {
        "property's citations and the modes it can run in allow, given a passing proof audit in\n"
        "the run. The level a run actually reaches is printed by `iclproof check` beside every\n"
        "verdict.\n\n";
+  int covered = 0, with_statement = 0;
+  for (const auto& p : properties) {
+    covered += p.info.coverage.theorems_state_whole_claim();
+    with_statement += p.info.coverage.statement.checked;
+  }
   s += fmt::format("**{} fully proved of {} properties.**\n\n", fully, properties.size());
+  s += fmt::format(
+      "{} properties cite theorems that state their whole claim; {} have a checked statement-file "
+      "claim; the {} of the first without one are partially proved until it is written.\n\n",
+      covered, with_statement, covered - fully);
   s += "Reachable levels: ";
   bool first = true;
   for (auto it = reach.rbegin(); it != reach.rend(); ++it) {
@@ -86,10 +102,7 @@ std::string claims_ledger_markdown(const std::vector<property>& properties) {
   s += "| property | kind | coverage | reachable level |\n|---|---|---|---|\n";
   for (const auto& p : properties) {
     const auto& c = p.info.coverage;
-    s += fmt::format("| `{}` | {} | {} | {} |\n", p.info.name, to_string(c.kind),
-                     c.fully_proved()     ? "fully proved"
-                     : c.theorems.empty() ? "not proved"
-                                          : "partially proved",
+    s += fmt::format("| `{}` | {} | {} | {} |\n", p.info.name, to_string(c.kind), c.coverage_word(),
                      to_string(reachable_level(c, supported_modes(p)).level));
   }
   s += "\n## Properties\n";
@@ -106,14 +119,27 @@ std::string claims_ledger_markdown(const std::vector<property>& properties) {
     for (const auto& t : c.theorems)
       s += fmt::format("  - `{}` ({})\n", t.text(), to_string(t.role));
     for (const auto& paper : c.papers) s += fmt::format("- paper: {}\n", paper);
-    s += fmt::format("- coverage: **{}**\n", c.fully_proved()     ? "fully proved"
-                                             : c.theorems.empty() ? "not proved"
-                                                                  : "partially proved");
+    s += fmt::format("- coverage: **{}**\n", c.coverage_word());
     if (!c.unproved.empty()) s += fmt::format("- missing: {}\n", c.unproved);
+    if (c.statement.printed.empty()) {
+      s += fmt::format("- statement: `{}`: {}\n", c.statement.claim, no_statement_claim_reason);
+    } else {
+      s += fmt::format("- statement: `{}` (`proofs/statements/{}.v`), as Coq prints it:\n\n",
+                       c.statement.claim, p.info.family());
+      s += "  ```\n";
+      std::size_t pos = 0;
+      const std::string& t = c.statement.printed;
+      while (pos <= t.size()) {
+        const std::size_t end = std::min(t.find('\n', pos), t.size());
+        s += "  " + t.substr(pos, end - pos) + "\n";
+        pos = end + 1;
+      }
+      s += "  ```\n\n";
+    }
     s += fmt::format("- check: {}\n", check_steps(c, modes));
     s += fmt::format("- modes: {}\n", modes_text(modes));
     s += fmt::format("- reachable level: `{}`", to_string(reachable.level));
-    if (!reachable.limited_by.empty() && c.unproved.empty())
+    if (!reachable.limited_by.empty() && c.fully_proved())
       s += fmt::format(" (limited by: {})", reachable.limited_by);
     s += "\n";
   }

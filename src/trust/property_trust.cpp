@@ -1,5 +1,7 @@
 #include "trust/property_trust.hpp"
 
+#include "harness/statement_ledger.hpp"
+
 #include <cmath>
 
 namespace iclproof {
@@ -43,15 +45,43 @@ std::vector<citation_status> audit_citations(const claim_coverage& c, const proo
     if (audit.path.empty()) {
       s.status = "no audit";
     } else if (const audited_theorem* a = audit.find(t.file, t.name)) {
-      s.status = a->status;
-      s.checked = a->status == "closed" || a->status == "standard-axioms";
       s.assumptions = a->assumptions;
+      if (!a->kind.empty() && a->kind != "theorem") {
+        s.status = "not a theorem (" + a->kind + ")";
+      } else {
+        s.status = a->status;
+        s.checked = a->status == "closed" || a->status == "standard-axioms";
+      }
     } else {
       s.status = "not in audit";
     }
     out.push_back(std::move(s));
   }
   return out;
+}
+
+bool is_not_a_theorem_status(const std::string& status) {
+  return status.rfind("not a theorem", 0) == 0;
+}
+
+claim_coverage coverage_under_audit(const claim_coverage& c, const std::string& property,
+                                    const proof_audit& audit) {
+  if (audit.path.empty()) return c;
+  claim_coverage out = c;
+  statement_status& st = out.statement;
+  st.claim = statement_claim_name(property);
+  st.source = "audit";
+  st.checked = false;
+  st.printed.clear();
+  if (const audited_statement* a = audit.find_statement(property); a && a->claim == st.claim) {
+    st.checked = a->checked();
+    st.printed = a->statement;
+  }
+  return out;
+}
+
+void apply_statement_audit(property_result& r, const proof_audit& audit) {
+  r.info.coverage = coverage_under_audit(r.info.coverage, r.info.name, audit);
 }
 
 bool citations_checked(const std::vector<citation_status>& cs, const proof_audit& audit) {
@@ -77,7 +107,11 @@ bool all_bounds_qed(const property_result& r, const proof_audit& audit) {
   return true;
 }
 
-property_trust assess_property_run(const property_result& r, const proof_audit& audit) {
+property_trust assess_property_run(const property_result& run, const proof_audit& audit) {
+  // The coverage the audit gives (idempotent: a result already passed through
+  // apply_statement_audit is unchanged).
+  property_result r = run;
+  apply_statement_audit(r, audit);
   property_trust t;
   t.citations = audit_citations(r.info.coverage, audit);
   t.mode = mode_of_run(r);

@@ -25,7 +25,22 @@ scalar_kind certified_scalar(const property& p);
 // The mode a finished run used, from its scalar ("rational", "interval", else floating point).
 check_mode mode_of_run(const property_result& r);
 
+// Each cited theorem's status in the audit: its verdict, or "not a theorem (<kind>)" when the
+// audit's "kind" says the constant is a definition, projection, inductive, ... (a Definition :
+// Prop states a claim, it does not prove it; a record field is assumed by its record), which is
+// never checked.
 std::vector<citation_status> audit_citations(const claim_coverage& c, const proof_audit& audit);
+// True for the status audit_citations gives a cited constant that is not a theorem.
+bool is_not_a_theorem_status(const std::string& status);
+
+// The statement-file claim of `property` in this audit (harness/statement_ledger.hpp): with an
+// audit given, `checked` and the printed statement come from its "statements" (a property whose
+// claim it does not list has none); without one, `c` is returned unchanged (the static ledger).
+claim_coverage coverage_under_audit(const claim_coverage& c, const std::string& property,
+                                    const proof_audit& audit);
+// The same on a finished run, in place (check, merge and report call it on every result before
+// showing or judging it, so every output shows the audit's coverage).
+void apply_statement_audit(property_result& r, const proof_audit& audit);
 // An audit was given and every cited theorem checked in it (false when nothing is cited).
 bool citations_checked(const std::vector<citation_status>& cs, const proof_audit& audit);
 

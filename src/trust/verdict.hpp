@@ -4,7 +4,8 @@
 //
 // The rule, in the order the reasons are listed:
 //   1. the numerics: the run's outcome (RapidCheck) must be PASS;
-//   2. the proofs (gate mode, an audit given): every theorem the property cites checked;
+//   2. the proofs (gate mode, an audit given): every theorem the property cites checked; a cited
+//      constant that is not a theorem fails in gate mode and under --certified;
 //   3. the recorded level (gate mode, recorded levels given): the level reached is not below it;
 //   4. the sharpness (harness/sharpness.hpp): a passing run whose worst check, or any named
 //      check, has a margin above its stated limit is VACUOUS; in gate mode that fails it.
@@ -33,6 +34,9 @@ struct gate_policy {
   // Recorded levels (properties/trust_levels.txt) a run's level must not fall below; null: none.
   // `check --certified --trust-levels FILE` only.
   const std::map<std::string, trust_level>* recorded_levels = nullptr;
+  // `check --certified`: with an audit, a cited constant that is not a theorem (the audit's
+  // "kind": a definition, projection, inductive, ...) fails the property, in gate mode or not.
+  bool certified = false;
 };
 
 struct property_verdict {

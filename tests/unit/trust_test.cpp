@@ -3,6 +3,7 @@
 // catches an assessment that ignores coverage, the audit, the mode or the verdict.
 #include "harness/property.hpp"
 #include "harness/runner.hpp"
+#include "harness/statement_ledger.hpp"
 #include "trust/claims_ledger.hpp"
 #include "trust/property_trust.hpp"
 #include "trust/trust_level.hpp"
@@ -19,14 +20,28 @@ using namespace iclproof::cite;
 
 namespace {
 
+// A coverage whose statement-file claim has a checked check_ (as the static ledger or an audit
+// would set it; harness/statement_ledger.hpp).
+claim_coverage with_statement(claim_coverage c) {
+  c.statement.claim = "claim_t__x";
+  c.statement.checked = true;
+  c.statement.printed = "claim_t__x = forall n : nat, premises_t__x n -> n = n : Prop";
+  c.statement.source = "static ledger";
+  return c;
+}
 claim_coverage full_identity() {
+  return with_statement(exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step")));
+}
+// The theorems state the whole claim, but no statement file ties them to it (issue 37).
+claim_coverage theorems_without_statement() {
   return exact_identity(identity("proofs/VonOswald.v:prop1_lsa_gd_step"));
 }
 claim_coverage partial_identity() {
   return exact_identity(identity("proofs/AhnLemma1.v:ahn_lemma1")).missing("the multi-head sum");
 }
 claim_coverage full_approximation() {
-  return approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential"));
+  return with_statement(
+      approximation(bound("proofs/AkyurekBounds.v:gelu_tanh_bypass_exponential")));
 }
 claim_coverage unproved_approximation() {
   return approximation(paper("Appendix C.4.1")).missing("the whole claim");
@@ -35,8 +50,9 @@ claim_coverage measured_slope() { return measured(paper("Lemma 4")).missing("a f
 claim_coverage rounding() { return rounding_claim(paper("Higham Thm 10.4")).missing("rounding"); }
 
 std::vector<claim_coverage> all_coverages() {
-  return {full_identity(),          partial_identity(), full_approximation(),
-          unproved_approximation(), measured_slope(),   rounding()};
+  return {
+      full_identity(),  partial_identity(), full_approximation(),        unproved_approximation(),
+      measured_slope(), rounding(),         theorems_without_statement()};
 }
 
 // Every run_evidence there is: 3 modes x 2^5 flags.
@@ -121,9 +137,13 @@ TEST_CASE("trust levels: the level of a run", "[trust]") {
   CHECK(assess_run(full_identity(), e).limited_by.empty());
 
   // Partially proved: never proved; the level of its unproved part, which it names.
-  const auto partial = assess_run(partial_identity(), e);
+  const auto partial = assess_run(with_statement(partial_identity()), e);
   CHECK(partial.level == trust_level::enclosed_hand_derived);
   CHECK(partial.limited_by == "partially proved: the multi-head sum");
+  // The theorems cover the claim, no statement-file claim is checked: never proved, and why.
+  const auto no_statement = assess_run(theorems_without_statement(), e);
+  CHECK(no_statement.level == trust_level::enclosed_hand_derived);
+  CHECK(no_statement.limited_by == "partially proved: no statement-file claim checked yet");
 
   // No audit in the run: nothing is proved.
   e.audit_passed = false;
@@ -189,7 +209,14 @@ TEST_CASE("mutation: the overclaim check catches broken assessments", "[trust][m
     if (full.theorems.empty()) full.theorems.push_back(identity("proofs/X.v:x"));
     if (full.kind == claim_kind::measured || full.kind == claim_kind::rounding)
       full.kind = claim_kind::exact_identity;
+    full.statement.checked = true;
     return assess_run(full, e);
+  };
+  // Drops only the statement-file condition (issue 37): the theorems' coverage is enough.
+  const assess_fn ignores_statement = [](const claim_coverage& c, const run_evidence& e) {
+    claim_coverage with = c;
+    with.statement.checked = true;
+    return assess_run(with, e);
   };
   const assess_fn ignores_audit = [](const claim_coverage& c, run_evidence e) {
     e.audit_passed = true;
@@ -218,6 +245,7 @@ TEST_CASE("mutation: the overclaim check catches broken assessments", "[trust][m
     return assess_run(c, e);
   };
   CHECK_THAT(first_overclaim(ignores_coverage), Catch::Contains("partial claim"));
+  CHECK_THAT(first_overclaim(ignores_statement), Catch::Contains("partial claim"));
   CHECK_THAT(first_overclaim(ignores_audit), Catch::Contains("without a passing audit"));
   CHECK_THAT(first_overclaim(ignores_verdict), Catch::Contains("failed check"));
   CHECK_FALSE(first_overclaim(ignores_mode).empty());
@@ -230,8 +258,20 @@ TEST_CASE("claim coverage: validation and text", "[trust]") {
   CHECK(validate(full_identity()).empty());
   CHECK(validate(partial_identity()).empty());
   CHECK(full_identity().coverage_text() == "fully proved");
-  CHECK(partial_identity().coverage_text() == "partially proved: the multi-head sum");
+  CHECK(with_statement(partial_identity()).coverage_text() ==
+        "partially proved: the multi-head sum");
   CHECK(unproved_approximation().coverage_text() == "not proved: the whole claim");
+  // The theorems state the whole claim but no statement-file claim is checked: partial.
+  CHECK_FALSE(theorems_without_statement().fully_proved());
+  CHECK(theorems_without_statement().theorems_state_whole_claim());
+  CHECK(theorems_without_statement().coverage_text() ==
+        "partially proved: no statement-file claim checked yet");
+  CHECK(theorems_without_statement().coverage_word() == "partially proved");
+  claim_coverage partial_no_statement = partial_identity();
+  CHECK(partial_no_statement.coverage_text() ==
+        "partially proved: the multi-head sum; no statement-file claim checked yet");
+  CHECK(with_statement(partial_identity()).coverage_text() ==
+        "partially proved: the multi-head sum");
   CHECK_FALSE(validate(approximation(paper("somewhere"))).empty());  // unproved left empty
   CHECK_FALSE(validate(measured(paper("a slope"))).empty());
   // A rounding or measured claim is never proved by its theorems: with a theorem cited and the
@@ -275,7 +315,7 @@ TEST_CASE("every registered property: valid coverage, and partial ones can never
 TEST_CASE("property runs: without an audit no output level says proved", "[trust]") {
   // A real run of a fully proved property, in floating point, with and without an audit.
   const property* p = select_properties("references.iterated_sherman_morrison_equals_ridge")[0];
-  REQUIRE(p->info.coverage.fully_proved());
+  REQUIRE(p->info.coverage.theorems_state_whole_claim());
   run_config cfg;
   cfg.scalar = scalar_kind::double_precision;
   cfg.cases = 2;
@@ -295,13 +335,51 @@ TEST_CASE("property runs: without an audit no output level says proved", "[trust
         trust_level::enclosed_hand_derived);
   proof_audit audit;
   audit.path = "audit.json";
-  audit.theorems.push_back({"ShermanMorrison.v", "iterated_sherman_morrison_ridge", "closed", {}});
+  audit.theorems.push_back(
+      {"ShermanMorrison.v", "iterated_sherman_morrison_ridge", "closed", {}, "theorem"});
+  // Without its statement-file claim in the audit: not proved, and the output says why.
+  const trust_assessment without = assess_property_run(exact, audit).assessment;
+  CHECK(without.level == trust_level::enclosed_hand_derived);
+  CHECK(without.limited_by == "partially proved: no statement-file claim checked yet");
+  audit.statements.push_back({"references", "references.iterated_sherman_morrison_equals_ridge",
+                              "claim_references__iterated_sherman_morrison_equals_ridge",
+                              "claim_references__iterated_sherman_morrison_equals_ridge = ...",
+                              "checked", "", "closed"});
+  CHECK(assess_property_run(exact, audit).assessment.level == trust_level::proved_exact);
+  // A check_ of another type, a failed witness, a claim of another name: not proved.
+  const std::vector<std::pair<std::string, std::string>> bad_checks{{"wrong type", "closed"},
+                                                                    {"missing", "closed"},
+                                                                    {"checked", "failed"},
+                                                                    {"checked", "missing"}};
+  for (const auto& bad : bad_checks) {
+    audit.statements[0].check = bad.first;
+    audit.statements[0].witness = bad.second;
+    INFO(bad.first << " / " << bad.second);
+    CHECK(assess_property_run(exact, audit).assessment.level == trust_level::enclosed_hand_derived);
+  }
+  audit.statements[0].check = "checked";
+  audit.statements[0].witness = "closed";
+  audit.statements[0].claim = "claim_references__other";
+  CHECK(assess_property_run(exact, audit).assessment.level == trust_level::enclosed_hand_derived);
+  audit.statements[0].claim = "claim_references__iterated_sherman_morrison_equals_ridge";
+  CHECK(assess_property_run(exact, audit).assessment.level == trust_level::proved_exact);
+  // A cited constant the audit says is not a theorem (a Definition : Prop, a record field)
+  // never checks, whatever its axioms.
+  for (const char* kind : {"definition", "projection", "inductive", "unlisted"}) {
+    audit.theorems[0].kind = kind;
+    const property_trust nt = assess_property_run(exact, audit);
+    CHECK(nt.assessment.level == trust_level::enclosed_hand_derived);
+    REQUIRE(nt.citations.size() == 1);
+    CHECK(nt.citations[0].status == std::string("not a theorem (") + kind + ")");
+    CHECK_FALSE(nt.citations[0].checked);
+  }
+  audit.theorems[0].kind = "theorem";
   CHECK(assess_property_run(exact, audit).assessment.level == trust_level::proved_exact);
   audit.theorems[0].status = "failed";
   CHECK(assess_property_run(exact, audit).assessment.level == trust_level::enclosed_hand_derived);
   // The same exact run of a partially proved property is never proved.
   exact.info.coverage = partial_identity();
-  audit.theorems[0] = {"AhnLemma1.v", "ahn_lemma1", "closed", {}};
+  audit.theorems[0] = {"AhnLemma1.v", "ahn_lemma1", "closed", {}, "theorem"};
   CHECK(assess_property_run(exact, audit).assessment.level == trust_level::enclosed_hand_derived);
 }
 
@@ -317,7 +395,11 @@ TEST_CASE("interval runs: proved + enclosed only under audited Qed bounds", "[tr
   CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
   audit.path = "audit.json";
   audit.theorems.push_back(
-      {"proofs/AkyurekBounds.v", "gelu_tanh_bypass_exponential", "standard-axioms", {}});
+      {"proofs/AkyurekBounds.v", "gelu_tanh_bypass_exponential", "standard-axioms", {}, "theorem"});
+  // the audit has no statement-file claim for it: not proved
+  CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
+  audit.statements.push_back(
+      {"t", "t.interval", "claim_t__interval", "(printed)", "checked", "", "standard-axioms"});
   const property_trust t = assess_property_run(r, audit);
   CHECK(t.mode == check_mode::interval);
   CHECK(t.assessment.level == trust_level::proved_enclosed);
@@ -343,7 +425,9 @@ TEST_CASE("exact runs of an approximation: proved + enclosed only under a compar
   proof_audit audit;
   audit.path = "audit.json";
   audit.theorems.push_back(
-      {"proofs/AkyurekBounds.v", "gelu_tanh_bypass_exponential", "closed", {}});
+      {"proofs/AkyurekBounds.v", "gelu_tanh_bypass_exponential", "closed", {}, "theorem"});
+  audit.statements.push_back(
+      {"t", "t.exact_bound", "claim_t__exact_bound", "(printed)", "checked", "", "closed"});
   // Identities only (errors 0), no bound compared: not proved.
   r.max_log2_err_in_eps = -std::numeric_limits<double>::infinity();
   CHECK(assess_property_run(r, audit).assessment.level == trust_level::enclosed_hand_derived);
@@ -367,7 +451,7 @@ TEST_CASE("ridge -> min-norm: certified in rationals under its Qed bound, a real
   // the rational run reaches proved + enclosed, and only with every cited theorem audited.
   const property* p = select_properties("references.ridge_tends_to_min_norm_least_squares")[0];
   REQUIRE(p->info.coverage.kind == claim_kind::approximation);
-  REQUIRE(p->info.coverage.fully_proved());
+  REQUIRE(p->info.coverage.theorems_state_whole_claim());
   CHECK(certified_scalar(*p) == scalar_kind::rational);
   run_config cfg;
   cfg.scalar = scalar_kind::rational;
@@ -380,7 +464,9 @@ TEST_CASE("ridge -> min-norm: certified in rationals under its Qed bound, a real
   proof_audit audit;
   audit.path = "audit.json";
   for (const auto& t : p->info.coverage.theorems)
-    audit.theorems.push_back({t.file, t.name, "closed", {}});
+    audit.theorems.push_back({t.file, t.name, "closed", {}, "theorem"});
+  audit.statements.push_back({"references", p->info.name, statement_claim_name(p->info.name),
+                              "(printed)", "checked", "", "closed"});
   CHECK(assess_property_run(r, audit).assessment.level == trust_level::proved_enclosed);
   // The floating-point branch names the certified-rate theorem as its bound.
   cfg.scalar = scalar_kind::double_precision;
@@ -414,4 +500,49 @@ TEST_CASE("recorded levels: parse, and the gate fails on a lowered level", "[tru
   const auto back = parse_recorded_levels(format_recorded_levels(v), "gen");
   CHECK(back.at("x.y") == trust_level::measured);
   CHECK(back.at("x.z") == trust_level::proved_enclosed);
+}
+
+TEST_CASE("statement ledger: parse, the naming convention, and the built-in ledger", "[trust]") {
+  CHECK(statement_claim_name("vonoswald.prop1_layer") == "claim_vonoswald__prop1_layer");
+  const auto l = parse_statement_ledger(
+      "# comment\n== a.b claim_a__b\nclaim_a__b =\nforall n : nat, n = n\n     : Prop\n"
+      "== a.c claim_a__c\n#|A| = 1 : Prop\n",
+      "t.txt");
+  REQUIRE(l.size() == 2);
+  CHECK(l[0].property == "a.b");
+  CHECK(l[0].printed == "claim_a__b =\nforall n : nat, n = n\n     : Prop");
+  CHECK(l[1].printed == "#|A| = 1 : Prop");  // '#' inside a block is Coq's text
+  CHECK(find_statement_claim(l, "a.c") == &l[1]);
+  CHECK(find_statement_claim(l, "a.d") == nullptr);
+  CHECK_THROWS_WITH(parse_statement_ledger("== a.b claim_a__c\nx\n", "t.txt"),
+                    Catch::Contains("t.txt:1") && Catch::Contains("claim_a__b"));
+  CHECK_THROWS_WITH(parse_statement_ledger("== a.b claim_a__b\nx\n== a.b claim_a__b\ny\n", "t"),
+                    Catch::Contains("listed twice"));
+  CHECK_THROWS_WITH(parse_statement_ledger("== a.b claim_a__b\n", "t"),
+                    Catch::Contains("no printed statement"));
+  CHECK_THROWS_WITH(parse_statement_ledger("stray\n== a.b claim_a__b\nx\n", "t"),
+                    Catch::Contains("before the first"));
+  CHECK_THROWS_WITH(parse_statement_ledger("== ab claim_ab\nx\n", "t"),
+                    Catch::Contains("not a property id"));
+  // The built-in ledger (proofs/statements/printed.txt) parses, names registered properties
+  // only, and is what registration gave each property; every other property has no checked
+  // claim (and so is not fully proved).
+  INFO(builtin_statement_ledger_error());
+  CHECK(builtin_statement_ledger_error().empty());
+  for (const auto& c : builtin_statement_ledger()) {
+    INFO(c.property);
+    const property* p = nullptr;
+    for (const auto& q : all_properties())
+      if (q.info.name == c.property) p = &q;
+    REQUIRE(p != nullptr);
+    CHECK(p->info.coverage.statement.checked);
+    CHECK(p->info.coverage.statement.printed == c.printed);
+  }
+  for (const auto& p : all_properties()) {
+    INFO(p.info.name);
+    CHECK(p.info.coverage.statement.claim == statement_claim_name(p.info.name));
+    const bool listed = find_statement_claim(builtin_statement_ledger(), p.info.name) != nullptr;
+    CHECK(p.info.coverage.statement.checked == listed);
+    if (!listed) CHECK_FALSE(p.info.coverage.fully_proved());
+  }
 }

@@ -132,3 +132,24 @@ TEST_CASE("verdict: the report's certified run fails the property, with its reas
   CHECK(j["reasons"].size() == 1);
   CHECK(verdict_to_text(v).find("FAIL (certified run in mpfr") == 0);
 }
+
+TEST_CASE("verdict: a cited constant that is not a theorem fails under --certified and the gate",
+          "[verdict]") {
+  // A Definition : Prop (or a record field) cited as a proof: audit_citations gives it the
+  // status "not a theorem (<kind>)", never checked; check --certified fails on it (gate mode or
+  // not), naming the constant; an ordinary unchecked proof fails only in gate mode.
+  const property_trust def = trust_with("not a theorem (definition)", false);
+  gate_policy certified;
+  certified.certified = true;
+  const property_verdict v = judge_property_run(judged_run(1.0), def, an_audit(), certified);
+  CHECK_FALSE(v.pass);
+  CHECK(v.text == "FAIL (proof not a theorem (definition): prop1_lsa_gd_step)");
+  CHECK(judge_property_run(judged_run(1.0), def, an_audit(), gate_policy{true, nullptr, false})
+            .text == "FAIL (proof not a theorem (definition): prop1_lsa_gd_step)");
+  CHECK(judge_property_run(judged_run(1.0), def, an_audit(), gate_policy{}).pass);
+  CHECK(
+      judge_property_run(judged_run(1.0), trust_with("failed", false), an_audit(), certified).pass);
+  CHECK(judge_property_run(judged_run(1.0), def, proof_audit{}, certified).pass);  // no audit
+  CHECK(is_not_a_theorem_status("not a theorem (projection)"));
+  CHECK_FALSE(is_not_a_theorem_status("failed"));
+}
