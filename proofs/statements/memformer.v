@@ -263,15 +263,15 @@ Definition premises_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_t
   (2 <= d)%N /\ (1 <= N)%N.
 
 Definition claim_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_transpose : Prop :=
-  (forall (R : fieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
+  forall (R : fieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
      (y : 'M[R]_(1, N)) (lambda : nat -> nat -> R) (A : nat -> 'M[R]_d) (L : nat),
    premises_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_transpose d N ->
    lfom_memformer X Xq y (fun j l => const_mx (lambda j l)) A L
-     = model_state X Xq y (plfom X y lambda (fun j => (A j)^T) L))
-  /\
-  (forall (R : fieldType) (n : nat) (A : 'M[R]_n.+2) (a b : R),
-   ~ (a *: A^T = diag_mx (\row_i (i == 0 :> 'I_n.+2)%:R)
-      /\ b *: A^T = diag_mx (\row_i (i == 1 :> 'I_n.+2)%:R))).
+     = model_state X Xq y (plfom X y lambda (fun j => (A j)^T) L)
+   /\
+   (forall (n : nat) (A' : 'M[R]_n.+2) (a b : R),
+    ~ (a *: A'^T = diag_mx (\row_i (i == 0 :> 'I_n.+2)%:R)
+       /\ b *: A'^T = diag_mx (\row_i (i == 1 :> 'I_n.+2)%:R))).
 
 Lemma witness_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_transpose :
   premises_memformer__diagonal_a_reaches_only_scalings_lambda_times_a_transpose 2 2.
@@ -307,12 +307,13 @@ Qed.
    the normal equations of fitting the last row by W [X, Xq] whose residual is not zero. Floating
    point checks instead that the least-squares deviation exceeds 1024 times a hand-derived
    rounding bound."
-   Covers: (1) the certificate the exact mode checks: over any real field, for ONE LFOM Memformer
+   Covers: the certificate the exact mode checks: over any real field, for ONE LFOM Memformer
    layer Z_1 with any Gamma and A_0, if W solves W G G^T = T G^T (G = [X, Xq],
    T = [y, 0] - last row of Z_1) and W G != T, then Z_1 is the state of no column w;
-   (2) without a certificate: two context columns with the same x, different Gamma y-row entries
-   and y X^T A_0 x != 0 give the same conclusion.  Not covered: the floating-point mode's
-   rounding bound.  The certificate does not need Gamma's last row to be non-constant (the
+   Not in the claim: the shared-x form without a certificate (two context columns with the same
+   x, different Gamma y-row entries and y X^T A_0 x != 0; Memformer.v:
+   lfom_memformer_nonconstant_gamma), whose premises have no witness in this file.
+   Not covered: the floating-point mode's rounding bound.  The certificate does not need Gamma's last row to be non-constant (the
    witness's is). *)
 Definition premises_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading
     {R : realFieldType} {d N Q : nat} (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
@@ -324,19 +325,11 @@ Definition premises_memformer__nonconstant_gamma_row_breaks_the_linear_model_rea
   W *m row_mx X Xq != row_mx y 0 - dsubmx (lfom_memformer X Xq y Gamma A 1).
 
 Definition claim_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading : Prop :=
-  (forall (R : realFieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
+  forall (R : realFieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
      (y : 'M[R]_(1, N)) (Gamma : nat -> nat -> 'M[R]_(d + 1, N + Q)) (A : nat -> 'M[R]_d)
      (W : 'rV[R]_d),
    premises_memformer__nonconstant_gamma_row_breaks_the_linear_model_reading X Xq y Gamma A W ->
-   forall w : 'cV[R]_d, lfom_memformer X Xq y Gamma A 1 != model_state X Xq y w)
-  /\
-  (forall (R : fieldType) (d N Q : nat) (X : 'M[R]_(d, N)) (Xq : 'M[R]_(d, Q))
-     (y : 'M[R]_(1, N)) (Gamma : nat -> nat -> 'M[R]_(d + 1, N + Q)) (A : nat -> 'M[R]_d)
-     (i j : 'I_N),
-   N%:R != 0 :> R -> col i X = col j X ->
-   Gamma 0%N 0%N (rshift d ord0) (lshift Q i) != Gamma 0%N 0%N (rshift d ord0) (lshift Q j) ->
-   (y *m X^T *m A 0%N *m col i X) ord0 ord0 != 0 ->
-   forall w : 'cV[R]_d, lfom_memformer X Xq y Gamma A 1 != model_state X Xq y w).
+   forall w : 'cV[R]_d, lfom_memformer X Xq y Gamma A 1 != model_state X Xq y w.
 
 (* The witness: d = N = 2, one query, X = [[1, 1], [0, 0]], Xq = 0, y = [1, 1], A_0 = I,
    Gamma's y-row [1, 0 | 0] (non-constant), W = [1/2, 0]: T = [1, 0, 0], W G = [1/2, 1/2, 0]. *)
