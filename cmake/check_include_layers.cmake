@@ -36,16 +36,17 @@ set(allowed_newton_schulz core lsa)
 set(allowed_iterative_newton core lsa newton_schulz)
 set(allowed_implicit_weights core lsa)
 set(allowed_gdpp_rate core lsa)
+set(allowed_bai core lsa references)
 set(allowed_compare core tasks references lsa memformer implicit_weights)
 set(allowed_report core harness tasks trust compare)
 set(allowed_properties core harness tasks trust references lsa memformer raw newton_schulz
-                         iterative_newton implicit_weights gdpp_rate report)
+                         iterative_newton implicit_weights gdpp_rate bai report)
 set(allowed_cli core harness tasks trust references lsa memformer raw newton_schulz
-                  iterative_newton implicit_weights gdpp_rate compare report)
+                  iterative_newton implicit_weights gdpp_rate bai compare report)
 # The trainer uses the progress reporter only (harness/progress.hpp: standard library alone).
 set(allowed_trainer harness)
 set(layers core harness tasks trust references lsa memformer raw newton_schulz iterative_newton
-           implicit_weights gdpp_rate compare report properties cli trainer)
+           implicit_weights gdpp_rate bai compare report properties cli trainer)
 
 file(GLOB_RECURSE sources RELATIVE ${SOURCE} ${SOURCE}/src/*.hpp ${SOURCE}/src/*.cpp
      ${SOURCE}/src/*.in ${SOURCE}/properties/*.hpp ${SOURCE}/properties/*.cpp)

@@ -11,10 +11,13 @@
 // programs of +, -, x, division by an exact integer and sigma on the same inputs computing the
 // same function. sigma is exact and 1-Lipschitz, so an error delta in a score moves sigma by at
 // most |delta| and the shadow argument goes through sigma unchanged (sigma(score) <= shadow of
-// the score). Longest chain: Q h and K h (D), the score (k), V h_j (D) times sigma (1), the sum
-// over at most M keys (M), the scale (1), the heads (H), the residual (1): we use
-// n = 2D + k + M + H + 4 for the attention and n = 2D + D' + 4 for the MLP, and 2 gamma_n (shadow
-// layer + shadow reference) with the shadows the same programs on |inputs|.
+// the score). The count n is the largest number of roundings any monomial of the result goes
+// through; a product of two computed values carries the roundings of both: Q h_i and K h_j (D
+// each), their product and the sum over k rows (k), V h_j (D) times sigma (1), the sum over at
+// most M keys (M), the scale (1), the heads (H), the residual (1): n = 3D + k + M + H + 2 for the
+// attention and n = 2D + D' + 4 for the MLP (W_1 h + b_1: D + 1, W_2 sigma: D' + 1, + h + b_2:
+// 2), and 2 gamma_n (shadow layer + shadow reference) with the shadows the same programs on
+// |inputs|.
 // In rationals the tolerance is 0 and every check is an equality; in intervals compare() is an
 // identity check (the enclosure of layer - reference contains 0), relu enclosing by
 // [max(0, a), max(0, b)].
@@ -203,8 +206,8 @@ void attention_matches_the_definition(case_context& ctx, const constructions<T>&
   const Mat<T> out = make.attention(c.layer, c.H, c.n_context);
   const Mat<T> ref = attention_by_definition<T>(c.layer, c.H, c.n_context);
   const T bound = tolerance<T>([&](auto) {
-    const double n = 2.0 * c.H.rows() + c.layer.heads.front().Q.rows() + c.H.cols() +
-                     static_cast<double>(c.layer.heads.size()) + 4.0;
+    const double n = 3.0 * c.H.rows() + c.layer.heads.front().Q.rows() + c.H.cols() +
+                     static_cast<double>(c.layer.heads.size()) + 2.0;
     return shadow_bound<T>(
         n, T(T(2) * max_abs(attention_by_definition<T>(c.layer, c.H, c.n_context, true))));
   });
@@ -286,10 +289,10 @@ void relu_head_pair_is_linear_attention(case_context& ctx, const constructions<T
     return ref;
   };
   const T bound = tolerance<T>([&](auto) {
-    // the layer: 2H heads (n = 2D + k + M + 2H + 4); the loops: every head's and key's term is
-    // added to the one accumulator (a chain of H M additions after 2D + k + 2 operations).
+    // the layer: 2H heads (n = 3D + k + M + 2H + 2); the loops: every head's and key's term is
+    // added to the one accumulator (H M additions after 3D + k + 2 roundings).
     const double H = static_cast<double>(c.layer.heads.size());
-    const double n = 2.0 * D + c.layer.heads.front().Q.rows() + H * M + M + 2.0 * H + 6.0;
+    const double n = 3.0 * D + c.layer.heads.front().Q.rows() + H * M + M + 2.0 * H + 4.0;
     return shadow_bound<T>(n, T(T(4) * max_abs(linear(true))));
   });
   compare_within<T>(ctx, "heads (Q, K, V) + (-Q, K, -V) vs linear attention", out, linear(false),
