@@ -37,19 +37,20 @@ set(allowed_newton_schulz core lsa)
 set(allowed_iterative_newton core lsa newton_schulz)
 set(allowed_implicit_weights core lsa)
 set(allowed_gdpp_rate core lsa)
+set(allowed_bai core lsa references)
 set(allowed_compare core tasks references lsa memformer implicit_weights)
 set(allowed_report core harness tasks trust compare)
 set(allowed_properties core harness tasks trust references lsa memformer raw newton_schulz
-                         iterative_newton implicit_weights gdpp_rate report)
+                         iterative_newton implicit_weights gdpp_rate bai report)
 set(allowed_cli core harness tasks trust references lsa memformer raw newton_schulz
-                  iterative_newton implicit_weights gdpp_rate compare report)
+                  iterative_newton implicit_weights gdpp_rate bai compare report)
 # The Python package's engine (src/python): a command line of its own beside cli's.
 set(allowed_python core harness tasks trust references lsa memformer raw newton_schulz
-                   iterative_newton implicit_weights gdpp_rate compare report cli)
+                   iterative_newton implicit_weights gdpp_rate bai compare report cli)
 # The trainer uses the progress reporter only (harness/progress.hpp: standard library alone).
 set(allowed_trainer harness)
 set(layers core harness tasks trust references lsa memformer raw newton_schulz iterative_newton
-           implicit_weights gdpp_rate compare report properties cli python trainer)
+           implicit_weights gdpp_rate bai compare report properties cli python trainer)
 
 # Edges between single files, inside a folder: "<file regex> => <include regex>" pairs that must
 # not occur. The model-file readers of compare point one way (compare/model_files.hpp): the
