@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 using namespace iclproof;
 using namespace iclproof::gdpp_rate_checks;
@@ -87,6 +89,18 @@ TEST_CASE("gdpp_rate: the kappa map and the schedule on numbers", "[gdpp_rate]")
   CHECK_THROWS_AS(gdpp_rate_layers_needed<double>(0.5, 1e-3), std::invalid_argument);
 }
 
+TEST_CASE("gdpp_rate: Lemma A.3's contraction constant is 484/529", "[gdpp_rate]") {
+  // c = (4/9) / (1 - 1/3.3)^2, computed from the lemma's numbers: 484/529 in lowest terms
+  // (= 4356/4761), 0.914934 to six digits (an earlier contract printed 0.91491).
+  const rational_real c = gdpp_lemma_a3_contraction<rational_real>();
+  CHECK(c == rational_real(484) / rational_real(529));
+  CHECK(c == rational_real(4356) / rational_real(4761));
+  char six[32];
+  std::snprintf(six, sizeof six, "%.6f", gdpp_lemma_a3_contraction<double>());
+  CHECK(std::string(six) == "0.914934");
+  CHECK(std::fabs(gdpp_lemma_a3_contraction<long double>() - 484.0L / 529.0L) <= 4e-19L);
+}
+
 TEST_CASE("gdpp_rate eigenvalue-map property fails on a flipped gamma and a dropped layer",
           "[gdpp_rate][mutation]") {
   const auto check = [](case_context& ctx, const construction<T>& c) {
@@ -144,3 +158,4 @@ TEST_CASE("gdpp_rate: the construction's loss in Table 1's setting (printed)", "
   CHECK(loss[11] < loss[2]);
 }
 #endif
+
