@@ -72,11 +72,11 @@ iclproof_family(population_optima
   CI_RUNS mpfr256 double53)
 
 iclproof_family(newton_schulz
-  TITLE "Giannou et al. 2025: one Newton-Schulz step in two linear-attention layers"
-  REFERENCE "A. Giannou, L. Yang, T. Wang, D. Papailiopoulos, J. D. Lee. How Well Can Transformers Emulate In-context Newton's Method? AISTATS 2025. The two-layer Newton step for matrix inversion M' = 2M - M S M and k steps stacked; our weights from that statement (docs/constructions/newton_schulz.md: the paper's own layout was not read)."
+  TITLE "Giannou et al. 2025: Newton's iteration for matrix inversion in linear-attention layers"
+  REFERENCE "A. Giannou, L. Yang, T. Wang, D. Papailiopoulos, J. D. Lee. How Well Can Transformers Emulate In-context Newton's Method? AISTATS 2025 (arXiv 2403.03183 v1). Lemma 4.1 (2 layers of 2 heads, width 4d, one step X_1 = X_0 (2I - A X_0) for any square A; 1 layer for symmetric A) and Theorem 4.2 (3 + T layers, prediction a_test^T X_T A^T y) with the paper's layer, head and width counts; the token layouts are ours (the transcription read lost the display equations). Also our variant with 1 head per layer at width 3d (tokens [S^T; M; I]). docs/constructions/newton_schulz.md."
   SECTION "docs/constructions/newton_schulz.md"
   SOURCES newton_schulz
-  PROOFS NewtonSchulz.v)
+  PROOFS NewtonSchulz.v GiannouNewton.v)
 
 iclproof_family(iterative_newton
   TITLE "Fu et al. 2024: k iterative-Newton steps in k + 2 linear-attention layers"
