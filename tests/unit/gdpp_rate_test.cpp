@@ -5,6 +5,7 @@
 // flipped (sign), the last preconditioning layer dropped (dropped term).
 #include "gdpp_rate.hpp"
 
+#include "compare/gdpp_table1.hpp"
 #include "mutation_testing.hpp"
 
 #include <catch2/catch.hpp>
@@ -159,3 +160,26 @@ TEST_CASE("gdpp_rate: the construction's loss in Table 1's setting (printed)", "
 }
 #endif
 
+#ifndef ICLPROOF_MUTATION_RATIONAL
+// The error bars of Table 1 (compare/gdpp_table1.hpp, iclproof-gdpp-table1): the standard error
+// by hand, the sequences reproducible, and one GD step at eta* = N/(N + d + 1) = 20/31 on fresh
+// sequences against its exact population loss (1/2) d (d + 1)/(N + d + 1) = 55/31.
+TEST_CASE("gdpp_table1: mean and standard error, and one layer at eta* against 55/31",
+          "[gdpp_rate][gdpp_table1]") {
+  // {1, 2, 3, 4}: mean 5/2, sample variance 5/3, standard error sqrt(5/3)/2 = 0.6454972...
+  const sampled_loss s = mean_with_standard_error({1.0, 2.0, 3.0, 4.0});
+  CHECK(s.mean == 2.5);
+  CHECK(std::fabs(s.standard_error - std::sqrt(5.0 / 3.0) / 2.0) <= 1e-15);
+  CHECK(s.sequences == 4);
+  CHECK_THROWS_AS(mean_with_standard_error({1.0}), std::invalid_argument);
+  const auto a = table1_sequences(3, 11), b = table1_sequences(3, 11);
+  CHECK(a[2].X == b[2].X);
+  CHECK(a[2].yq == b[2].yq);
+  CHECK(table1_paper_gdpp(2) == 0.341);
+  const sampled_loss one = gdpp_fresh_loss(20000, 5, {20.0 / 31.0}, {0.0});
+  std::printf("one GD step at eta* on 20000 fresh sequences: %.4f +- %.4f (exact 55/31 = %.4f)\n",
+              one.mean, one.standard_error, 55.0 / 31.0);
+  // A statistical check with a named width: 5 standard errors (two-sided p = 6e-7 under the CLT).
+  CHECK(std::fabs(one.mean - 55.0 / 31.0) <= 5.0 * one.standard_error);
+}
+#endif
