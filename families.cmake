@@ -79,11 +79,11 @@ iclproof_family(newton_schulz
   PROOFS NewtonSchulz.v GiannouNewton.v)
 
 iclproof_family(iterative_newton
-  TITLE "Fu et al. 2024: k iterative-Newton steps in k + 2 linear-attention layers"
-  REFERENCE "D. Fu, T.-Q. Chen, R. Jia, V. Sharan. Transformers Learn to Achieve Second-Order Convergence Rates for In-Context Linear Regression. NeurIPS 2024. Sec. 5 and App. B: M_0 = alpha S, M_j = 2 M_{j-1} - M_{j-1} S M_{j-1}, prediction x_q^T M_k X y; our weights from that statement (docs/constructions/iterative_newton.md: App. B was not read)."
+  TITLE "Fu et al. 2024: iterative Newton in ReLU-attention + MLP blocks with fixed weights (Thm 5.1, App. B.2)"
+  REFERENCE "D. Fu, T.-Q. Chen, R. Jia, V. Sharan. Transformers Learn to Achieve Second-Order Convergence Rates for In-Context Linear Regression. NeurIPS 2024. Theorem 5.1 as App. B.2 builds it: ReLU attention (two heads) and one doubling MLP per Newton step, M_0 = alpha S, M_j = 2 M_{j-1} - M_{j-1} S M_{j-1}, prediction x_q^T M_k X y, with alpha fixed by a data-class bound (k + 4 blocks: the paper's 3 set-up and k Newton layers, one exact read-out block for its 5; V_2 = -V_1 where the paper prints V_1 = V_2). Also a per-prompt-alpha variant on linear attention (k + 2 layers, register tokens). docs/constructions/iterative_newton.md."
   SECTION "docs/constructions/iterative_newton.md"
   SOURCES newton_schulz iterative_newton
-  PROOFS IterativeNewton.v)
+  PROOFS IterativeNewton.v FuReluNewton.v)
 
 iclproof_family(implicit_weights
   TITLE "Vladymyrov et al. 2024: the implicit weights of any linear transformer"
