@@ -72,18 +72,18 @@ iclproof_family(population_optima
   CI_RUNS mpfr256 double53)
 
 iclproof_family(newton_schulz
-  TITLE "Giannou et al. 2025: one Newton-Schulz step in two linear-attention layers"
-  REFERENCE "A. Giannou, L. Yang, T. Wang, D. Papailiopoulos, J. D. Lee. How Well Can Transformers Emulate In-context Newton's Method? AISTATS 2025. The two-layer Newton step for matrix inversion M' = 2M - M S M and k steps stacked; our weights from that statement (docs/constructions/newton_schulz.md: the paper's own layout was not read)."
+  TITLE "Giannou et al. 2025: Newton's iteration for matrix inversion in linear-attention layers"
+  REFERENCE "A. Giannou, L. Yang, T. Wang, D. Papailiopoulos, J. D. Lee. How Well Can Transformers Emulate In-context Newton's Method? AISTATS 2025 (arXiv 2403.03183 v1). Lemma 4.1 (2 layers of 2 heads, width 4d, one step X_1 = X_0 (2I - A X_0) for any square A; 1 layer for symmetric A) and Theorem 4.2 (3 + T layers, prediction a_test^T X_T A^T y) with the paper's layer, head and width counts; the token layouts are ours (the transcription read lost the display equations). Also our variant with 1 head per layer at width 3d (tokens [S^T; M; I]). docs/constructions/newton_schulz.md."
   SECTION "docs/constructions/newton_schulz.md"
   SOURCES newton_schulz
-  PROOFS NewtonSchulz.v)
+  PROOFS NewtonSchulz.v GiannouNewton.v)
 
 iclproof_family(iterative_newton
-  TITLE "Fu et al. 2024: k iterative-Newton steps in k + 2 linear-attention layers"
-  REFERENCE "D. Fu, T.-Q. Chen, R. Jia, V. Sharan. Transformers Learn to Achieve Second-Order Convergence Rates for In-Context Linear Regression. NeurIPS 2024. Sec. 5 and App. B: M_0 = alpha S, M_j = 2 M_{j-1} - M_{j-1} S M_{j-1}, prediction x_q^T M_k X y; our weights from that statement (docs/constructions/iterative_newton.md: App. B was not read)."
+  TITLE "Fu et al. 2024: iterative Newton in ReLU-attention + MLP blocks with fixed weights (Thm 5.1, App. B.2)"
+  REFERENCE "D. Fu, T.-Q. Chen, R. Jia, V. Sharan. Transformers Learn to Achieve Second-Order Convergence Rates for In-Context Linear Regression. NeurIPS 2024. Theorem 5.1 as App. B.2 builds it: ReLU attention (two heads) and one doubling MLP per Newton step, M_0 = alpha S, M_j = 2 M_{j-1} - M_{j-1} S M_{j-1}, prediction x_q^T M_k X y, with alpha fixed by a data-class bound (k + 4 blocks: the paper's 3 set-up and k Newton layers, one exact read-out block for its 5; V_2 = -V_1 where the paper prints V_1 = V_2). Also a per-prompt-alpha variant on linear attention (k + 2 layers, register tokens). docs/constructions/iterative_newton.md."
   SECTION "docs/constructions/iterative_newton.md"
   SOURCES newton_schulz iterative_newton
-  PROOFS IterativeNewton.v)
+  PROOFS IterativeNewton.v FuReluNewton.v)
 
 iclproof_family(implicit_weights
   TITLE "Vladymyrov et al. 2024: the implicit weights of any linear transformer"

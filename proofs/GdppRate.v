@@ -14,6 +14,8 @@
    - gdpp_kappa_step_quadratic : 0 <= e <= 1/10 gives that excess <= 2 e^2 (Lemma A.3, part 2).
    - gdpp_kappa_contracts : 11/10 <= k gives 4 k^3/(3 k - 1)^2 <= (4356/4761) k (part 1, with
        c = (4/9)/(1 - 1/3.3)^2 = 4356/4761, tight at k = 11/10).
+   - gdpp_contraction_constant : (4/9)/(1 - 1/(33/10))^2 = 4356/4761 = 484/529 (= 0.914934 to six
+       digits; the lemma's c in lowest terms).
 
    Dependencies: mathcomp ssreflect/algebra (ring, field). No axioms. *)
 
@@ -150,6 +152,20 @@ have k56 : 11%:R / 56%:R <= k :> R.
   by rewrite divr_ge0 ?ler0n.
 rewrite mulr_ge0 // ?divr_ge0 ?ler0n ?(ltW k0) //.
 by rewrite !mulr_ge0 ?ler0n ?subr_ge0.
+Qed.
+
+Theorem gdpp_contraction_constant :
+  (4%:R / 9%:R) / (1 - (33%:R / 10%:R)^-1) ^+ 2 = 4356%:R / 4761%:R :> R
+  /\ 4356%:R / 4761%:R = 484%:R / 529%:R :> R.
+Proof.
+have h9 : (9%:R : R) != 0 by rewrite pnatr_eq0.
+have h10 : (10%:R : R) != 0 by rewrite pnatr_eq0.
+have h33 : (33%:R : R) != 0 by rewrite pnatr_eq0.
+have h529 : (529%:R : R) != 0 by rewrite pnatr_eq0.
+have h4761 : (4761%:R : R) != 0 by rewrite pnatr_eq0.
+have -> : 1 - (33%:R / 10%:R)^-1 = 23%:R / 33%:R :> R by field.
+have h23 : (23%:R : R) != 0 by rewrite pnatr_eq0.
+by split; field.
 Qed.
 
 End KappaMap.

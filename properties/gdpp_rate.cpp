@@ -28,13 +28,14 @@ ICLPROOF_SIZES(gdpp_eigen_map,
 ICLPROOF_EXACT_PROPERTY(
     gdpp_kappa, "gdpp_rate.condition_number_contracts_per_layer_as_lemma_a3_states",
     "On the layers' own output (orthogonal-row data, kappa_0 up to 144, 1-6 layers): kappa' = "
-    "4 kappa^3/(3 kappa - 1)^2 exactly; kappa >= 1.1 gives kappa' <= (4356/4761) kappa; kappa = "
+    "4 kappa^3/(3 kappa - 1)^2 exactly; kappa >= 1.1 gives kappa' <= (484/529) kappa; kappa = "
     "1 + eps with eps <= 1/10 gives kappa' - 1 = eps^2 (3/4 + eps)/(1 + 3 eps/2)^2 <= 2 eps^2.",
     exact_identity(identity("proofs/GdppRate.v:gdpp_nu_step"),
                    identity("proofs/GdppRate.v:gdpp_kappa_step"),
                    identity("proofs/GdppRate.v:gdpp_kappa_step_excess"),
                    bound("proofs/GdppRate.v:gdpp_kappa_step_quadratic"),
-                   bound("proofs/GdppRate.v:gdpp_kappa_contracts"))
+                   bound("proofs/GdppRate.v:gdpp_kappa_contracts"),
+                   identity("proofs/GdppRate.v:gdpp_contraction_constant"))
         .missing("that the minimum eigenvalue stays the minimum (f nondecreasing on [0, nu]) is "
                  "checked here on the data, not proved in Coq"),
     "exact statements about rational eigenvalues; floating point checks "

@@ -165,7 +165,7 @@ T diagonal_kappa(const Mat<T>& Xl) {
 }
 
 // Lemma A.3 on the layers' own output, exactly: kappa_{l+1} = 4 kappa_l^3 / (3 kappa_l - 1)^2;
-// kappa_l >= 11/10 gives kappa_{l+1} <= c kappa_l, c = (4/9)/(1 - 1/3.3)^2 = 4356/4761;
+// kappa_l >= 11/10 gives kappa_{l+1} <= c kappa_l, c = (4/9)/(1 - 1/3.3)^2 = 484/529;
 // kappa_l = 1 + eps with eps <= 1/10 gives kappa_{l+1} - 1 = eps^2 (3/4 + eps)/(1 + 3 eps/2)^2,
 // between (3/4) eps^2 / (1.15)^2 and 2 eps^2 (quadratic: the doubly exponential phase).
 template <class T>
@@ -180,7 +180,7 @@ void condition_number_contracts_as_lemma_a3(case_context& ctx, const constructio
                            regression_tokens<T>(c.X, c.Y, c.Xq, Mat<T>(Mat<T>::Zero(1, c.Q))), c.N);
   ctx.require("the stack has K + 1 layers", static_cast<int>(all.size()) == K + 2,
               std::to_string(all.size() - 1) + " layers");
-  const T c_const = T(4356) / T(4761), tenth = T(1) / T(10);
+  const T c_const = gdpp_lemma_a3_contraction<T>(), tenth = T(1) / T(10);
   std::string curve;
   T kappa = diagonal_kappa<T>(all[0].topLeftCorner(c.d, c.N));
   for (int l = 0; l < K; ++l) {
@@ -191,7 +191,7 @@ void condition_number_contracts_as_lemma_a3(case_context& ctx, const constructio
     ctx.require(at + "kappa' = 4 kappa^3 / (3 kappa - 1)^2 (exact)", next == gdpp_kappa_map(kappa),
                 "kappa = " + full_digits(kappa) + ", kappa' = " + full_digits(next));
     if (T(11) / T(10) <= kappa)
-      ctx.require(at + "kappa >= 1.1: kappa' <= (4356/4761) kappa", next <= c_const * kappa,
+      ctx.require(at + "kappa >= 1.1: kappa' <= (484/529) kappa", next <= c_const * kappa,
                   "kappa = " + full_digits(kappa) + ", kappa' = " + full_digits(next));
     if (eps <= tenth) {
       const T den = T(1) + T(3) * eps / T(2);

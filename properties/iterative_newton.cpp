@@ -20,8 +20,10 @@ static constexpr const char* in_layer_missing =
 
 ICLPROOF_PROPERTY(
     in_prediction, "iterative_newton.prediction_after_k_plus_2_layers_is_x_q_m_k_x_y",
-    "Set-up layer, k Newton layers and the read-out layer (k + 2 generic LSA layers, alpha = "
-    "1/||S||_F^2) leave x_q^T M_k X y in every query's y entry, M_0 = alpha S, M_j = 2 M_{j-1} - "
+    "Per-prompt-alpha variant (alpha = 1/||S||_F^2 of each prompt written into the weights: not "
+    "one fixed transformer): set-up layer, k Newton layers and the read-out layer (k + 2 generic "
+    "LSA layers, d register tokens) leave x_q^T M_k X y in every query's y entry, M_0 = alpha S, "
+    "M_j = 2 M_{j-1} - "
     "M_{j-1} S M_{j-1}, S = X X^T: d <= 4, N in d..d+5, k in 1..4 (exact in rationals).",
     exact_identity(identity("proofs/IterativeNewton.v:in_newton_layer"),
                    identity("proofs/IterativeNewton.v:in_readout"),
@@ -35,8 +37,9 @@ ICLPROOF_SIZES(in_prediction, in_sizes);
 
 ICLPROOF_PROPERTY(
     in_authors_alpha, "iterative_newton.authors_code_alpha_gives_the_same_prediction_identity",
-    "With the authors' code's alpha = 1/||S S^T||_F (irrational: double, long double and MPFR "
-    "only) the k + 2 layers still leave x_q^T M_k X y in the queries, and this alpha is >= "
+    "Per-prompt-alpha variant with the authors' code's alpha = 1/||S S^T||_F of each prompt "
+    "(irrational: double, long double and MPFR only): the k + 2 layers still leave x_q^T M_k X y "
+    "in the queries, and this alpha is >= "
     "1/||S||_F^2.",
     exact_identity(identity("proofs/IterativeNewton.v:in_newton_layer"),
                    identity("proofs/IterativeNewton.v:in_readout"),
@@ -52,7 +55,8 @@ ICLPROOF_SIZES(in_authors_alpha, in_sizes);
 
 ICLPROOF_PROPERTY(
     in_registers, "iterative_newton.registers_hold_the_newton_iterates_after_every_layer",
-    "After the set-up layer the d register tokens hold S, M_0 = alpha S and X y; after Newton "
+    "Per-prompt-alpha variant: after the set-up layer the d register tokens hold S, M_0 = alpha S "
+    "and X y; after Newton "
     "layer j they hold M_j (j = 1..k, k in 1..4); no token's x part moves.",
     exact_identity(identity("proofs/IterativeNewton.v:in_setup"),
                    identity("proofs/IterativeNewton.v:in_newton_layer"),
@@ -65,8 +69,8 @@ ICLPROOF_SIZES(in_registers, in_sizes);
 
 ICLPROOF_PROPERTY(
     in_residual, "iterative_newton.residual_is_i_minus_alpha_s_squared_to_the_2_to_the_k",
-    "The layers' iterate after k Newton layers satisfies I - M_k S = (I - alpha S^2)^(2^k), "
-    "alpha = 1/||S||_F^2, k in 1..3 (exact in rationals).",
+    "Per-prompt-alpha variant: the layers' iterate after k Newton layers satisfies I - M_k S = "
+    "(I - alpha S^2)^(2^k), alpha = 1/||S||_F^2 of the prompt, k in 1..3 (exact in rationals).",
     exact_identity(identity("proofs/IterativeNewton.v:in_residual_power"),
                    composition("proofs/IterativeNewton.v:in_stack_iter"))
         .missing(in_layer_missing)) {
@@ -77,7 +81,8 @@ ICLPROOF_SIZES(in_residual, in_sizes);
 
 ICLPROOF_PROPERTY(
     in_expansions, "iterative_newton.m1_and_m2_are_the_polynomials_of_the_recursion",
-    "The registers after Newton layers 1 and 2 equal M_1 = 2 alpha S - alpha^2 S^3 and M_2 = "
+    "Per-prompt-alpha variant: the registers after Newton layers 1 and 2 equal M_1 = 2 alpha S - "
+    "alpha^2 S^3 and M_2 = "
     "4 alpha S - 6 alpha^2 S^3 + 4 alpha^3 S^5 - alpha^4 S^7 (the expansions of the recursion "
     "that the Sec. 5 erratum entry compares with).",
     exact_identity(identity("proofs/IterativeNewton.v:in_m1_expansion"),
@@ -91,7 +96,8 @@ ICLPROOF_SIZES(in_expansions, in_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
     in_ols, "iterative_newton.error_to_ols_is_the_residual_power_and_never_grows",
-    "With w* = S^-1 X y (exact solve) and w_j = M_j X y read off the registers: "
+    "Per-prompt-alpha variant, with w* = S^-1 X y (exact solve) and w_j = M_j X y read off the "
+    "registers: "
     "w* - w_k = (I - alpha S^2)^(2^k) w* exactly, and |w* - w_j|^2 does not increase with j "
     "(k in 1..4): the layers converge to OLS.",
     exact_identity(identity("proofs/IterativeNewton.v:in_ols_error"),

@@ -9,9 +9,21 @@
 # tuned column alone. Usage:
 #   scripts/gdpp-table1.sh OUTDIR [FIRST LAST [extra iclproof-train options]]
 # Needs build/bin/iclproof-train and build/bin/iclproof (ICLPROOF_BUILD_DIR to override).
+#
+# The tuned GD++ column with error bars, no training:
+#   scripts/gdpp-table1.sh --tuned OUTFILE [iclproof-gdpp-table1 options]
+# runs build/bin/iclproof-gdpp-table1 (default: depths 1-7, 4000 tuning sequences, 100000 fresh
+# sequences; every start's local minimum with its mean loss +- one standard error, the best per
+# depth against the paper's value) and writes its output to OUTFILE as well.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ICLPROOF_BUILD_DIR:-$root/build}
+if [ "${1:-}" = "--tuned" ]; then
+  outfile=${2:?usage: gdpp-table1.sh --tuned OUTFILE [iclproof-gdpp-table1 options]}
+  shift 2
+  "$build/bin/iclproof-gdpp-table1" "$@" | tee "$outfile"
+  exit "${PIPESTATUS[0]}"
+fi
 out=${1:?usage: gdpp-table1.sh OUTDIR [FIRST LAST [train options]]}
 first=${2:-1}
 last=${3:-7}

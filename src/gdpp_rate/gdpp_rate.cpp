@@ -10,7 +10,7 @@ ICLPROOF_INSTANTIATE_GDPP_RATE(mpfr_real)
 int gdpp_rate_layer_bound(long double kappa, long double tol) {
   if (!(kappa >= 1.0L) || !(tol > 0.0L))
     throw std::invalid_argument("gdpp_rate_layer_bound: need kappa >= 1 and tol > 0");
-  const long double c = 4356.0L / 4761.0L;  // (4/9) / (1 - 1/3.3)^2
+  const long double c = gdpp_lemma_a3_contraction<long double>();  // 484/529
   int K = 0;
   if (kappa >= 1.1L) K += static_cast<int>(std::ceil(std::log(kappa / 1.1L) / std::log(1.0L / c)));
   if (2.0L * tol < 0.2L)

@@ -45,8 +45,15 @@ lsa_stack<T> gdpp_rate_stack(Eigen::Index d, Eigen::Index o, Eigen::Index N,
 template <class T>
 int gdpp_rate_layers_needed(const T& kappa, const T& tol);
 
+// Lemma A.3's contraction constant c = (4/9) / (1 - 1/3.3)^2 = 484/529 = 0.914934 (to six
+// digits), computed in T from the lemma's numbers 4/9 and 3.3 = 33/10: exact in rationals
+// (proofs/GdppRate.v:gdpp_kappa_contracts, gdpp_contraction_constant).
+template <class T>
+T gdpp_lemma_a3_contraction();
+
 // Lemma A.3's count, in long double: ceil(log(kappa/1.1)/log(1/c)) layers while kappa >= 1.1
-// (c = 4356/4761), then ceil(log2(log(2 tol)/log(1/5))) layers (delta = 2 eps squares).
+// (c = gdpp_lemma_a3_contraction() = 484/529), then ceil(log2(log(2 tol)/log(1/5))) layers
+// (delta = 2 eps squares).
 int gdpp_rate_layer_bound(long double kappa, long double tol);
 
 }  // namespace iclproof

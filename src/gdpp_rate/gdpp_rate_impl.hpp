@@ -14,6 +14,12 @@ T gdpp_eigenvalue_map(const T& lambda, const T& gamma) {
 }
 
 template <class T>
+T gdpp_lemma_a3_contraction() {
+  const T one_minus = T(1) - T(1) / (T(33) / T(10));  // 1 - 1/3.3 = 23/33
+  return T(T(T(4) / T(9)) / T(one_minus * one_minus));
+}
+
+template <class T>
 T gdpp_kappa_map(const T& kappa) {
   const T den = T(3) * kappa - T(1);
   return T(4) * kappa * kappa * kappa / (den * den);
@@ -63,6 +69,7 @@ int gdpp_rate_layers_needed(const T& kappa, const T& tol) {
 #define ICLPROOF_INSTANTIATE_GDPP_RATE(T)                                         \
   template T gdpp_eigenvalue_map(const T&, const T&);                             \
   template T gdpp_kappa_map(const T&);                                            \
+  template T gdpp_lemma_a3_contraction<T>();                                      \
   template gdpp_rate_schedule<T> gdpp_rate_schedule_for(const T&, const T&, int); \
   template lsa_stack<T> gdpp_rate_stack(Eigen::Index, Eigen::Index, Eigen::Index, \
                                         const gdpp_rate_schedule<T>&);            \

@@ -5,11 +5,14 @@
 // flipped (sign), the last preconditioning layer dropped (dropped term).
 #include "gdpp_rate.hpp"
 
+#include "compare/gdpp_table1.hpp"
 #include "mutation_testing.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 using namespace iclproof;
 using namespace iclproof::gdpp_rate_checks;
@@ -87,6 +90,18 @@ TEST_CASE("gdpp_rate: the kappa map and the schedule on numbers", "[gdpp_rate]")
   CHECK_THROWS_AS(gdpp_rate_layers_needed<double>(0.5, 1e-3), std::invalid_argument);
 }
 
+TEST_CASE("gdpp_rate: Lemma A.3's contraction constant is 484/529", "[gdpp_rate]") {
+  // c = (4/9) / (1 - 1/3.3)^2, computed from the lemma's numbers: 484/529 in lowest terms
+  // (= 4356/4761), 0.914934 to six digits (an earlier contract printed 0.91491).
+  const rational_real c = gdpp_lemma_a3_contraction<rational_real>();
+  CHECK(c == rational_real(484) / rational_real(529));
+  CHECK(c == rational_real(4356) / rational_real(4761));
+  char six[32];
+  std::snprintf(six, sizeof six, "%.6f", gdpp_lemma_a3_contraction<double>());
+  CHECK(std::string(six) == "0.914934");
+  CHECK(std::fabs(gdpp_lemma_a3_contraction<long double>() - 484.0L / 529.0L) <= 4e-19L);
+}
+
 TEST_CASE("gdpp_rate eigenvalue-map property fails on a flipped gamma and a dropped layer",
           "[gdpp_rate][mutation]") {
   const auto check = [](case_context& ctx, const construction<T>& c) {
@@ -142,5 +157,29 @@ TEST_CASE("gdpp_rate: the construction's loss in Table 1's setting (printed)", "
               prompts);
   for (int L = 1; L <= 11; ++L) std::printf("  %2d layers: loss %.3g\n", L, loss[L]);
   CHECK(loss[11] < loss[2]);
+}
+#endif
+
+#ifndef ICLPROOF_MUTATION_RATIONAL
+// The error bars of Table 1 (compare/gdpp_table1.hpp, iclproof-gdpp-table1): the standard error
+// by hand, the sequences reproducible, and one GD step at eta* = N/(N + d + 1) = 20/31 on fresh
+// sequences against its exact population loss (1/2) d (d + 1)/(N + d + 1) = 55/31.
+TEST_CASE("gdpp_table1: mean and standard error, and one layer at eta* against 55/31",
+          "[gdpp_rate][gdpp_table1]") {
+  // {1, 2, 3, 4}: mean 5/2, sample variance 5/3, standard error sqrt(5/3)/2 = 0.6454972...
+  const sampled_loss s = mean_with_standard_error({1.0, 2.0, 3.0, 4.0});
+  CHECK(s.mean == 2.5);
+  CHECK(std::fabs(s.standard_error - std::sqrt(5.0 / 3.0) / 2.0) <= 1e-15);
+  CHECK(s.sequences == 4);
+  CHECK_THROWS_AS(mean_with_standard_error({1.0}), std::invalid_argument);
+  const auto a = table1_sequences(3, 11), b = table1_sequences(3, 11);
+  CHECK(a[2].X == b[2].X);
+  CHECK(a[2].yq == b[2].yq);
+  CHECK(table1_paper_gdpp(2) == 0.341);
+  const sampled_loss one = gdpp_fresh_loss(20000, 5, {20.0 / 31.0}, {0.0});
+  std::printf("one GD step at eta* on 20000 fresh sequences: %.4f +- %.4f (exact 55/31 = %.4f)\n",
+              one.mean, one.standard_error, 55.0 / 31.0);
+  // A statistical check with a named width: 5 standard errors (two-sided p = 6e-7 under the CLT).
+  CHECK(std::fabs(one.mean - 55.0 / 31.0) <= 5.0 * one.standard_error);
 }
 #endif

@@ -4,6 +4,7 @@
 // construction (must pass) and on broken ones (must fail): wrong alpha (scaled by 1 + 2^-40, and
 // doubled), the Newton correction's sign flipped, its +M term dropped, the read-out scaled.
 #include "iterative_newton.hpp"
+#include "fu_relu_checks.hpp"
 #include "iterative_newton_errata.hpp"
 
 #include "core/precision.hpp"
@@ -124,6 +125,114 @@ TEST_CASE("iterative_newton mutants: OLS error identity catches wrong alpha and 
                                          plus_m_term_dropped());
 }
 #endif
+
+// Fu et al.'s Theorem 5.1 as App. B.2 builds it, with fixed weights
+// (properties/fu_relu_checks.hpp): exact checks in rationals on the real ReLU transformer (must
+// pass) and on broken ones (must fail).
+namespace {
+using Q = rational_real;
+namespace fk = iclproof::fu_relu_checks;
+const mutation_runner fu_relu_mutants{41, scalar_kind::rational};
+
+template <class Check>
+void fu_killed(const Check& check, const fk::fu_relu_constructions<Q>& bad, int cases = 20) {
+  fu_relu_mutants.expect_check_kills(
+      [&](case_context& ctx, const fk::fu_relu_constructions<Q>& c) { check(ctx, c); },
+      fk::real_fu_relu<Q>(), bad, cases);
+}
+template <class Edit>
+fk::fu_relu_constructions<Q> fu_edited(Edit edit) {
+  auto m = fk::real_fu_relu<Q>();
+  m.transformer = [edit](Eigen::Index d, int k, const Q& alpha) {
+    auto tf = fu_relu_transformer<Q>(d, k, alpha);
+    edit(tf, k);
+    return tf;
+  };
+  return m;
+}
+fk::fu_relu_constructions<Q> fu_alpha_doubled() {
+  auto m = fk::real_fu_relu<Q>();
+  m.transformer = [](Eigen::Index d, int k, const Q& alpha) {
+    return fu_relu_transformer<Q>(d, k, Q(alpha * Q(2)));
+  };
+  return m;
+}
+fk::fu_relu_constructions<Q> fu_values_equal() {  // App. B.2 as printed: V_2 = V_1 everywhere
+  return fu_edited([](relu_transformer<Q>& tf, int) {
+    for (auto& b : tf.blocks)
+      if (b.attention.heads.size() == 2) b.attention.heads[1].V = b.attention.heads[0].V;
+  });
+}
+fk::fu_relu_constructions<Q> fu_doubling_dropped() {  // the Newton blocks' MLP removed
+  return fu_edited([](relu_transformer<Q>& tf, int k) {
+    for (int l = 0; l < k; ++l) {
+      auto& mlp = tf.blocks[static_cast<std::size_t>(3 + l)].mlp;
+      mlp.W1 = Mat<Q>(0, mlp.W1.cols());
+      mlp.W2 = Mat<Q>(mlp.W2.rows(), 0);
+    }
+  });
+}
+fk::fu_relu_constructions<Q> fu_newton_block_dropped() {
+  return fu_edited([](relu_transformer<Q>& tf, int k) {
+    if (k > 0) tf.blocks.erase(tf.blocks.begin() + 3);
+  });
+}
+fk::fu_relu_constructions<Q> fu_readout_sign_flipped() {
+  return fu_edited([](relu_transformer<Q>& tf, int) {
+    for (auto& h : tf.blocks.back().attention.heads) h.V = -h.V;
+  });
+}
+fk::fu_relu_constructions<Q> fu_printed_is_corrected() {  // the erratum check fed the fix
+  auto m = fk::real_fu_relu<Q>();
+  m.printed_init = [](Eigen::Index d, const Q& alpha) { return fu_relu_init_block<Q>(d, alpha); };
+  return m;
+}
+}  // namespace
+
+TEST_CASE("fu_relu: hand-computed prompt, d = 1 (exact)", "[iterative_newton][fu_relu]") {
+  // x = (1, 2), y = (1, 1), query 1: S = 5, X y = 3, alpha = 1/25: M_0 = 1/5,
+  // M_1 = 2/5 - (1/25) 5 = 1/5 (alpha S^2 = 1: one step from M_0 is already S^-1 = 1/5).
+  // Prediction x_q M_k X y = 3/5 for every k; u after block 3 = alpha S x = (1/5, 2/5).
+  Mat<Q> X(1, 2), y(1, 2), xq(1, 1);
+  X << Q(1), Q(2);
+  y << Q(1), Q(1);
+  xq << Q(1);
+  const Q alpha = Q(1) / Q(25);
+  for (int k = 0; k <= 2; ++k) {
+    const auto out = relu_transformer_forward<Q>(fu_relu_transformer<Q>(1, k, alpha),
+                                                 fu_relu_tokens<Q>(X, y, xq), 2);
+    CHECK(out.size() == static_cast<std::size_t>(k + 5));
+    CHECK(fu_relu_predictions<Q>(out.back(), 1, 2)(0, 0) == Q(3) / Q(5));
+    CHECK(fu_relu_context_u<Q>(out[3], 1, 2)(0, 1) == Q(2) / Q(5));
+  }
+  CHECK(fk::fu_class_alpha<Q>() == Q(1) / Q(9216));
+  CHECK_THROWS_AS(fu_relu_transformer<double>(0, 1, 0.5), std::invalid_argument);
+  CHECK_THROWS_AS(fu_relu_transformer<double>(2, -1, 0.5), std::invalid_argument);
+  CHECK_THROWS_AS(fu_relu_tokens<double>(Mat<double>::Zero(2, 3), Mat<double>::Zero(1, 2),
+                                         Mat<double>::Zero(2, 1)),
+                  std::invalid_argument);
+}
+
+TEST_CASE("fu_relu mutants: alpha doubled, the printed V_2 = V_1, the doubling MLP dropped",
+          "[iterative_newton][fu_relu][mutation]") {
+  fu_killed(&fk::fixed_weights_predict<Q>, fu_alpha_doubled());
+  fu_killed(&fk::blocks_hold_the_iterates<Q>, fu_alpha_doubled());
+  fu_killed(&fk::contraction_in_the_class<Q>, fu_alpha_doubled());
+  fu_killed(&fk::just_outside_the_class<Q>, fu_alpha_doubled(), 1);
+  fu_killed(&fk::fixed_weights_predict<Q>, fu_values_equal());
+  fu_killed(&fk::blocks_hold_the_iterates<Q>, fu_values_equal());
+  fu_killed(&fk::fixed_weights_predict<Q>, fu_doubling_dropped());
+  fu_killed(&fk::residual_at_fixed_alpha<Q>, fu_doubling_dropped());
+}
+
+TEST_CASE("fu_relu mutants: a Newton block dropped, the read-out's sign, the erratum fed the fix",
+          "[iterative_newton][fu_relu][mutation]") {
+  fu_killed(&fk::fixed_weights_predict<Q>, fu_newton_block_dropped());
+  fu_killed(&fk::residual_at_fixed_alpha<Q>, fu_newton_block_dropped());
+  fu_killed(&fk::fixed_weights_predict<Q>, fu_readout_sign_flipped());
+  fu_killed(&fk::contraction_in_the_class<Q>, fu_readout_sign_flipped());
+  fu_killed(&fk::printed_heads_give_absolute_scores<Q>, fu_printed_is_corrected());
+}
 
 }  // namespace iterative_newton_unit_test
 
