@@ -92,7 +92,20 @@ bool ball_real::certainly_equal(const ball_real& a, const ball_real& b) {
 
 ball_real abs(const ball_real& x) {
   ball_real r;
-  arb_abs(r.data(), x.data());
+  if (!arb_is_finite(x.data()) || !arb_contains_zero(x.data())) {
+    arb_abs(r.data(), x.data());  // |m| +/- r: exact, and >= 0 throughout when 0 is outside
+    return r;
+  }
+  // 0 inside: Arb's arb_abs gives |m| +/- r, whose lower end is below 0 (MPFI's abs gives
+  // [0, max]). Here [m' - m', m' + m'] = [0, 2 m'] with m' >= half the upper bound of |x|, both
+  // exactly the same 30-bit number, so the lower end is exactly 0 and the ball contains |x|.
+  arf_t u;
+  arf_init(u);
+  arb_get_abs_ubound_arf(u, x.data(), 64);  // >= |p| for every point p
+  arf_mul_2exp_si(u, u, -1);
+  arf_get_mag(arb_radref(r.data()), u);                     // m' >= u / 2
+  arf_set_mag(arb_midref(r.data()), arb_radref(r.data()));  // exact
+  arf_clear(u);
   return r;
 }
 ball_real sqrt(const ball_real& x) {

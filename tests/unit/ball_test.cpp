@@ -182,6 +182,13 @@ TEST_CASE("ball comparisons: certain answers, overlap throws", "[ball]") {
   const B third = B(1) / B(3);
   const B one = third * B(3);  // contains 1, not a point
   CHECK(contains_zero(B(one - B(1))));
+  // |x| of a ball around 0 is [0, max |x|] as on intervals (Arb's own arb_abs reaches below 0),
+  // so an error |a - b| is never a negative enclosure in check_le.
+  const B around_zero = B(one - B(1));
+  CHECK(lower(abs_of(around_zero)) >= mpfr_real(0));
+  CHECK(contains_zero(abs_of(around_zero)));
+  CHECK(upper(abs_of(around_zero)) >= upper(around_zero));
+  CHECK(lower(abs_of(B(-third))) > mpfr_real(0));
   CHECK(third < B(1));
   CHECK(B(1) > third);
   CHECK(!(B(1) < third));
