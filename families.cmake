@@ -61,7 +61,7 @@ iclproof_family(akyurek
                        GaussianIntegral.v GeluErfTail.v AkyurekLayerAssembly.v
                        AkyurekChainLipschitz.v AkyurekRawLayerState.v
                        AkyurekDivLayerState.v
-  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational interval256)
+  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational interval256 ball256)
 
 iclproof_family(population_optima
   TITLE "Population optima: the exact best step size and preconditioner of one GD step"

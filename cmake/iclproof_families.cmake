@@ -25,7 +25,8 @@
 #   [REAL_ANALYSIS_PROOFS B.v ...]         its theories over Coq's R (allowed_axioms.txt only)
 #   [EXPERIMENTS name=model_kind ...]      its trained experiments (src/trainer/configs/<name>.json)
 #   [CI_RUNS run ...])                     its `check --ci` ctest runs (default: mpfr256 mpfr512
-#                                          double53 long-double64 rational; also interval256)
+#                                          double53 long-double64 rational; also interval256
+#                                          and ball256, for families with interval / ball bodies)
 # <id> is the prefix of the family's property names and the name of properties/<id>.cpp.
 function(iclproof_family id)
   cmake_parse_arguments(PARSE_ARGV 1 F "" "TITLE;REFERENCE;SECTION"
@@ -49,7 +50,7 @@ function(iclproof_family id)
     set(F_CI_RUNS mpfr256 mpfr512 double53 long-double64 rational)
   endif()
   foreach(run IN LISTS F_CI_RUNS)
-    if(NOT run MATCHES "^(mpfr256|mpfr512|double53|long-double64|rational|interval256)$")
+    if(NOT run MATCHES "^(mpfr256|mpfr512|double53|long-double64|rational|interval256|ball256)$")
       message(FATAL_ERROR "iclproof_family(${id}): unknown CI run '${run}'")
     endif()
   endforeach()

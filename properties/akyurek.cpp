@@ -1,6 +1,7 @@
 // Properties of Akyurek et al. 2023 (CONSTRUCTIONS.md section 5).
 #include "akyurek.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -351,3 +352,27 @@ ICLPROOF_NOT_APPLICABLE(thm2_realised, interval,
                         "interval body not registered yet: an ambiguous interval comparison in "
                         "the chain's construction, not yet made explicit");
 ICLPROOF_NOT_APPLICABLE(thm2_realised, rational, realised_chain_reason);
+
+// ------------------------------------------------------------------ ball mode (Arb)
+// The interval bodies on Arb balls (core/ball.hpp): the same checks, the same verdict logic (the
+// balls' outward MPFI enclosures are compared), Arb's erfc, exp, tanh and arb_dot inside.
+ICLPROOF_PROPERTY_BODY(gelu_product_bound, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(gelu_bypass, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(ln_bypass, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(ln_division, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(ln_division_order, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(hard_attention, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(raw_layer, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(div_layer, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(thm1_exact, ::iclproof::ball_real);
+ICLPROOF_NOT_APPLICABLE(gelu_product_order, ball,
+                        "a fitted log-log slope (measured), not an enclosure");
+ICLPROOF_NOT_APPLICABLE(thm2_exact, ball,
+                        "its tolerance needs eigenvalues (no ball eigensolver used); rational mode "
+                        "checks it exactly");
+ICLPROOF_NOT_APPLICABLE(thm1_realised, ball,
+                        "ball body not registered yet: not yet measured on balls (its interval "
+                        "body is not registered either, docs/ball-arithmetic.md)");
+ICLPROOF_NOT_APPLICABLE(thm2_realised, ball,
+                        "ball body not registered yet: not yet measured on balls (its interval "
+                        "body is not registered either, docs/ball-arithmetic.md)");

@@ -15,7 +15,7 @@ set -euo pipefail
 set_name=${1:-core}
 packages=(
   build-essential cmake pkg-config git clang-format clang libclang-rt-14-dev
-  libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libmpfi-dev
+  libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libmpfi-dev libflint-arb-dev libflint-dev
   librapidcheck-dev catch2 libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev
   gnuplot-nox
   coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra libcoq-mathcomp-field

@@ -57,6 +57,9 @@ check_setup prepare_check(const check_options& opt) {
     // The endpoints' precision is the MPFR setting (core/precision.hpp): report what they carry.
     set_mpfr_precision(opt.precision_bits.value_or(default_precision_bits));
     bits = scalar_traits<interval_real>::bits();
+  } else if (opt.scalar == scalar_kind::ball) {
+    // The balls' working precision is the MPFR setting too (core/precision.hpp).
+    bits = set_mpfr_precision(opt.precision_bits.value_or(default_precision_bits)).actual_bits;
   } else if (exact) {
     if (opt.precision_bits)
       throw std::invalid_argument(fmt::format(
@@ -116,7 +119,8 @@ std::vector<run_request> check_run_requests(const check_options& opt, const chec
     q.cfg.cases = opt.cases;
     q.cfg.seed = opt.seed;
     q.cfg.size = opt.size;
-    if (q.cfg.scalar == scalar_kind::mpfr || q.cfg.scalar == scalar_kind::interval)
+    if (q.cfg.scalar == scalar_kind::mpfr || q.cfg.scalar == scalar_kind::interval ||
+        q.cfg.scalar == scalar_kind::ball)
       q.cfg.precision_bits = opt.precision_bits.value_or(default_precision_bits);
     q.id = p->info.name + " " + scalar_kind_name(q.cfg.scalar);
     requests.push_back(std::move(q));

@@ -53,8 +53,9 @@ int run_command_line(int argc, char** argv) {
                   max_precision_bits, default_precision_bits));
   auto* scalar_opt =
       check_cmd
-          ->add_option("--scalar", scalar_name, "mpfr | double | long-double | rational | interval")
-          ->check(CLI::IsMember({"mpfr", "double", "long-double", "rational", "interval"}))
+          ->add_option("--scalar", scalar_name,
+                       "mpfr | double | long-double | rational | interval | ball")
+          ->check(CLI::IsMember({"mpfr", "double", "long-double", "rational", "interval", "ball"}))
           ->capture_default_str();
   check_cmd->add_option("--seed", check.seed, "Run seed")->capture_default_str();
   check_cmd->add_option("--json", check.json_path, "Write results as JSON to FILE");

@@ -83,6 +83,7 @@ inline typename std::enable_if<std::is_arithmetic<V>::value, bool>::type eval_eq
 
 namespace iclproof {
 
+// True for every enclosure scalar: interval_real, and ball_real (core/ball.hpp specialises it).
 template <class T>
 inline constexpr bool is_interval_scalar = std::is_same_v<T, interval_real>;
 

@@ -1,4 +1,4 @@
-// Definitions of linalg.hpp. Included only by the three linalg_<scalar>.cpp files, one
+// Definitions of linalg.hpp. Included only by the linalg_<scalar>.cpp files, one
 // scalar type each, so the heavy Eigen instantiations compile in parallel and only once.
 #pragma once
 #include "core/linalg.hpp"
@@ -34,6 +34,11 @@ Mat<T> product_loops(const T* a, Eigen::Index m, Eigen::Index k, std::ptrdiff_t 
         ws.accumulate(acc, a + i * a_row, a_inner, b + j * b_col, b_inner, k);
         C(i, j) = std::move(acc);
       }
+  } else if constexpr (is_ball_scalar<T>) {
+    // Arb's arb_dot per entry (one rounding of the midpoint sum, radii bounded together).
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < m; ++i)
+        ball_dot_into(C(i, j), a + i * a_row, a_inner, b + j * b_col, b_inner, k);
   } else {
     for (Eigen::Index j = 0; j < n; ++j)
       for (Eigen::Index i = 0; i < m; ++i) {

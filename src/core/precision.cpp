@@ -1,5 +1,6 @@
 #include "core/precision.hpp"
 
+#include "core/ball.hpp"
 #include "core/scalar.hpp"
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@ precision_setting set_mpfr_precision(int requested_bits) {
   s.requested_bits = requested_bits;
   s.digits10 = d10;
   s.actual_bits = scalar_traits<mpfr_real>::bits();
+  set_ball_precision(s.actual_bits);  // the balls' midpoints too
   return s;
 }
 
@@ -38,11 +40,14 @@ precision_setting current_mpfr_precision() {
 }
 
 scoped_mpfr_precision::scoped_mpfr_precision(int bits)
-    : previous_digits10_(mpfr_real::default_precision()), now_(set_mpfr_precision(bits)) {}
+    : previous_digits10_(mpfr_real::default_precision()),
+      previous_ball_bits_(ball_detail::precision_bits.load()),
+      now_(set_mpfr_precision(bits)) {}
 
 scoped_mpfr_precision::~scoped_mpfr_precision() {
   mpfr_real::default_precision(previous_digits10_);
   interval_real::default_precision(previous_digits10_);
+  set_ball_precision(previous_ball_bits_);
 }
 
 }  // namespace iclproof

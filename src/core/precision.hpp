@@ -1,6 +1,7 @@
-// Run-time precision of the MPFR scalar and of the interval scalar's endpoints (one setting for
-// both: set_mpfr_precision sets the two Boost defaults to the same decimal digits, so an
-// interval_real carries exactly the bits an mpfr_real does).
+// Run-time precision of the MPFR scalar, of the interval scalar's endpoints and of the ball
+// scalar's midpoints (one setting for all three: set_mpfr_precision sets the two Boost defaults
+// to the same decimal digits, so an interval_real carries exactly the bits an mpfr_real does,
+// and the balls' working precision to those bits, core/ball.hpp).
 //
 // Boost.Multiprecision 1.74 keeps the default precision of mpfr_float_backend<0> in decimal
 // digits, as ONE process-wide, unsynchronised setting; a value keeps the precision it was
@@ -41,6 +42,7 @@ class scoped_mpfr_precision {
 
  private:
   unsigned previous_digits10_;
+  long previous_ball_bits_;
   precision_setting now_;
 };
 

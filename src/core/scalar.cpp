@@ -19,6 +19,8 @@ const char* scalar_kind_name(scalar_kind k) {
       return "rational";
     case scalar_kind::interval:
       return "interval";
+    case scalar_kind::ball:
+      return "ball";
   }
   return "?";
 }

@@ -6,7 +6,8 @@
 //   mpfr_real      (Boost.Multiprecision MPFR backend, run-time precision),
 //   rational_real  (exact rationals, GMP mpq: only the field operations, no sqrt; exact linear
 //                   algebra and the list of what it lacks in core/rational.hpp),
-//   interval_real  (MPFI enclosures; core/interval.hpp).
+//   interval_real  (MPFI enclosures; core/interval.hpp),
+//   ball_real      (Arb midpoint-radius enclosures; core/ball.hpp, included where used).
 // eps<T>() is 2^(1-p) with p the significand bits the values actually carry (for MPFR:
 // mpfr_get_prec of a freshly made value, never the requested figure).
 #pragma once
@@ -30,14 +31,18 @@ using mpfr_real = boost::multiprecision::number<boost::multiprecision::mpfr_floa
 
 // Every scalar a property can run in. A property holds one body per kind (harness/property.hpp);
 // the enum's values index those tables, so n_scalar_kinds follows the last one.
-enum class scalar_kind { double_precision, long_double_precision, mpfr, rational, interval };
-inline constexpr std::size_t n_scalar_kinds = 5;
+enum class scalar_kind { double_precision, long_double_precision, mpfr, rational, interval, ball };
+inline constexpr std::size_t n_scalar_kinds = 6;
 inline constexpr std::array<scalar_kind, n_scalar_kinds> all_scalar_kinds = {
-    scalar_kind::double_precision, scalar_kind::long_double_precision, scalar_kind::mpfr,
-    scalar_kind::rational, scalar_kind::interval};
+    scalar_kind::double_precision,
+    scalar_kind::long_double_precision,
+    scalar_kind::mpfr,
+    scalar_kind::rational,
+    scalar_kind::interval,
+    scalar_kind::ball};
 
 // The kind's name on the command line and in every output: "double", "long-double", "mpfr",
-// "rational", "interval".
+// "rational", "interval", "ball".
 const char* scalar_kind_name(scalar_kind k);
 // The kind named by text (as scalar_kind_name spells it); std::nullopt if none.
 std::optional<scalar_kind> parse_scalar_kind(std::string_view text);
@@ -49,6 +54,11 @@ inline constexpr bool is_exact_scalar = false;
 
 template <class T>
 struct scalar_traits;
+
+// Arb balls (core/ball.hpp specialises it for ball_real): enclosures like interval_real, so
+// is_interval_scalar is true for them too; this one tells the two apart where the code must.
+template <class T>
+inline constexpr bool is_ball_scalar = false;
 
 template <>
 struct scalar_traits<double> {

@@ -64,6 +64,9 @@ class case_context {
                 const std::function<std::string()>& values = {}) {
     if constexpr (std::is_same_v<T, interval_real>) {
       check_le_enclosed(label, err, bound, false, "unnamed bound: " + std::string(label), values);
+    } else if constexpr (is_ball_scalar<T>) {
+      check_le_enclosed(label, to_interval_enclosure(err), to_interval_enclosure(bound), false,
+                        "unnamed bound: " + std::string(label), values);
     } else {
       stage_ = label;
       if (err < T(0) || bound < T(0)) {
@@ -100,6 +103,9 @@ class case_context {
                        const std::string& lemma, const std::function<std::string()>& values = {}) {
     if constexpr (std::is_same_v<T, interval_real>) {
       check_le_enclosed(label, err, bound, true, lemma, values);
+    } else if constexpr (is_ball_scalar<T>) {
+      check_le_enclosed(label, to_interval_enclosure(err), to_interval_enclosure(bound), true,
+                        lemma, values);
     } else if constexpr (is_exact_scalar<T>) {
       stage_ = label;
       proved_bounds_.insert(lemma);
@@ -127,6 +133,9 @@ class case_context {
                              const std::function<std::string()>& values = {}) {
     if constexpr (std::is_same_v<T, interval_real>) {
       check_le_enclosed(label, err, bound, false, derivation, values);
+    } else if constexpr (is_ball_scalar<T>) {
+      check_le_enclosed(label, to_interval_enclosure(err), to_interval_enclosure(bound), false,
+                        derivation, values);
     } else {
       hand_derived_bounds_.insert(derivation);
       check_le<T>(label, err, bound, values);
@@ -140,6 +149,18 @@ class case_context {
                       const Mat<interval_real>& reference);
   void check_identity(std::string_view label, const interval_real& computed,
                       const interval_real& reference);
+  // Ball mode (core/ball.hpp): the same check on the balls' outward MPFI enclosures, so a ball
+  // identity is held to exactly the interval standard.
+  template <class B>
+  requires is_ball_scalar<B>
+  void check_identity(std::string_view label, const Mat<B>& computed, const Mat<B>& reference) {
+    check_identity(label, to_interval_enclosure(computed), to_interval_enclosure(reference));
+  }
+  template <class B>
+  requires is_ball_scalar<B>
+  void check_identity(std::string_view label, const B& computed, const B& reference) {
+    check_identity(label, to_interval_enclosure(computed), to_interval_enclosure(reference));
+  }
 
   // Entrywise comparison: max_ij |computed - reference| <= bound. On interval_real an entrywise
   // comparison is an exact identity (its tolerance models floating-point rounding, which the
@@ -155,7 +176,7 @@ class case_context {
                ", reference " + std::to_string(reference.rows()) + "x" +
                std::to_string(reference.cols()));
     }
-    if constexpr (std::is_same_v<T, interval_real>) {
+    if constexpr (is_interval_scalar<T>) {  // interval_real or ball_real
       check_identity(label, computed, reference);
     } else {
       const Mat<T> diff = computed - reference;

@@ -1,5 +1,6 @@
 #include "harness/runner.hpp"
 
+#include "core/ball.hpp"
 #include "core/precision.hpp"
 
 #include <fmt/format.h>
@@ -75,6 +76,8 @@ int scalar_bits(scalar_kind k) {
       return 0;
     case scalar_kind::interval:  // the endpoints' bits (set with the MPFR precision)
       return scalar_traits<interval_real>::bits();
+    case scalar_kind::ball:  // the midpoints' working precision (set with the MPFR precision)
+      return static_cast<int>(ball_precision());
   }
   return 0;
 }
@@ -102,7 +105,8 @@ std::string reproduce_command(const property_info& info, const run_config& cfg, 
   return fmt::format(
       "iclproof check --property '{}' --scalar {} --seed {} --cases {}{}{}", info.name,
       scalar_kind_name(cfg.scalar), cfg.seed, cfg.cases,
-      cfg.scalar == scalar_kind::mpfr || cfg.scalar == scalar_kind::interval
+      cfg.scalar == scalar_kind::mpfr || cfg.scalar == scalar_kind::interval ||
+              cfg.scalar == scalar_kind::ball
           ? fmt::format(" --precision {}", bits)
           : std::string(),
       cfg.size == size_profile::small ? std::string() : " --size " + size_profile_name(cfg.size));

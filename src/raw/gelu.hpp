@@ -9,6 +9,7 @@
 // precision, and far faster than a generic series.
 #pragma once
 
+#include "core/ball.hpp"
 #include "core/scalar.hpp"
 
 #include <cmath>
@@ -32,6 +33,9 @@ inline mpfr_real erfc_of(const mpfr_real& x) {
 // endpoints, exp from MPFI), so the GeLU of an interval contains the GeLU of every point in it.
 inline interval_real erfc_of(const interval_real& x) { return erfc_enclosure(x); }
 inline interval_real exp_of(const interval_real& x) { return exp_enclosure(x); }
+// Balls: Arb's arb_hypgeom_erfc and arb_exp (enclosures over the whole ball).
+inline ball_real erfc_of(const ball_real& x) { return erfc(x); }
+inline ball_real exp_of(const ball_real& x) { return exp(x); }
 inline double exp_of(double x) { return std::exp(x); }
 inline long double exp_of(long double x) { return std::exp(x); }
 inline mpfr_real exp_of(const mpfr_real& x) {

@@ -33,7 +33,8 @@ scalar_kind certified_scalar(const property& p) {
 
 check_mode mode_of_run(const property_result& r) {
   if (r.scalar == "rational") return check_mode::exact_rational;
-  if (r.scalar == "interval") return check_mode::interval;
+  // Balls are enclosures checked by the interval verdict logic (core/ball.hpp).
+  if (r.scalar == "interval" || r.scalar == "ball") return check_mode::interval;
   return check_mode::floating_point;
 }
 
