@@ -20,7 +20,7 @@ string(JSON metrics LENGTH "${report}" trained_models 0 comparison metrics)
 string(JSON summary GET "${report}" summary verdict)
 string(JSON plots LENGTH "${report}" trained_models 0 plots)
 string(JSON first_plot GET "${report}" trained_models 0 plots 0)
-if(NOT version EQUAL 5 OR NOT count EQUAL 1 OR NOT verdict STREQUAL EXPECT_VERDICT
+if(NOT version EQUAL 6 OR NOT count EQUAL 1 OR NOT verdict STREQUAL EXPECT_VERDICT
    OR NOT experiment STREQUAL EXPERIMENT OR metrics LESS 1 OR plots LESS 1)
   message(FATAL_ERROR "report.json: schema_version ${version}, ${count} trained models, verdict "
                       "'${verdict}' (expected '${EXPECT_VERDICT}'), experiment '${experiment}', "
