@@ -166,7 +166,8 @@ TEST_CASE("loss_tails: a heavy tail above a decisive trimmed ratio FAILS at 10 s
   }
 }
 
-TEST_CASE("loss_tails: a heavy-tailed reference is INCONCLUSIVE; a decisive ratio is significant") {
+TEST_CASE(
+    "loss_tails: a heavy-tailed reference is INCONCLUSIVE, and a decisive ratio is significant") {
   const tail_losses l = tail_synthetic(7, 0, 1.0 / 200, 0.7);
   // The roles swapped: the reference carries the heavy tail.
   const loss_ratio_gate g = judge_loss_ratio(l.v, l.u, 1.0);

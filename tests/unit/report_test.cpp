@@ -213,8 +213,15 @@ TEST_CASE("proof gate: a cited theorem that did not check fails the property", "
   CHECK_FALSE(r.properties[0].gate.pass);
   CHECK(r.failed() == 1);
 
-  write_file(audit, R"({"schema":1,"theorems":[{"file":"ShermanMorrison.v",
-    "name":"iterated_sherman_morrison_ridge","status":"closed","assumptions":[]}]})");
+  // Checked, and its statement-file claim checked too (a property is fully proved only through
+  // a checked claim_<family>__<rest>: proofs/statements/).
+  write_file(audit, R"({"schema":3,"theorems":[{"file":"ShermanMorrison.v",
+    "name":"iterated_sherman_morrison_ridge","status":"closed","assumptions":[]}],
+    "statements":[{"family":"references",
+    "property":"references.iterated_sherman_morrison_equals_ridge",
+    "claim":"claim_references__iterated_sherman_morrison_equals_ridge",
+    "statement":"claim_references__iterated_sherman_morrison_equals_ridge = ... : Prop",
+    "check":"checked","witness":"closed"}]})");
   r = generate_report(opt);
   CHECK(r.properties[0].proof_summary() == "checked");
   CHECK(r.properties[0].gate.pass);
