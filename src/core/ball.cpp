@@ -252,8 +252,11 @@ double log2_abs(const ball_real& x) {
 }
 
 std::string full_digits(const ball_real& x) {
-  return "[" + full_digits(exact_mpfr(arb_midref(x.data()))) + " +/- " +
-         fmt::format("{:.3e}", radius_upper(x)) + "]";
+  // One fmt::format, not a chain of string operator+: GCC 12 with the precompiled headers
+  // reports a false -Wstringop-overflow on the inlined memcpy of `const char* + string&&`
+  // (seen in a clean-clone CI build of f1aec7e).
+  return fmt::format("[{} +/- {:.3e}]", full_digits(exact_mpfr(arb_midref(x.data()))),
+                     radius_upper(x));
 }
 
 double log2_width_in_eps(const ball_real& x) {
