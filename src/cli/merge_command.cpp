@@ -69,7 +69,7 @@ int run_merge_command(const merge_options& opt) {
              shards.size(), opt.out_dir);
   for (const auto& n : r.notes) fmt::print(stderr, "iclproof: note: {}\n", n);
   fmt::print("{} passed, {} failed\n", r.passed(), r.failed());
-  return r.all_pass() ? 0 : 1;
+  return r.exit_code();
 }
 
 }  // namespace iclproof

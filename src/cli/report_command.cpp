@@ -255,17 +255,19 @@ int report_subcommand::run() {
     fmt::print(
         "trained model {} ({} preset): {} ({} of {} gated metrics passed; {} tasks, {} "
         "bits)\n",
-        t.path, t.preset, c.passed ? "PASS" : "FAIL", gated - gated_failed, gated, c.tasks,
-        c.precision_bits);
+        t.path, t.preset,
+        c.passed         ? "PASS"
+        : c.inconclusive ? "INCONCLUSIVE"
+                         : "FAIL",
+        gated - gated_failed, gated, c.tasks, c.precision_bits);
   }
   for (const auto& n : report.notes) fmt::print(stderr, "iclproof: note: {}\n", n);
   fmt::print("report: {}/report.html (also report.md, report.json)\n", dir);
   if (!report.trained.empty())
-    fmt::print("trained models vs constructions: {} passed, {} failed\n",
-               static_cast<int>(report.trained.size()) - report.trained_failed(),
-               report.trained_failed());
+    fmt::print("trained models vs constructions: {} passed, {} failed, {} inconclusive\n",
+               report.trained_passed(), report.trained_failed(), report.trained_inconclusive());
   fmt::print("{} passed, {} failed\n", report.passed(), report.failed());
-  return report.all_pass() ? 0 : 1;
+  return report.exit_code();
 }
 
 }  // namespace iclproof

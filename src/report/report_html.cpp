@@ -96,6 +96,7 @@ pre{background:#f6f8fa;border:1px solid var(--line);border-radius:6px;padding:10
  overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
 .v-pass{color:var(--pass);font-weight:700;white-space:nowrap}
 .v-fail{color:var(--fail);font-weight:700}
+.v-inconclusive{font-weight:700}
 .s-confirmed-erratum{color:var(--pass);font-weight:600}
 .s-not-reproduced{color:var(--fail);font-weight:700}
 .s-not-measured{color:var(--muted)}
@@ -282,8 +283,11 @@ std::string report_to_html(const run_report& r) {
     for (std::size_t i = 0; i < r.trained.size(); ++i) {
       const auto& t = r.trained[i];
       h << "<h3 id=\"trained-" << i + 1 << "\" class=\""
-        << (t.comparison.passed ? "v-pass" : "v-fail") << "\">" << esc(trained_heading(i, t))
-        << "</h3>\n<p>" << esc(trained_provenance(t)) << "</p>\n";
+        << (t.comparison.passed         ? "v-pass"
+            : t.comparison.inconclusive ? "v-inconclusive"
+                                        : "v-fail")
+        << "\">" << esc(trained_heading(i, t)) << "</h3>\n<p>" << esc(trained_provenance(t))
+        << "</p>\n";
       html_table(metrics_table(t.comparison), true);
       for (const auto& [name, table] : comparison_tables(t.comparison)) {
         h << "<p><i>" << esc(name) << "</i></p>\n";

@@ -28,11 +28,32 @@ int run_report::passed() const {
 }
 int run_report::failed() const { return static_cast<int>(properties.size()) - passed(); }
 int run_report::trained_failed() const {
-  return static_cast<int>(std::count_if(trained.begin(), trained.end(),
-                                        [](const auto& t) { return !t.comparison.passed; }));
+  return static_cast<int>(std::count_if(trained.begin(), trained.end(), [](const auto& t) {
+    return !t.comparison.passed && !t.comparison.inconclusive;
+  }));
+}
+int run_report::trained_inconclusive() const {
+  return static_cast<int>(std::count_if(trained.begin(), trained.end(), [](const auto& t) {
+    return !t.comparison.passed && t.comparison.inconclusive;
+  }));
+}
+int run_report::trained_passed() const {
+  return static_cast<int>(trained.size()) - trained_failed() - trained_inconclusive();
 }
 bool run_report::all_pass() const {
-  return failed() == 0 && !properties.empty() && trained_failed() == 0;
+  return failed() == 0 && !properties.empty() && trained_failed() == 0 &&
+         trained_inconclusive() == 0;
+}
+const char* run_report::verdict() const {
+  if (all_pass()) return "pass";
+  // Only an inconclusive trained model stands between the run and a pass: its gated loss ratio
+  // rests on a heavy-tailed sample (compare's INCONCLUSIVE), which is neither a pass nor a fail.
+  if (failed() == 0 && !properties.empty() && trained_failed() == 0) return "inconclusive";
+  return "fail";
+}
+int run_report::exit_code() const {
+  const std::string v = verdict();
+  return v == "pass" ? 0 : v == "inconclusive" ? 3 : 1;
 }
 
 }  // namespace iclproof

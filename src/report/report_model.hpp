@@ -34,7 +34,7 @@ namespace iclproof {
 // `gate_reasons` (reports/SCHEMA.md, "Changes"). Version 6: `coverage.state` "fully proved"
 // also needs the property's statement-file claim checked (`coverage.statement`), and a cited
 // constant that is not a theorem has the status "not a theorem (<kind>)".
-inline constexpr int report_schema_version = 6;
+inline constexpr int report_schema_version = 7;
 
 // ---- results ------------------------------------------------------------------------------
 // The same property run as `iclproof check --certified` runs it (its strongest mode: exact
@@ -165,8 +165,15 @@ struct run_report {
   int passed() const;  // properties (the CI gate)
   int failed() const;
   int trained_failed() const;  // trained models with a failed gated comparison metric
+  // trained models with no failed gated metric and an inconclusive one (compare's exit 3)
+  int trained_inconclusive() const;
+  int trained_passed() const;  // trained models whose every gated metric passed
   // No property failed, at least one ran, and every trained model passed its comparison.
   bool all_pass() const;
+  // "pass", "fail", or "inconclusive" (no property or trained model failed, and a trained model
+  // is inconclusive); exit_code() is 0, 1 or 3 accordingly, as `iclproof compare`'s.
+  const char* verdict() const;
+  int exit_code() const;
 };
 
 // Library and tool versions: compiled-in ones (Eigen, Boost, MPFR, GMP, fmt, nlohmann-json,

@@ -119,13 +119,18 @@ std::string headline(const run_report& r) {
                      checked, cited);
   s += fmt::format(" Levels of the {} run: {}.", r.params.scalar, counts(levels));
   if (!r.trained.empty()) {
-    const int failed = r.trained_failed();
-    s += failed == 0
-             ? fmt::format(" {} trained model(s) match the constructions.", r.trained.size())
-             : fmt::format(
-                   " {} of {} trained models FAILED the comparison with the "
-                   "constructions.",
-                   failed, r.trained.size());
+    const int failed = r.trained_failed(), inconclusive = r.trained_inconclusive();
+    if (failed == 0 && inconclusive == 0)
+      s += fmt::format(" {} trained model(s) match the constructions.", r.trained.size());
+    if (failed > 0)
+      s += fmt::format(" {} of {} trained models FAILED the comparison with the constructions.",
+                       failed, r.trained.size());
+    if (inconclusive > 0)
+      s += fmt::format(
+          " {} of {} trained models are INCONCLUSIVE: no gated metric failed, and a gated loss "
+          "ratio rests on heavy-tailed per-task losses (Hill tail index <= 1), so it neither "
+          "passes nor fails.",
+          inconclusive, r.trained.size());
   }
   return s;
 }
@@ -208,7 +213,9 @@ std::vector<std::pair<std::string, text_table>> comparison_tables(const compare_
 
 std::string trained_heading(std::size_t index, const trained_model_entry& t) {
   return fmt::format("{}. {} ({} preset): {}", index + 1, t.experiment, t.preset,
-                     t.comparison.passed ? "PASS" : "FAIL");
+                     t.comparison.passed         ? "PASS"
+                     : t.comparison.inconclusive ? "INCONCLUSIVE"
+                                                 : "FAIL");
 }
 
 std::string trained_provenance(const trained_model_entry& t) {

@@ -395,6 +395,41 @@ TEST_CASE("trained models: comparison, figures and a failed model failing the re
   without.trained.clear();
   CHECK(without.all_pass());
   CHECK(as_json(without)["summary"]["verdict"] == "pass");
+  CHECK(j["summary"]["trained_models"]["inconclusive"] == 0);
+  CHECK(r.exit_code() == 1);
+  // The same model with its failing gated metric INCONCLUSIVE instead (a loss ratio on
+  // heavy-tailed losses, compare's exit 3): counted as inconclusive, not as failed, and the run
+  // is inconclusive (exit 3), neither a pass nor a fail.
+  run_report undecided = r;
+  for (auto& m : undecided.trained[0].comparison.metrics)
+    if (m.gated && !m.passed) {
+      m.inconclusive = true;
+      m.reason = "Hill tail index 0.8 <= 1: the mean loss may not exist";
+    }
+  undecided.trained[0].comparison.inconclusive = true;
+  CHECK(undecided.trained_failed() == 0);
+  CHECK(undecided.trained_inconclusive() == 1);
+  CHECK(undecided.trained_passed() == 0);
+  CHECK(!undecided.all_pass());
+  CHECK(std::string(undecided.verdict()) == "inconclusive");
+  CHECK(undecided.exit_code() == 3);
+  const json uj = as_json(undecided);
+  const auto uproblems = validate_json(uj, report_schema());
+  INFO((uproblems.empty() ? std::string() : uproblems.front()));
+  CHECK(uproblems.empty());
+  CHECK(uj["summary"]["verdict"] == "inconclusive");
+  CHECK(uj["summary"]["trained_models"]["failed"] == 0);
+  CHECK(uj["summary"]["trained_models"]["inconclusive"] == 1);
+  CHECK(uj["trained_models"][0]["verdict"] == "inconclusive");
+  const std::string umd = report_to_markdown(undecided);
+  CHECK(umd.find("1 of 1 trained models are INCONCLUSIVE") != std::string::npos);
+  CHECK(umd.find("FAILED the comparison") == std::string::npos);
+  CHECK(report_to_html(undecided).find("(unit preset): INCONCLUSIVE") != std::string::npos);
+  // A property failure still makes the run a fail, whatever the trained models say.
+  run_report undecided_and_failed = undecided;
+  undecided_and_failed.properties.front().gate.pass = false;
+  CHECK(std::string(undecided_and_failed.verdict()) == "fail");
+  CHECK(undecided_and_failed.exit_code() == 1);
 }
 
 TEST_CASE("a malformed weights file stops the report before any property runs", "[report]") {
