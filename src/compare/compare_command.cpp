@@ -116,9 +116,10 @@ int run_compare_sweep_command(const std::vector<std::string>& paths, const compa
       };
     results.push_back(compare_weights(w, with_progress));
     // Progress on stderr (stdout keeps the table): which file, its verdict, its time.
-    fmt::print(stderr, "iclproof compare: [{}/{}] {}: {} ({:.1f} s)\n", results.size(),
-               files.size(), w.source, verdict_word(results.back()),
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!progress_quiet())
+      fmt::print(stderr, "iclproof compare: [{}/{}] {}: {} ({:.1f} s)\n", results.size(),
+                 files.size(), w.source, verdict_word(results.back()),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     const compare_result& r = results.back();
     std::string failed, inconclusive;
     for (const auto& m : r.metrics)
