@@ -125,6 +125,9 @@ int run_command_line(int argc, char** argv) {
       ->capture_default_str();
   compare_cmd->add_option("--seed", compare.seed, "Seed of the fresh tasks")->capture_default_str();
   compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON to FILE");
+  compare_cmd->add_flag_callback(
+      "--quiet", [] { set_progress_quiet(true); },
+      "No progress lines on stderr (a phase longer than a few s prints its tasks done)");
   bool compare_trajectory_flag = false;
   compare_cmd->add_flag("--trajectory", compare_trajectory_flag,
                         "The files are snapshots along training (iclproof-train --trajectory K): "

@@ -1,4 +1,5 @@
 #include "compare/compare.hpp"
+#include "compare/task_progress.hpp"
 
 #include "compare/compare_ahn_full.hpp"
 #include "compare/compare_forward.hpp"
@@ -34,6 +35,7 @@ compare_result compare_weights(const weights_file& w, const compare_options& o,
   if (o.calibration_tasks < 1 || o.calibration_tasks > 10000000)
     throw std::invalid_argument("compare: --calibration-tasks must be in [1, 10000000]");
   const scoped_mpfr_precision precision(o.precision_bits);
+  const task_progress_scope progress_scope(o.task_progress);
   compare_result r;
   r.path = w.source;
   r.experiment = w.experiment;

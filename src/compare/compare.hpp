@@ -56,6 +56,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -67,12 +68,18 @@ namespace iclproof {
 // verdict `<= 1` needs 10000 to mean anything.
 inline constexpr int default_compare_tasks = 10000;
 
+// Per-task progress of a comparison's long phases (compare/task_progress.hpp): the phase's name,
+// tasks done and its total, at its start (done = 0) and after every task.
+using compare_task_progress = std::function<void(const std::string& phase, long done, long total)>;
+
 struct compare_options {
   int precision_bits = 256;
   int tasks = default_compare_tasks;  // fresh validation tasks
   int calibration_tasks = 100000;     // a separate sample fixing eta* when it has no closed form
   std::uint64_t seed = 20261122;      // of the fresh tasks (independent of the training seed)
   bool progress = false;  // one line per model compared, with its time, on stderr (sweeps)
+  // Empty: no per-task progress. The command line passes a progress_reporter's update.
+  compare_task_progress task_progress;
 };
 
 struct compare_metric {

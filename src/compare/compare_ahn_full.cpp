@@ -21,6 +21,7 @@
 //     (Dist to a_l I, a_l, its spread over prompts) is reported only: no theorem says where
 //     training takes it, so a threshold would have nothing behind it.
 #include "compare/compare_ahn_full.hpp"
+#include "compare/task_progress.hpp"
 
 #include "compare/ahn_full_model.hpp"
 #include "compare/compare_metrics.hpp"
@@ -52,6 +53,7 @@ void compare_ahn_full(const weights_file& w, const learned_parameters<T>& p,
   std::vector<std::vector<Mat<T>>> gammas(static_cast<std::size_t>(L));
   T worst_pgd(0);
   std::size_t worst_pgd_task = 0;
+  task_phase phase("implicit preconditioned GD steps per task", tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const auto s = read(stack, tasks[t].X, tasks[t].Y);
     for (int l = 0; l < L; ++l) {
@@ -73,6 +75,7 @@ void compare_ahn_full(const weights_file& w, const learned_parameters<T>& p,
       mean_gamma[std::size_t(l)] += gamma / T(tasks.size());
       gammas[std::size_t(l)].push_back(gamma);
     }
+    phase.advance();
   }
   const double limit = identity_limit(r.precision_bits);
   auto stop = [&](const char* what, const T& value, std::size_t task) {

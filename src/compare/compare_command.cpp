@@ -3,6 +3,8 @@
 
 #include "compare/loss_tails.hpp"
 #include "compare/model_files.hpp"
+#include "compare/task_progress.hpp"
+#include "harness/progress.hpp"
 
 #include <fmt/format.h>
 
@@ -99,13 +101,25 @@ int run_compare_sweep_command(const std::vector<std::string>& paths, const compa
     if (!probe) throw std::runtime_error(fmt::format("cannot write {}", json_path));
   }
   std::vector<compare_result> results;
+  // Per-task lines of the long phases on stderr (compare/task_progress.hpp), each phase named
+  // with its file; --quiet silences them.
+  progress_reporter reporter("iclproof compare");
+  const compare_task_progress lines = task_progress_lines(reporter);
   for (const auto& w : files) {
     const auto start = std::chrono::steady_clock::now();
-    results.push_back(compare_weights(w, o));
+    compare_options with_progress = o;
+    const std::string file =
+        fmt::format("[{}/{}] {}: ", results.size() + 1, files.size(), w.source);
+    if (!with_progress.task_progress)
+      with_progress.task_progress = [&](const std::string& phase, long done, long total) {
+        lines(file + phase, done, total);
+      };
+    results.push_back(compare_weights(w, with_progress));
     // Progress on stderr (stdout keeps the table): which file, its verdict, its time.
-    fmt::print(stderr, "iclproof compare: [{}/{}] {}: {} ({:.1f} s)\n", results.size(),
-               files.size(), w.source, verdict_word(results.back()),
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!progress_quiet())
+      fmt::print(stderr, "iclproof compare: [{}/{}] {}: {} ({:.1f} s)\n", results.size(),
+                 files.size(), w.source, verdict_word(results.back()),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     const compare_result& r = results.back();
     std::string failed, inconclusive;
     for (const auto& m : r.metrics)
@@ -144,7 +158,12 @@ int run_compare_sweep_command(const std::vector<std::string>& paths, const compa
 
 int run_compare_command(const std::string& path, const compare_options& options,
                         const std::string& json_path) {
-  const compare_result r = compare_weights_file(path, options);
+  // Per-task lines of the long phases on stderr (compare/task_progress.hpp); --quiet silences
+  // them.
+  progress_reporter reporter("iclproof compare");
+  compare_options with_progress = options;
+  if (!with_progress.task_progress) with_progress.task_progress = task_progress_lines(reporter);
+  const compare_result r = compare_weights_file(path, with_progress);
   fmt::print("iclproof compare: {} ({} preset), {} fresh tasks, seed {}, {}\n", r.experiment,
              r.preset, r.tasks, r.seed, carried_bits_text(r));
   fmt::print("  {}\n", loss_ratio_rule_text());

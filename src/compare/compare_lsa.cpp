@@ -1,4 +1,5 @@
 #include "compare/model_comparisons.hpp"
+#include "compare/task_progress.hpp"
 
 #include "compare/compare_metrics.hpp"
 #include "compare/implicit_weights_reading.hpp"
@@ -29,10 +30,12 @@ gdpp_reference_outputs run_gdpp_reference(const std::vector<fresh_task>& tasks,
                                           const trained_outputs& tf) {
   const std::size_t L = eta.size();
   gdpp_reference_outputs out{std::vector<std::vector<T>>(L, std::vector<T>(tasks.size())), T(0)};
+  task_phase phase("GD++ reference per task", tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const auto W = gdpp_preconditioned_iterates(tasks[t].X, tasks[t].Y, eta, gamma);
     for (std::size_t l = 0; l < L; ++l) out.pred[l][t] = matmul(W[l + 1], tasks[t].xq)(0, 0);
     out.cosine_sum += cosine(tf.sensitivity[t], Vec<T>(W.back().row(0).transpose()));
+    phase.advance();
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include "compare/compare_metrics.hpp"
+#include "compare/task_progress.hpp"
 
 #include "compare/loss_tails.hpp"
 #include "references/gradient_descent.hpp"
@@ -27,11 +28,13 @@ void add_matrix_pair(compare_result& r, std::string title, const Mat<T>& learned
 std::vector<T> one_step_preconditioned_predictions(const std::vector<fresh_task>& tasks,
                                                    const Mat<T>& A) {
   std::vector<T> pred(tasks.size());
+  task_phase phase("one preconditioned GD step per task", tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const int d = int(tasks[t].X.rows());
     const auto W =
         preconditioned_gd_iterates(Mat<T>(Mat<T>::Zero(1, d)), tasks[t].X, tasks[t].Y, {A});
     pred[t] = matmul(W.back(), tasks[t].xq)(0, 0);
+    phase.advance();
   }
   return pred;
 }
@@ -89,12 +92,14 @@ construction_products lsa_construction_products(const lsa_layer<T>& layer) {
 std::vector<std::vector<T>> gd_predictions(const std::vector<fresh_task>& tasks, const T& eta,
                                            int K) {
   std::vector<std::vector<T>> pred(static_cast<std::size_t>(K), std::vector<T>(tasks.size()));
+  task_phase phase("GD steps per task", tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     Vec<T> wv = Vec<T>::Zero(tasks[t].q.b.size());
     for (int k = 0; k < K; ++k) {
       wv -= eta * tasks[t].q.gradient(wv);
       pred[k][t] = wv.dot(tasks[t].xq.col(0));
     }
+    phase.advance();
   }
   return pred;
 }

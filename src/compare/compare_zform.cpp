@@ -1,4 +1,5 @@
 #include "compare/model_comparisons.hpp"
+#include "compare/task_progress.hpp"
 
 #include "compare/compare_metrics.hpp"
 #include "compare/implicit_weights_reading.hpp"
@@ -25,6 +26,7 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
   const auto gd = gd_predictions(tasks, eta_gd, L);
   std::vector<std::vector<T>> cg(static_cast<std::size_t>(L), std::vector<T>(tasks.size()));
   std::vector<T> cg_alpha(L, T(0)), cg_gamma(L, T(0));
+  task_phase cg_phase("CG reference per task", tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const auto trace = conjugate_gradient(tasks[t].q, L);
     for (int l = 0; l < L; ++l) {
@@ -32,6 +34,7 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
       cg_alpha[l] += trace.alpha[l] / T(tasks.size());
       cg_gamma[l] += trace.gamma[l] / T(tasks.size());
     }
+    cg_phase.advance();
   }
   const auto loss_tf = losses_per_layer(tf.pred, tasks), loss_gd = losses_per_layer(gd, tasks),
              loss_cg = losses_per_layer(cg, tasks);
@@ -144,6 +147,8 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
     if (p.kind == learned_model_kind::ahn_linear) {
       // Lemma 1 read exactly: the trained transformer IS preconditioned GD with P_l = A_l.
       T worst_rel(0);
+      task_phase lemma1_phase("Lemma 1: preconditioned GD with the learned A_l per task",
+                              tasks.size());
       for (std::size_t t = 0; t < tasks.size(); ++t) {
         const auto Wp =
             preconditioned_gd_iterates(Mat<T>(Mat<T>::Zero(1, d)), tasks[t].X, tasks[t].Y, A);
@@ -151,6 +156,7 @@ void compare_zform(const weights_file& w, const learned_parameters<T>& p,
         using boost::multiprecision::abs;
         const T rel = abs(tf.pred.back()[t] - ref) / (abs(ref) + abs(tasks[t].yq));
         keep_worst(worst_rel, rel);
+        lemma1_phase.advance();
       }
       r.tables["lemma1_worst_relative_difference"] = to_d(worst_rel);
       r.tables["lemma1_worst_relative_difference_log2"] = log2_abs(worst_rel);

@@ -1,4 +1,5 @@
 #include "compare/implicit_weights_reading.hpp"
+#include "compare/task_progress.hpp"
 
 #include "compare/ahn_full_model.hpp"
 #include "compare/compare_metrics.hpp"
@@ -51,6 +52,7 @@ implicit_identity_result check_implicit_identity(const lsa_stack<T>& stack,
   if (predictions.size() != tasks.size())
     throw std::invalid_argument("check_implicit_identity: one prediction per task");
   implicit_identity_result out;
+  task_phase phase("implicit weights read off every prompt (Thm 4.1)", tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const fresh_task& k = tasks[t];
     const Eigen::Index d = k.X.rows(), N = k.X.cols();
@@ -80,6 +82,7 @@ implicit_identity_result check_implicit_identity(const lsa_stack<T>& stack,
       out.worst_prediction_difference = diff;
       out.worst_prediction_task = t;
     }
+    phase.advance();
   }
   return out;
 }
@@ -97,6 +100,7 @@ void add_implicit_weight_table(
     const std::string& reference_label, const implicit_reader& read) {
   const std::size_t L = stack.layers.size();
   std::vector<T> dist(L, T(0)), cos(L, T(0));
+  task_phase phase("implicit weights against the reference iterates per task", tasks.size());
   for (const auto& k : tasks) {
     const auto states = read(stack, k.X, k.Y);
     const auto ref = reference(k);
@@ -105,6 +109,7 @@ void add_implicit_weight_table(
       dist[l - 1] += sqrt((w - v).squaredNorm() / v.squaredNorm()) / T(tasks.size());
       cos[l - 1] += cosine(w, v) / T(tasks.size());
     }
+    phase.advance();
   }
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t l = 0; l < L; ++l)

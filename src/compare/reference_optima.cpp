@@ -1,4 +1,5 @@
 #include "compare/reference_optima.hpp"
+#include "compare/task_progress.hpp"
 
 #include "compare/compare_metrics.hpp"
 #include "references/population_optima.hpp"
@@ -75,6 +76,8 @@ gd_step_fit calibrate_gd_eta_uncached(const weights_file& w, const compare_optio
   std::vector<T> loss(static_cast<std::size_t>(2 * K + 1), T(0));  // sum over tasks, by power
   T mean_trace(0);
   std::vector<T> a_values, y_values;  // K = 1 only: for the standard error of eta*
+  task_phase phase("calibration of the GD step eta*",
+                   static_cast<std::size_t>(o.calibration_tasks));
   for (int t = 0; t < o.calibration_tasks; ++t) {
     const fresh_task k = source.next();
     const std::vector<Vec<T>> c = gd_iterate_polynomial(k.q, K);
@@ -90,6 +93,7 @@ gd_step_fit calibrate_gd_eta_uncached(const weights_file& w, const compare_optio
       a_values.push_back(r[1]);
       y_values.push_back(k.yq);
     }
+    phase.advance();
   }
   const T n = T(o.calibration_tasks);
   mean_trace /= n;
@@ -179,9 +183,11 @@ tuned_gdpp tune_gdpp_reference_uncached(const weights_file& w, const compare_opt
     task_source source(w, o.seed ^ stream);
     std::vector<gdpp_tuning_task> sample;
     sample.reserve(static_cast<std::size_t>(n));
+    task_phase phase("drawing the GD++ tuning sample", static_cast<std::size_t>(n));
     for (int t = 0; t < n; ++t) {
       const fresh_task k = source.next();
       sample.push_back({k.X.cast<double>(), k.Y.cast<double>(), k.xq.cast<double>(), to_d(k.yq)});
+      phase.advance();
     }
     return sample;
   };

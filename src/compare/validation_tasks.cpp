@@ -1,4 +1,5 @@
 #include "compare/validation_tasks.hpp"
+#include "compare/task_progress.hpp"
 
 #include <stdexcept>
 
@@ -16,7 +17,11 @@ std::vector<fresh_task> draw_tasks(const weights_file& w, const compare_options&
   task_source source(w, o.seed);
   std::vector<fresh_task> tasks;
   tasks.reserve(static_cast<std::size_t>(o.tasks));
-  for (int t = 0; t < o.tasks; ++t) tasks.push_back(source.next());
+  task_phase phase("drawing the validation tasks", static_cast<std::size_t>(o.tasks));
+  for (int t = 0; t < o.tasks; ++t) {
+    tasks.push_back(source.next());
+    phase.advance();
+  }
   return tasks;
 }
 
@@ -28,6 +33,7 @@ trained_outputs evaluate_trained(const learned_parameters<T>& p,
   const int d = p.d;
   Mat<T> Xq = Mat<T>::Zero(d, d + 2);
   for (int k = 0; k < d; ++k) Xq(k, 2 + k) = T(1);
+  task_phase phase("forward passes of the learned model", tasks.size());
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     Xq.col(0) = tasks[t].xq.col(0);
     const auto out = forward(p, tasks[t].X, tasks[t].Y, Xq);
@@ -37,6 +43,7 @@ trained_outputs evaluate_trained(const learned_parameters<T>& p,
     Vec<T> s(d);
     for (int k = 0; k < d; ++k) s(k) = out.back()(2 + k) - out.back()(1);
     o.sensitivity.push_back(std::move(s));
+    phase.advance();
   }
   return o;
 }

@@ -5,7 +5,13 @@
 //     dense_lsa_layer) at 257 bits on mpfr_real (products: mpfr_dot_into), interval_real
 //     (products: the mpfi_t kernel) and ball_real (products: arb_dot), and the raw-MPFR floor
 //     (raw_mpfr_floor.hpp: the same number of multiply-adds as mpfr_mul + mpfr_add);
-//  2. a linear solve of the d x d system (X X^T + I) w = X y^T (d = 10, N = 40) at 257 bits:
+//  2. the L = 7, d = 10, N = 40 LFOM (momentum coefficients) and CGD Memformer forward passes
+//     (kernel_benchmark's and memformer_benchmark's workloads: identity-block weights, whose
+//     exact zeros every kernel skips) on the three scalars, with the raw-MPFR floor of the same
+//     multiply-add count (the Memformers and the Z-form layer are instantiated here for
+//     interval_real and ball_real from their _impl.hpp definitions: the library instantiates
+//     them for double, long double, MPFR and rationals);
+//  3. a linear solve of the d x d system (X X^T + I) w = X y^T (d = 10, N = 40) at 257 bits:
 //     MPFR LU (Eigen, not certified), the MPFI certified solve (linalg_interval.cpp: MPFR
 //     inverse of the midpoint plus a Krawczyk-style verification) and Arb's arb_mat_solve and
 //     arb_mat_spd_solve (certified).
@@ -13,6 +19,8 @@
 #include "core/ball_linalg.hpp"
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
+#include "memformer/memformers_impl.hpp"
+#include "memformer/z_form_transformer_impl.hpp"
 #include "raw_mpfr_floor.hpp"
 #include "tasks/regression_task.hpp"
 
@@ -25,7 +33,7 @@
 
 namespace {
 using namespace iclproof;
-constexpr int d = 10, N = 40;
+constexpr int d = 10, N = 40, L = 7;
 
 double lsa_mul_adds() {
   const double D = d + 1, M = N + 1;
@@ -92,6 +100,59 @@ void dense_lsa_layer_floor(benchmark::State& s) {
   raw_mpfr_floor(s, static_cast<long>(lsa_mul_adds()), d + 1, (d + 1) * (N + 1));
 }
 
+// The Memformer workloads (kernel_benchmark.cpp's counts and data).
+double attention_mul_adds() {
+  const double D = d + 1;
+  return D * D * N + 3 * D * D * (N + 1);
+}
+double lfom_mul_adds() {
+  double total = 0;
+  for (int l = 0; l < L; ++l) total += attention_mul_adds() + (l + 2) * (d + 1.0) * (N + 1);
+  return total;
+}
+double cgd_mul_adds() { return L * (attention_mul_adds() + 2 * (d + 1.0) * (N + 1)); }
+
+template <class S>
+Mat<S> memformer_prompt() {
+  set_mpfr_precision(256);
+  data_rng rng(1);
+  const Mat<mpfr_real> X = from_double<mpfr_real>(rng.normal_matrix(d, N));
+  const Mat<mpfr_real> Y = from_double<mpfr_real>(rng.normal_matrix(1, N));
+  const Mat<mpfr_real> Xq = from_double<mpfr_real>(rng.normal_matrix(d, 1));
+  return convert<S>(make_prompt<mpfr_real>(X, Y, Xq));
+}
+template <class S>
+void lfom_forward(benchmark::State& state) {
+  const Mat<S> Z0 = memformer_prompt<S>();
+  const Mat<S> lambda = momentum_lfom_coefficients(S(0.03), S(0.9), L);
+  const auto m = scalar_lfom_memformer<S>(d, N, std::vector<S>(L, S(1) / S(N)), lambda);
+  for (auto _ : state) {
+    auto Zs = lfom_memformer_forward(Z0, m);
+    benchmark::DoNotOptimize(Zs.back().data());
+  }
+}
+template <class S>
+void cgd_forward(benchmark::State& state) {
+  const Mat<S> Z0 = memformer_prompt<S>();
+  const auto m = cg_memformer<S>(d, std::vector<S>(L, S(1) / S(4)), std::vector<S>(L, S(1) / S(2)));
+  for (auto _ : state) {
+    auto Zs = cgd_memformer_forward(Z0, m);
+    benchmark::DoNotOptimize(Zs.back().data());
+  }
+}
+void lfom_forward_mpfr(benchmark::State& s) { lfom_forward<mpfr_real>(s); }
+void lfom_forward_interval(benchmark::State& s) { lfom_forward<interval_real>(s); }
+void lfom_forward_ball(benchmark::State& s) { lfom_forward<ball_real>(s); }
+void lfom_forward_floor(benchmark::State& s) {
+  raw_mpfr_floor(s, static_cast<long>(lfom_mul_adds()), d + 1, (d + 1) * (N + 1));
+}
+void cgd_forward_mpfr(benchmark::State& s) { cgd_forward<mpfr_real>(s); }
+void cgd_forward_interval(benchmark::State& s) { cgd_forward<interval_real>(s); }
+void cgd_forward_ball(benchmark::State& s) { cgd_forward<ball_real>(s); }
+void cgd_forward_floor(benchmark::State& s) {
+  raw_mpfr_floor(s, static_cast<long>(cgd_mul_adds()), d + 1, (d + 1) * (N + 1));
+}
+
 // (X X^T + I) and X y^T in mpfr_real.
 std::pair<Mat<mpfr_real>, Mat<mpfr_real>> normal_equations() {
   set_mpfr_precision(256);
@@ -142,14 +203,21 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    const double m = times_["dense_lsa_layer_mpfr"], i = times_["dense_lsa_layer_interval"],
-                 b = times_["dense_lsa_layer_ball"], f = times_["dense_lsa_layer_floor"];
-    if (m > 0 && i > 0 && b > 0 && f > 0)
-      std::printf(
-          "\nDense LSA layer, d = 10, N = 40, 257 bits: mpfr %.1f us, interval %.1f us, ball "
-          "%.1f us, raw-MPFR floor %.1f us\n  ball / mpfr %.2f, interval / mpfr %.2f, ball / "
-          "interval %.2f; / floor: mpfr %.2f, interval %.2f, ball %.2f\n",
-          m, i, b, f, b / m, i / m, b / i, m / f, i / f, b / f);
+    std::printf("\n");
+    for (const auto& [w, title] :
+         {std::pair{"dense_lsa_layer", "Dense LSA layer, d = 10, N = 40"},
+          std::pair{"lfom_forward", "LFOM Memformer L = 7, d = 10, N = 40"},
+          std::pair{"cgd_forward", "CGD Memformer L = 7, d = 10, N = 40"}}) {
+      const std::string base = w;
+      const double m = times_[base + "_mpfr"], i = times_[base + "_interval"],
+                   b = times_[base + "_ball"], f = times_[base + "_floor"];
+      if (m > 0 && i > 0 && b > 0 && f > 0)
+        std::printf(
+            "%s, 257 bits: mpfr %.1f us, interval %.1f us, ball %.1f us, raw-MPFR floor %.1f "
+            "us\n  ball / mpfr %.2f, interval / mpfr %.2f, ball / interval %.2f; / floor: mpfr "
+            "%.2f, interval %.2f, ball %.2f\n",
+            title, m, i, b, f, b / m, i / m, b / i, m / f, i / f, b / f);
+    }
     const double lu = times_["solve_mpfr_lu"], ic = times_["solve_interval_certified"],
                  bs = times_["solve_ball"], bp = times_["solve_ball_spd"];
     if (lu > 0 && ic > 0 && bs > 0 && bp > 0)
@@ -171,6 +239,14 @@ BENCHMARK(dense_lsa_layer_mpfr)->Unit(benchmark::kMicrosecond);
 BENCHMARK(dense_lsa_layer_interval)->Unit(benchmark::kMicrosecond);
 BENCHMARK(dense_lsa_layer_ball)->Unit(benchmark::kMicrosecond);
 BENCHMARK(dense_lsa_layer_floor)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lfom_forward_mpfr)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lfom_forward_interval)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lfom_forward_ball)->Unit(benchmark::kMicrosecond);
+BENCHMARK(lfom_forward_floor)->Unit(benchmark::kMicrosecond);
+BENCHMARK(cgd_forward_mpfr)->Unit(benchmark::kMicrosecond);
+BENCHMARK(cgd_forward_interval)->Unit(benchmark::kMicrosecond);
+BENCHMARK(cgd_forward_ball)->Unit(benchmark::kMicrosecond);
+BENCHMARK(cgd_forward_floor)->Unit(benchmark::kMicrosecond);
 BENCHMARK(solve_mpfr_lu)->Unit(benchmark::kMicrosecond);
 BENCHMARK(solve_interval_certified)->Unit(benchmark::kMicrosecond);
 BENCHMARK(solve_ball)->Unit(benchmark::kMicrosecond);

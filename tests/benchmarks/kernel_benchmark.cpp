@@ -10,7 +10,10 @@
 //     code before this change, copied verbatim below: products by the sequential mul-then-add
 //     workspace kernel into a temporary accumulator moved into place, entrywise updates as Eigen
 //     expressions) and the floor (the same number of multiply-adds as raw MPFR calls).
-//     Ratios: new / floor, old / floor, old / new.
+//     Ratios: new / floor, old / floor, old / new. The dense layer's inputs are exact doubles
+//     (short significands, which the exact accumulator multiplies limb by limb without their zero
+//     limbs); dense_lsa_layer_full is the same layer with every input divided by 3 (full 257-bit
+//     significands, like the floor's operands).
 #include "core/kernels.hpp"
 #include "core/precision.hpp"
 #include "lsa/vonoswald_weights.hpp"
@@ -22,6 +25,7 @@
 #include <benchmark/benchmark.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -211,7 +215,9 @@ double lfom_mul_adds() {
 }
 double cgd_mul_adds() { return L * (attention_mul_adds() + 2 * (d + 1.0) * (N + 1)); }
 
-template <bool old>
+// full: every entry of the tokens and weights divided by 3 (a full 257-bit significand, as the
+// floor's operands), so that no product is short; otherwise exact doubles, as the layer's inputs.
+template <bool old, bool full = false>
 void dense_lsa_layer(benchmark::State& state) {
   set_mpfr_precision(256);
   data_rng rng(1);
@@ -224,8 +230,14 @@ void dense_lsa_layer(benchmark::State& state) {
   for (Mat<T>* m :
        {&layer.heads[0].W_K, &layer.heads[0].W_Q, &layer.heads[0].W_V, &layer.heads[0].P})
     *m = from_double<T>(rng.normal_matrix(d + 1, d + 1));
+  Mat<T> tokens = E;
+  if (full)
+    for (Mat<T>* m : {&layer.heads[0].W_K, &layer.heads[0].W_Q, &layer.heads[0].W_V,
+                      &layer.heads[0].P, &tokens})
+      for (Eigen::Index k = 0; k < m->size(); ++k) (*m)(k) /= 3;
   for (auto _ : state) {
-    Mat<T> out = old ? old_code::lsa_layer_forward(layer, E, N) : lsa_layer_forward<T>(layer, E, N);
+    Mat<T> out = old ? old_code::lsa_layer_forward(layer, tokens, N)
+                     : lsa_layer_forward<T>(layer, tokens, N);
     benchmark::DoNotOptimize(out.data());
   }
 }
@@ -259,6 +271,11 @@ void cgd_forward(benchmark::State& state) {
 }
 void dense_lsa_layer_new(benchmark::State& s) { dense_lsa_layer<false>(s); }
 void dense_lsa_layer_old(benchmark::State& s) { dense_lsa_layer<true>(s); }
+void dense_lsa_layer_full_new(benchmark::State& s) { dense_lsa_layer<false, true>(s); }
+void dense_lsa_layer_full_old(benchmark::State& s) { dense_lsa_layer<true, true>(s); }
+void dense_lsa_layer_full_floor(benchmark::State& s) {
+  raw_mpfr_floor(s, static_cast<long>(lsa_mul_adds()), d + 1, (d + 1) * (N + 1));
+}
 void dense_lsa_layer_floor(benchmark::State& s) {
   raw_mpfr_floor(s, static_cast<long>(lsa_mul_adds()), d + 1, (d + 1) * (N + 1));
 }
@@ -274,14 +291,33 @@ void cgd_forward_floor(benchmark::State& s) {
 }
 
 // Console output plus, at the end, the ratios (CPU time per iteration; with
-// --benchmark_repetitions the median of the repetitions).
+// --benchmark_repetitions the median of the repetitions, and for the workloads the spread: the
+// smallest and largest ratio of repetition i to repetition i of the floor, which
+// --benchmark_enable_random_interleaving=true runs close together in time).
 class ratio_reporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs)
-      if (!r.error_occurred && (r.run_type == Run::RT_Iteration || r.aggregate_name == "median"))
+    for (const auto& r : runs) {
+      if (r.error_occurred) continue;
+      if (r.run_type == Run::RT_Iteration || r.aggregate_name == "median")
         times_[r.run_name.function_name][r.run_name.args] = r.GetAdjustedCPUTime();
+      if (r.run_type == Run::RT_Iteration)
+        repetitions_[r.run_name.function_name].push_back(r.GetAdjustedCPUTime());
+    }
     ConsoleReporter::ReportRuns(runs);
+  }
+  // "min-max of k": the ratios of repetition i of `a` to repetition i of `b`.
+  std::string spread(const std::string& a, const std::string& b) {
+    const auto& x = repetitions_[a];
+    const auto& y = repetitions_[b];
+    const std::size_t k = std::min(x.size(), y.size());
+    if (k < 2) return "";
+    double lo = x[0] / y[0], hi = lo;
+    for (std::size_t i = 1; i < k; ++i)
+      lo = std::min(lo, x[i] / y[i]), hi = std::max(hi, x[i] / y[i]);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (repetitions: %.2f-%.2f over %zu)", lo, hi, k);
+    return buf;
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
@@ -295,7 +331,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
       std::printf("\n");
     }
     std::printf("\nWorkloads at 257 bits (d = 10, N = 40; Memformers L = 7):\n");
-    for (const char* w : {"dense_lsa_layer", "lfom_forward", "cgd_forward"}) {
+    for (const char* w :
+         {"dense_lsa_layer", "dense_lsa_layer_full", "lfom_forward", "cgd_forward"}) {
       const std::string base = w;
       const auto nw = times_[base + "_new"].find(""), od = times_[base + "_old"].find(""),
                  fl = times_[base + "_floor"].find("");
@@ -303,15 +340,17 @@ class ratio_reporter : public benchmark::ConsoleReporter {
           fl == times_[base + "_floor"].end())
         continue;
       std::printf(
-          "  %-16s new %.1f us, old %.1f us, floor %.1f us: new / floor %.2f, old / floor %.2f, "
-          "old / new %.2f\n",
-          w, nw->second, od->second, fl->second, nw->second / fl->second, od->second / fl->second,
-          od->second / nw->second);
+          "  %-20s new %.1f us, old %.1f us, floor %.1f us: new / floor %.2f%s, old / floor "
+          "%.2f%s, old / new %.2f\n",
+          w, nw->second, od->second, fl->second, nw->second / fl->second,
+          spread(base + "_new", base + "_floor").c_str(), od->second / fl->second,
+          spread(base + "_old", base + "_floor").c_str(), od->second / nw->second);
     }
   }
 
  private:
   std::map<std::string, std::map<std::string, double>> times_;
+  std::map<std::string, std::vector<double>> repetitions_;  // the workloads' (no arguments)
 };
 
 void dot_args(benchmark::internal::Benchmark* b) {
@@ -329,6 +368,9 @@ BENCHMARK(dot_exact)->Apply(dot_args);
 BENCHMARK(dense_lsa_layer_new)->Unit(benchmark::kMicrosecond);
 BENCHMARK(dense_lsa_layer_old)->Unit(benchmark::kMicrosecond);
 BENCHMARK(dense_lsa_layer_floor)->Unit(benchmark::kMicrosecond);
+BENCHMARK(dense_lsa_layer_full_new)->Unit(benchmark::kMicrosecond);
+BENCHMARK(dense_lsa_layer_full_old)->Unit(benchmark::kMicrosecond);
+BENCHMARK(dense_lsa_layer_full_floor)->Unit(benchmark::kMicrosecond);
 BENCHMARK(lfom_forward_new)->Unit(benchmark::kMicrosecond);
 BENCHMARK(lfom_forward_old)->Unit(benchmark::kMicrosecond);
 BENCHMARK(lfom_forward_floor)->Unit(benchmark::kMicrosecond);

@@ -402,6 +402,21 @@ def test_progress_lines_are_the_command_lines(capfd, monkeypatch):
     assert sorted(finished) == [p.name for p in iclproof.list("vonoswald.prop1*")], err
 
 
+def test_compare_progress_lines_are_the_command_lines(capfd, monkeypatch):
+    """compare's per-task lines (compare/task_progress.hpp) come through as check's do."""
+    monkeypatch.setenv("ICLPROOF_PROGRESS_SECONDS", "0")
+    card, extra = card_of(PEERS / "vonoswald_gd_L1_npz.json")
+    weights = dict(np.load(PEERS / card["weights"]))
+    iclproof.compare(weights, layout=card["layout"], data=card["data"], tasks=50,
+                     calibration_tasks=200, **extra)
+    err = capfd.readouterr().err
+    counting = (r"^iclproof compare: forward passes of the learned model: [1-9][0-9]*/50 tasks, "
+                r"[0-9.e+]+ tasks/s, ETA [0-9]+ s \(elapsed [0-9]+ s\)$")
+    assert re.search(counting, err, re.M), err
+    assert re.search(r"^iclproof compare: forward passes of the learned model: 50/50 tasks, "
+                     r"finished \(elapsed [0-9]+ s\)$", err, re.M), err
+
+
 
 
 def test_ctrl_c_stops_a_long_check_with_keyboard_interrupt():

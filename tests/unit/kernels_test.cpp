@@ -78,7 +78,23 @@ struct dot_case {
   int spread;
   double p_zero;
   bool cancel, with_addend;
+  bool short_significands = false;  // each operand rounded to a random 1..bits significant bits
 };
+
+// x rounded to a random number of significant bits in [1, its precision], kept at its
+// precision (exact): trailing zero limbs, as exact doubles and short sums have at 257 bits.
+void shorten(std::mt19937_64& g, mpfr_real& x) {
+  const mpfr_ptr p = x.backend().data();
+  const mpfr_prec_t bits = mpfr_get_prec(p);
+  // Lengths around one and two limbs (doubles, their exact products) and anywhere up to bits.
+  const mpfr_prec_t pick[] = {1, 2, 53, 63, 64, 65, 106, 127, 128, 129};
+  std::uniform_int_distribution<int> which(0, 10);
+  const int w = which(g);
+  mpfr_prec_t keep = w < 10 ? pick[w] : std::uniform_int_distribution<mpfr_prec_t>(1, bits)(g);
+  keep = std::min(keep, bits);
+  mpfr_prec_round(p, keep, MPFR_RNDN);
+  mpfr_prec_round(p, bits, MPFR_RNDN);  // exact: more bits
+}
 
 void check_against_mpfr_dot(const dot_case& c, std::uint64_t seed, int n) {
   std::mt19937_64 g(seed);
@@ -86,6 +102,7 @@ void check_against_mpfr_dot(const dot_case& c, std::uint64_t seed, int n) {
   for (int k = 0; k < n; ++k) {
     a.push_back(random_value(g, c.bits_a, c.spread, c.p_zero));
     b.push_back(random_value(g, c.bits_b, c.spread, c.p_zero));
+    if (c.short_significands) shorten(g, a.back()), shorten(g, b.back());
   }
   if (c.cancel && n >= 2)  // the second half cancels the first exactly, up to one term
     for (int k = 0; k + n / 2 < n && k < n / 2; ++k) {
@@ -96,6 +113,7 @@ void check_against_mpfr_dot(const dot_case& c, std::uint64_t seed, int n) {
       mpfr_set(b[dst].backend().data(), b[src].backend().data(), MPFR_RNDN);
     }
   mpfr_real addend = random_value(g, c.bits_res, c.spread, c.p_zero);
+  if (c.short_significands) shorten(g, addend);
   const mpfr_real* add = c.with_addend ? &addend : nullptr;
   const mpfr_real ref = reference_dot(a, b, add, c.bits_res);
   mpfr_real got;
@@ -104,9 +122,9 @@ void check_against_mpfr_dot(const dot_case& c, std::uint64_t seed, int n) {
                 add != nullptr ? add->backend().data() : nullptr);
   INFO("seed " << seed << ", n " << n << ", bits " << c.bits_a << "/" << c.bits_b << "/"
                << c.bits_res << ", spread " << c.spread << ", p_zero " << c.p_zero << ", cancel "
-               << c.cancel << ", addend " << c.with_addend << "\nmpfr_dot:      " << text(ref)
-               << "\nmpfr_dot_into: " << text(got)
-               << "\nreproduce: build/bin/iclproof_unit_tests '[kernels]'");
+               << c.cancel << ", addend " << c.with_addend << ", short significands "
+               << c.short_significands << "\nmpfr_dot:      " << text(ref) << "\nmpfr_dot_into: "
+               << text(got) << "\nreproduce: build/bin/iclproof_unit_tests '[kernels]'");
   REQUIRE(identical(got, ref));
   if (c.with_addend && c.bits_res == c.bits_a) {  // aliased: the result overwrites the addend
     mpfr_real acc = addend;
@@ -131,6 +149,17 @@ TEST_CASE("mpfr_dot_into equals mpfr_dot bit for bit (fast path and every fallba
       {257, 257, 64, 60, 0.0, true, false},      // result narrower than the operands
       {257, 257, 257, 0, 1.0, false, true},      // only zeros (sign rule)
       {257, 257, 257, 0, 1.0, false, false},     // only zeros, no addend
+      // Short significands (trailing zero limbs, dropped by the fast path): one-limb factors
+      // (mpn_mul_1), equal lengths (mpn_mul_n), unequal lengths (mpn_mul), with zeros,
+      // cancellation, spread exponents, mixed and narrow results.
+      {257, 257, 257, 0, 0.0, false, false, true},
+      {257, 257, 257, 8, 0.2, false, true, true},
+      {257, 257, 257, 4, 0.0, true, true, true},
+      {257, 257, 257, 0, 0.0, true, false, true},
+      {53, 257, 113, 30, 0.1, false, true, true},
+      {1027, 1027, 1027, 16, 0.1, false, true, true},
+      {257, 257, 64, 60, 0.0, true, false, true},
+      {1027, 257, 513, 200, 0.0, false, true, true},
   };
   for (std::size_t i = 0; i < cases.size(); ++i)
     for (int n : {0, 1, 2, 3, 11, 40})
