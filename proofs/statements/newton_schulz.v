@@ -105,12 +105,12 @@ Proof. by split. Qed.
    "k copies of Lemma 4.1's two layers from X_0 = eps A^T, eps = 1/||A||_F^2 (inside the paper's
    (0, 2/lambda_1(A A^T))), hold X_j after 2j layers and I - X_k A = (I - X_0 A)^(2^k), k in 1..3
    (exact)."
-   Covers: any commutative ring with c = 1/4, any size n + 1, any k (so every j <= k), ANY X_0
+   Covers: any commutative ring with c = 1/4, any size n + 1 >= 1, any k (so every j <= k), ANY X_0
    (X_0 = eps A^T with the property's eps is a case; the claim does not need it).  The layout is
    ours, as above. *)
 Definition premises_newton_schulz__giannou_lemma_4_1_stack_squares_the_residual_from_x0_eps_a_transpose
     {R : ringType} (n k : nat) (c : R) : Prop :=
-  (1 <= n)%N /\ (1 <= k)%N /\ c *+ 4 = 1.
+  (1 <= n.+1)%N /\ (1 <= k)%N /\ c *+ 4 = 1.
 
 Definition claim_newton_schulz__giannou_lemma_4_1_stack_squares_the_residual_from_x0_eps_a_transpose
     : Prop :=
@@ -261,11 +261,11 @@ Proof. by split. Qed.
 (* newton_schulz.residual_of_the_stack_is_the_2_to_the_k_power:
    "The iterate M_k read off the 2k-layer stack satisfies I - M_k S = (I - M_0 S)^(2^k)
    (M_0 = S^T / ||S||_F^2, k in 1..3): the residual squares at every two layers."
-   Covers: any commutative ring with c = 1/4, any size n + 1, any k, ANY M_0 (the property's is a
+   Covers: any commutative ring with c = 1/4, any size n + 1 >= 1, any k, ANY M_0 (the property's is a
    case): the stack holds M_k and I - M_k S = (I - M_0 S)^(2^k). *)
 Definition premises_newton_schulz__residual_of_the_stack_is_the_2_to_the_k_power
     {R : ringType} (n k : nat) (c : R) : Prop :=
-  (1 <= n)%N /\ (1 <= k)%N /\ c *+ 4 = 1.
+  (1 <= n.+1)%N /\ (1 <= k)%N /\ c *+ 4 = 1.
 
 Definition claim_newton_schulz__residual_of_the_stack_is_the_2_to_the_k_power : Prop :=
   forall (R : comRingType) (n k : nat) (c : R),
