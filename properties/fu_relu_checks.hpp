@@ -16,6 +16,7 @@
 #include "harness/property.hpp"
 #include "iterative_newton/fu_relu_weights.hpp"
 #include "newton_schulz/newton_schulz_weights.hpp"
+#include "rounding_shadow.hpp"
 #include "tasks/regression_task.hpp"
 
 #include <rapidcheck.h>
@@ -31,19 +32,22 @@ struct fu_relu_constructions {
   std::function<relu_transformer<T>(Eigen::Index d, int k, const T& alpha)> transformer;
   // The set-up's attention block with the paper's printed values V_1 = V_2 (check 6).
   std::function<relu_transformer_block<T>(Eigen::Index d, const T& alpha)> printed_init;
+  // The paper's layout: k + 8 blocks (checks 7-9).
+  std::function<relu_transformer<T>(Eigen::Index d, int k, const T& alpha, const T& label_bound)>
+      paper;
 };
 
 // The init block as App. B.2 prints eq. (21)-(22): both heads with the same value matrix.
 template <class T>
 relu_transformer_block<T> printed_init_block(Eigen::Index d, const T& alpha) {
-  auto b = fu_relu_init_block<T>(d, alpha);
+  auto b = fu_relu_init_block<T>(fu_relu_rows(d), alpha);
   b.attention.heads[1].V = b.attention.heads[0].V;
   return b;
 }
 
 template <class T>
 fu_relu_constructions<T> real_fu_relu() {
-  return {&fu_relu_transformer<T>, &printed_init_block<T>};
+  return {&fu_relu_transformer<T>, &printed_init_block<T>, &fu_paper_transformer<T>};
 }
 
 inline constexpr int fu_class_n_max = 6;
@@ -53,6 +57,13 @@ template <class T>
 T fu_class_alpha() {
   const T b = T(fu_class_n_max * fu_class_entry_max * fu_class_entry_max * fu_class_d_max);  // 96
   return T(T(1) / T(b * b));
+}
+
+// The read-out's label bound Y: the class has |y_j| <= 2 (fu_paper_label_mul_block is exact while
+// |y_j| <= Y).
+template <class T>
+T fu_class_label_bound() {
+  return T(fu_class_entry_max);
 }
 
 template <class T>
@@ -160,8 +171,9 @@ void residual_at_fixed_alpha(case_context& ctx, const fu_relu_constructions<T>& 
 }
 
 // 4. The contraction for every prompt of the class: alpha ||S||_F^2 <= 1 (so a F <= 2 in
-//    FuReluNewton.v:fu_contraction with F = ||S||_F^2), and for nonsingular S the prediction
-//    error x_q^T w* - y_hat = x_q^T (I - alpha S^2)^(2^k) w* with
+//    FuReluNewton.v:fu_contraction with F = ||S||_F^2; proved for every prompt of the class by
+//    fu_class_contraction from ||X||_F^2 <= 96, also checked here), and for nonsingular S the
+//    prediction error x_q^T w* - y_hat = x_q^T (I - alpha S^2)^(2^k) w* with
 //    ||(I - alpha S^2)^(2^k) w*||^2 not increasing in k = 0..3.
 template <class T>
 void contraction_in_the_class(case_context& ctx, const fu_relu_constructions<T>& make) {
@@ -174,6 +186,13 @@ void contraction_in_the_class(case_context& ctx, const fu_relu_constructions<T>&
     for (Eigen::Index i = 0; i < d; ++i) frob += S(i, j) * S(i, j);
   ctx.require("alpha ||S||_F^2 <= 1 (the class bound)", alpha * frob <= T(1),
               "||S||_F^2 = " + full_digits(frob));
+  // fu_class_contraction's premises: ||X||_F^2 <= B2 = 96 and alpha B2^2 <= 2.
+  T frob_x(0);
+  for (Eigen::Index j = 0; j < c.X.cols(); ++j)
+    for (Eigen::Index i = 0; i < d; ++i) frob_x += c.X(i, j) * c.X(i, j);
+  const T b2 = T(fu_class_n_max * fu_class_d_max * fu_class_entry_max * fu_class_entry_max);
+  ctx.require("||X||_F^2 <= 96 and alpha 96^2 <= 2 (fu_class_contraction's premises)",
+              frob_x <= b2 && alpha * b2 * b2 <= T(2), "||X||_F^2 = " + full_digits(frob_x));
   if (numerical_rank(S) < d) {
     ctx.note("S singular", "the error identity is skipped for this prompt");
     return;
@@ -243,8 +262,8 @@ void printed_heads_give_absolute_scores(case_context& ctx, const fu_relu_constru
   const int d = *rc::gen::inRange(1, fu_class_d_max + 1);
   const T alpha = fu_class_alpha<T>();
   const auto c = gen_fu_prompt<T>(ctx, d, "prompt");
-  const Mat<T> E1 =
-      mlp_forward<T>(fu_relu_copy_block<T>(d, T(1)).mlp, fu_relu_tokens<T>(c.X, c.y, c.Xq));
+  const Mat<T> E1 = mlp_forward<T>(fu_relu_copy_block<T>(fu_relu_rows(d), T(1)).mlp,
+                                   fu_relu_tokens<T>(c.X, c.y, c.Xq));
   const Mat<T> printed = relu_transformer_block_forward<T>(make.printed_init(d, alpha), E1, c.n);
   const Mat<T> G = c.X.transpose() * c.X;  // x_t^T x_j
   Mat<T> absG = G;
@@ -262,6 +281,168 @@ void printed_heads_give_absolute_scores(case_context& ctx, const fu_relu_constru
   const Mat<T> correct = c.X + c.X * c.X.transpose() * c.X * alpha;
   ctx.require("differs from x_t + alpha S x_t iff some x_t^T x_j < 0", !(U == correct) == negative,
               negative ? "a negative score" : "no negative score");
+}
+
+// The paper's layout: the token matrices after every block for the prompt's first query.
+template <class T>
+std::vector<Mat<T>> run_paper(const fu_relu_constructions<T>& make, const fu_prompt<T>& c, int k,
+                              const T& alpha) {
+  return relu_transformer_forward<T>(make.paper(c.d, k, alpha, fu_class_label_bound<T>()),
+                                     fu_paper_tokens<T>(c.X, c.y, Mat<T>(c.Xq.col(0))), 2 * c.n);
+}
+
+// The rounding depths (longest chain of rounded operations, Higham ASNA Lemma 3.1) of the two
+// programs of check 7 (properties/rounding_shadow.hpp), n the examples, d the dimension:
+//  construction: set-up d (score) + 1 (score x alpha u_j) + 2n (sum over the 2n context keys)
+//    + 1 (the two heads) + 1 (residual) + 1 (block 3's u - x); each Newton block d + 1 + 2n + 1
+//    + 1 (the score reads u, the doubling u + u and every 0/1 selection are exact); read-out:
+//    R2's y_t v_t 1, R3's sum 2n, R5's <x_t, wq> d (the moves, the ReLU selections and the
+//    additions of exact zeros are exact);
+//  reference x^T M_k (X y^T): S = X X^T n, alpha S 1, per Newton-Schulz step 2d + 1, X y^T n,
+//    the two products 2d.
+inline double fu_paper_depth(Eigen::Index d, Eigen::Index n, int k) {
+  const double dd = static_cast<double>(d), nn = static_cast<double>(n);
+  const double construction = (dd + 2 * nn + 5) + k * (dd + 2 * nn + 3) + (2 * nn + dd + 1);
+  const double reference = 2 * nn + 1 + k * (2 * dd + 1) + 2 * dd;
+  return construction > reference ? construction : reference;
+}
+
+// The shadows (same programs on |inputs|, every - a +) of the construction's and the reference's
+// prediction, summed.
+template <class T>
+T fu_paper_shadow(const fu_prompt<T>& c, const T& alpha, int k) {
+  const Mat<T> Xa = abs_of(c.X), ya = abs_of(c.y), xa = abs_of(Mat<T>(c.Xq.col(0)));
+  const T a = abs_of(alpha);
+  Mat<T> U = Xa * T(2) + matmul(Xa, Mat<T>(matmul(Mat<T>(Xa.transpose()), Xa))) * a;
+  for (int l = 0; l < k; ++l)
+    U = Mat<T>(U * T(2) + matmul(U, Mat<T>(matmul(Mat<T>(U.transpose()), Xa))));
+  const Mat<T> Sa = matmul_nt(Xa, Xa);
+  Mat<T> M = Sa * a;
+  for (int l = 0; l < k; ++l) M = Mat<T>(M * T(2) + matmul(Mat<T>(matmul(M, Sa)), M));
+  const Mat<T> Xya = matmul_nt(Xa, ya);
+  const T construction =
+      matmul(Mat<T>(xa.transpose()), Mat<T>(matmul(U, Mat<T>(ya.transpose()))))(0, 0);
+  const T reference = matmul(Mat<T>(matmul(Mat<T>(xa.transpose()), M)), Xya)(0, 0);
+  return T(construction + reference);
+}
+
+// 7. The paper's layout: one transformer per (d, k), built from (d, k, alpha, Y) only, then three
+//    prompts of the class through it: k + 8 blocks, at most 2 heads per block, token width
+//    6d + 7, and the query's prediction is x_test^T M_k X y: exactly in rationals (tolerance
+//    0); in double, long double and MPFR within 2 gamma_n (shadow of the construction + shadow
+//    of the reference), n = fu_paper_depth (properties/rounding_shadow.hpp). k in 0..3.
+template <class T>
+void paper_layout_predicts(case_context& ctx, const fu_relu_constructions<T>& make) {
+  const int d = *rc::gen::inRange(1, fu_class_d_max + 1);
+  const int k = *rc::gen::inRange(0, 4);
+  ctx.note("d, Newton steps k", std::to_string(d) + ", " + std::to_string(k));
+  const T alpha = fu_class_alpha<T>();
+  const relu_transformer<T> tf = make.paper(d, k, alpha, fu_class_label_bound<T>());
+  ctx.require("k + 8 blocks", static_cast<int>(tf.blocks.size()) == k + 8,
+              std::to_string(tf.blocks.size()) + " blocks");
+  for (std::size_t b = 0; b < tf.blocks.size(); ++b)
+    ctx.require("block " + std::to_string(b + 1) + ": at most 2 heads, width 6d + 7",
+                tf.blocks[b].attention.heads.size() <= 2 && tf.blocks[b].mlp.W1.cols() == 6 * d + 7,
+                std::to_string(tf.blocks[b].attention.heads.size()) + " heads, width " +
+                    std::to_string(tf.blocks[b].mlp.W1.cols()));
+  for (int p = 0; p < 3; ++p) {
+    const auto c = gen_fu_prompt<T>(ctx, d, "prompt " + std::to_string(p + 1));
+    const Mat<T> xq = c.Xq.col(0);
+    const auto out = relu_transformer_forward<T>(tf, fu_paper_tokens<T>(c.X, c.y, xq), 2 * c.n);
+    const Mat<T> S = matmul_nt(c.X, c.X);
+    const Mat<T> want = matmul(Mat<T>(matmul(Mat<T>(xq.transpose()), iterate_k<T>(S, alpha, k))),
+                               Mat<T>(matmul_nt(c.X, c.y)));
+    const T bound = tolerance<T>([&](auto) {
+      return rounding_shadow::shadow_bound<T>(fu_paper_depth(d, c.n, k),
+                                              fu_paper_shadow<T>(c, alpha, k));
+    });
+    rounding_shadow::compare_within<T>(
+        ctx,
+        "prompt " + std::to_string(p + 1) + ": query's p after k + 8 blocks vs x_test^T M_k X y",
+        fu_paper_prediction<T>(out.back(), d, c.n), want, bound);
+  }
+}
+
+// 8. The paper's layout, layer by layer (exact): after the 3 set-up and k Newton blocks the x
+//    tokens' u is M_k x_j; R1 (mov): the label token of example j has v = M_k x_j, no other
+//    token has v != 0; R2 (mul): m = y_j M_k x_j in the label tokens, 0 elsewhere; R3 (Lemma
+//    B.3): w = M_k X y in every token; R4 (mov): wq = w in the query token only; R5 (mul): the
+//    query's p = <x_test, w>. k in 0..3.
+template <class T>
+void paper_layers_do_their_roles(case_context& ctx, const fu_relu_constructions<T>& make) {
+  const int d = *rc::gen::inRange(1, fu_class_d_max + 1);
+  const int k = *rc::gen::inRange(0, 4);
+  ctx.note("d, Newton steps k", std::to_string(d) + ", " + std::to_string(k));
+  const T alpha = fu_class_alpha<T>();
+  const auto c = gen_fu_prompt<T>(ctx, d, "prompt");
+  const auto out = run_paper(make, c, k, alpha);
+  ctx.require("k + 9 token matrices", out.size() == static_cast<std::size_t>(k + 9),
+              std::to_string(out.size()));
+  if (out.size() != static_cast<std::size_t>(k + 9)) return;
+  const fu_relu_rows r(d, true);
+  const Eigen::Index n = c.n, M = 2 * n + 1;
+  const Mat<T> S = matmul_nt(c.X, c.X);
+  const Mat<T> Mk = iterate_k<T>(S, alpha, k);
+  const Mat<T> U = matmul(Mk, c.X);
+  const Mat<T> w = matmul(Mk, Mat<T>(matmul_nt(c.X, c.y)));
+  const Mat<T> xq = c.Xq.col(0);
+  // expected blocks, column by column (x token 2j, label token 2j + 1, query 2n; 0-based)
+  Mat<T> v = Mat<T>::Zero(d, M), m = Mat<T>::Zero(d, M), wq = Mat<T>::Zero(d, M);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    v.col(2 * j + 1) = U.col(j);
+    m.col(2 * j + 1) = U.col(j) * c.y(0, j);
+  }
+  wq.col(2 * n) = w;
+  const Mat<T> w_all = w.replicate(1, M);
+  const auto block = [&](std::size_t layer, Eigen::Index row) {
+    return Mat<T>(out[layer].block(row, 0, d, M));
+  };
+  const std::size_t base = static_cast<std::size_t>(3 + k);
+  ctx.require("after the Newton blocks: u = M_k x_j in the x tokens (exact)",
+              fu_paper_context_u<T>(out[base], d, n) == U,
+              "u =\n" + case_context::matrix_full_digits(fu_paper_context_u<T>(out[base], d, n)));
+  const struct {
+    std::size_t layer;
+    Eigen::Index row;
+    const Mat<T>* want;
+    const char* role;
+  } roles[] = {{base + 1, r.v(), &v, "R1 mov (eq. 33): v = M_k x_j in label token j only"},
+               {base + 2, r.m(), &m, "R2 mul (eq. 33): m = y_j M_k x_j in label token j only"},
+               {base + 3, r.w(), &w_all, "R3 sum (Lemma B.3): w = M_k X y in every token"},
+               {base + 4, r.wq(), &wq, "R4 mov (eq. 35): wq = M_k X y in the query token only"}};
+  for (const auto& role : roles)
+    ctx.require(std::string(role.role) + " (exact)", block(role.layer, role.row) == *role.want,
+                "block =\n" + case_context::matrix_full_digits(block(role.layer, role.row)));
+  const T pred = out.back()(r.p(), 2 * n);
+  const T want = (xq.transpose() * w)(0, 0);
+  ctx.require("R5 mul (eq. 35): the query's p = <x_test, w> (exact)", pred == want,
+              "p = " + full_digits(pred) + ", <x_test, w> = " + full_digits(want));
+}
+
+// 9. R2's exactness and the label bound Y = 2 (measured): the other keys' scores are
+//    |y_t| - Y (t - t_j)^2; only label tokens carry v != 0 after R1 and they are 2 columns
+//    apart, so the mul stays exact while |y_t| <= 4Y = 8 (|y_t| <= Y, the class, is the stated
+//    sufficient condition) and fails beyond: on X = I (d = 2), y = (y_1, 1), k = 1, label
+//    token 1's m is exactly y_1 M_1 x_1 for y_1 = 2, 3, 8 and not for y_1 = 9 (label token 2's
+//    v is added with weight 9 - 8 = 1).
+template <class T>
+void label_mul_needs_the_label_bound(case_context& ctx, const fu_relu_constructions<T>& make) {
+  const T alpha = fu_class_alpha<T>();
+  const fu_relu_rows r(2, true);
+  for (const int y_first : {2, 3, 8, 9}) {
+    fu_prompt<T> c{2, 2, Mat<T>(2, 2), Mat<T>(1, 2), Mat<T>(2, 1)};
+    c.X << T(1), T(0), T(0), T(1);
+    c.y << T(y_first), T(1);
+    c.Xq << T(1), T(1);
+    const auto out = run_paper(make, c, 1, alpha);
+    const Mat<T> Mk = iterate_k<T>(matmul_nt(c.X, c.X), alpha, 1);
+    const Mat<T> m_first = out[6].block(r.m(), 1, 2, 1);
+    const Mat<T> want = Mat<T>(matmul(Mk, Mat<T>(c.X.col(0)))) * T(y_first);
+    const bool exact = m_first == want;
+    ctx.require("y_1 = " + std::to_string(y_first) + ": R2's m of label token 1 is " +
+                    (y_first <= 8 ? "exactly y_1 M_1 x_1" : "not y_1 M_1 x_1 (|y_1| > 4Y)"),
+                exact == (y_first <= 8), "m = " + case_context::matrix_full_digits(m_first));
+  }
 }
 
 }  // namespace iclproof::fu_relu_checks

@@ -182,9 +182,77 @@ fk::fu_relu_constructions<Q> fu_readout_sign_flipped() {
     for (auto& h : tf.blocks.back().attention.heads) h.V = -h.V;
   });
 }
+// The paper's k + 8 layout (checks 7-9), edited after it is built.
+template <class S, class Edit>
+fk::fu_relu_constructions<S> fu_paper_edited(Edit edit) {
+  auto m = fk::real_fu_relu<S>();
+  m.paper = [edit](Eigen::Index d, int k, const S& alpha, const S& bound) {
+    auto tf = fu_paper_transformer<S>(d, k, alpha, bound);
+    edit(tf, fu_relu_rows(d, true), k);
+    return tf;
+  };
+  return m;
+}
+// R1 moves from two columns back (the mov's shift wrong): label tokens get the previous label's v.
+fk::fu_relu_constructions<Q> fu_paper_mov_shift_two() {
+  return fu_paper_edited<Q>([](relu_transformer<Q>& tf, const fu_relu_rows& r, int k) {
+    auto& h = tf.blocks[static_cast<std::size_t>(k + 3)].attention.heads[0];
+    h.Q = Mat<Q>::Zero(3, r.D());
+    h.Q(0, r.label()) = Q(1);
+    h.Q(0, r.pos_sq()) = Q(-1);
+    h.Q(0, r.pos()) = Q(4);
+    h.Q(0, r.one()) = Q(-4);
+    h.Q(1, r.pos()) = Q(2);
+    h.Q(1, r.one()) = Q(-4);
+    h.Q(2, r.one()) = Q(-1);
+  });
+}
+// R2 built with the label bound 0: every key with a positive score is added.
+fk::fu_relu_constructions<Q> fu_paper_mul_without_bound() {
+  auto m = fk::real_fu_relu<Q>();
+  m.paper = [](Eigen::Index d, int k, const Q& alpha, const Q&) {
+    return fu_paper_transformer<Q>(d, k, alpha, Q(0));
+  };
+  return m;
+}
+// R2 built with the label bound 5 > 9/4: the y_1 = 9 prompt of check 9 stays exact.
+fk::fu_relu_constructions<Q> fu_paper_mul_bound_five() {
+  auto m = fk::real_fu_relu<Q>();
+  m.paper = [](Eigen::Index d, int k, const Q& alpha, const Q&) {
+    return fu_paper_transformer<Q>(d, k, alpha, Q(5));
+  };
+  return m;
+}
+// R4 moves into every token (the receiver is the constant 1, not the query flag).
+fk::fu_relu_constructions<Q> fu_paper_mov_into_every_token() {
+  return fu_paper_edited<Q>([](relu_transformer<Q>& tf, const fu_relu_rows& r, int k) {
+    tf.blocks[static_cast<std::size_t>(k + 6)] = fu_paper_mov_block<Q>(r, r.one(), r.w(), r.wq());
+  });
+}
+// A read-out layer dropped (R4): k + 7 blocks.
+fk::fu_relu_constructions<Q> fu_paper_readout_layer_dropped() {
+  return fu_paper_edited<Q>([](relu_transformer<Q>& tf, const fu_relu_rows&, int k) {
+    tf.blocks.erase(tf.blocks.begin() + k + 6);
+  });
+}
+// R3 with Lemma B.3's second key sign flipped (K_2 = K_1): the pair adds 2 sum_j m_j.
+fk::fu_relu_constructions<Q> fu_paper_sum_keys_equal() {
+  return fu_paper_edited<Q>([](relu_transformer<Q>& tf, const fu_relu_rows&, int k) {
+    auto& a = tf.blocks[static_cast<std::size_t>(k + 5)].attention;
+    a.heads[1].K = a.heads[0].K;
+  });
+}
+// R5's value scaled by 1 + 2^-30 (a read-out off by far more than rounding): run in double.
+fk::fu_relu_constructions<double> fu_paper_readout_scaled_double() {
+  return fu_paper_edited<double>([](relu_transformer<double>& tf, const fu_relu_rows&, int) {
+    for (auto& h : tf.blocks.back().attention.heads) h.V *= 1.0 + std::ldexp(1.0, -30);
+  });
+}
 fk::fu_relu_constructions<Q> fu_printed_is_corrected() {  // the erratum check fed the fix
   auto m = fk::real_fu_relu<Q>();
-  m.printed_init = [](Eigen::Index d, const Q& alpha) { return fu_relu_init_block<Q>(d, alpha); };
+  m.printed_init = [](Eigen::Index d, const Q& alpha) {
+    return fu_relu_init_block<Q>(fu_relu_rows(d), alpha);
+  };
   return m;
 }
 }  // namespace
@@ -232,6 +300,61 @@ TEST_CASE("fu_relu mutants: a Newton block dropped, the read-out's sign, the err
   fu_killed(&fk::fixed_weights_predict<Q>, fu_readout_sign_flipped());
   fu_killed(&fk::contraction_in_the_class<Q>, fu_readout_sign_flipped());
   fu_killed(&fk::printed_heads_give_absolute_scores<Q>, fu_printed_is_corrected());
+}
+
+TEST_CASE("fu_paper: hand-computed prompt, d = 1, k + 8 layers (exact)",
+          "[iterative_newton][fu_relu]") {
+  // x = (1, 2), y = (1, 1), x_test = 1, alpha = 1/25: M_k = 1/5 for every k (as above), so the
+  // label tokens hold v = (1/5, 2/5), m = (1/5, 2/5), every token w = 3/5, the query p = 3/5.
+  Mat<Q> X(1, 2), y(1, 2), xq(1, 1);
+  X << Q(1), Q(2);
+  y << Q(1), Q(1);
+  xq << Q(1);
+  const Q alpha = Q(1) / Q(25);
+  const fu_relu_rows r(1, true);
+  for (int k = 0; k <= 2; ++k) {
+    const auto out = relu_transformer_forward<Q>(fu_paper_transformer<Q>(1, k, alpha, Q(2)),
+                                                 fu_paper_tokens<Q>(X, y, xq), 4);
+    REQUIRE(out.size() == static_cast<std::size_t>(k + 9));
+    CHECK(fu_paper_prediction<Q>(out.back(), 1, 2)(0, 0) == Q(3) / Q(5));
+    CHECK(out[static_cast<std::size_t>(k + 4)](r.v(), 3) == Q(2) / Q(5));
+    CHECK(out[static_cast<std::size_t>(k + 4)](r.v(), 2) == Q(0));
+    CHECK(out[static_cast<std::size_t>(k + 6)](r.w(), 0) == Q(3) / Q(5));
+    CHECK(out[static_cast<std::size_t>(k + 7)](r.wq(), 4) == Q(3) / Q(5));
+    CHECK(out[static_cast<std::size_t>(k + 7)](r.wq(), 3) == Q(0));
+  }
+  CHECK(fu_paper_tokens<Q>(X, y, xq)(r.pos_sq(), 4) == Q(25));
+  CHECK_THROWS_AS(fu_paper_transformer<double>(0, 1, 0.5, 2.0), std::invalid_argument);
+  CHECK_THROWS_AS(fu_paper_transformer<double>(2, -1, 0.5, 2.0), std::invalid_argument);
+  CHECK_THROWS_AS(fu_paper_tokens<double>(Mat<double>::Zero(2, 3), Mat<double>::Zero(1, 3),
+                                          Mat<double>::Zero(2, 2)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(fu_paper_mov_block<double>(fu_relu_rows(2), 0, 0, 2), std::invalid_argument);
+}
+
+TEST_CASE("fu_paper mutants: the mov's shift, the mul's bound, R4 into every token",
+          "[iterative_newton][fu_relu][mutation]") {
+  fu_killed(&fk::paper_layout_predicts<Q>, fu_paper_mov_shift_two());
+  fu_killed(&fk::paper_layers_do_their_roles<Q>, fu_paper_mov_shift_two());
+  fu_killed(&fk::paper_layout_predicts<Q>, fu_paper_mul_without_bound());
+  fu_killed(&fk::paper_layers_do_their_roles<Q>, fu_paper_mul_without_bound());
+  fu_killed(&fk::label_mul_needs_the_label_bound<Q>, fu_paper_mul_bound_five(), 1);
+  fu_killed(&fk::paper_layout_predicts<Q>, fu_paper_mov_into_every_token());
+  fu_killed(&fk::paper_layers_do_their_roles<Q>, fu_paper_mov_into_every_token());
+}
+
+TEST_CASE("fu_paper mutants: a read-out layer dropped, Lemma B.3's keys, R5 scaled in double",
+          "[iterative_newton][fu_relu][mutation]") {
+  fu_killed(&fk::paper_layout_predicts<Q>, fu_paper_readout_layer_dropped());
+  fu_killed(&fk::paper_layers_do_their_roles<Q>, fu_paper_readout_layer_dropped());
+  fu_killed(&fk::paper_layout_predicts<Q>, fu_paper_sum_keys_equal());
+  fu_killed(&fk::paper_layers_do_their_roles<Q>, fu_paper_sum_keys_equal());
+  const mutation_runner in_double{43, scalar_kind::double_precision};
+  in_double.expect_check_kills(
+      [](case_context& ctx, const fk::fu_relu_constructions<double>& c) {
+        fk::paper_layout_predicts<double>(ctx, c);
+      },
+      fk::real_fu_relu<double>(), fu_paper_readout_scaled_double(), 20);
 }
 
 }  // namespace iterative_newton_unit_test
