@@ -169,8 +169,8 @@ void prediction_with_alpha(case_context& ctx, const constructions<T>& make, alph
 
 // Entrywise bounds on |M_j - M*_j|, j = 0..k, for the realised registers M_0..M_k (M* the exact
 // Newton iterates from the exact S = X X^T and the given alpha), propagated through the
-// computation (properties/propagated_rounding.hpp; proved from Higham's Lemma 3.1 and the
-// triangle inequality):
+// computation (properties/propagated_rounding.hpp; hand-derived from Higham's Lemma 3.1 and
+// the triangle inequality, a rigorous upper bound):
 //   set-up:  |M_0 - alpha S| <= 2 gamma_(2N+2) |alpha| Ahat                (Ahat = |X| |X|^T);
 //   layer j on its realised input M = M_j (S recomputed from X): M_(j+1) = 2 M - M S M + delta,
 //            |delta| <= 2 gamma_(2N+2d+6) (2 |M| + |M| Ahat |M|);

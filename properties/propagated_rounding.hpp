@@ -21,7 +21,7 @@
 //    e_(m+1) = delta_(m+1) + sum_j e_j L_(m,j) exactly, so
 //        e_m = sum_(k=1..m) delta_k Phi(m, k),  Phi(k, k) = I,  Phi(m+1, k) = sum_(j=k..m)
 //        Phi(j, k) L_(m,j),
-//        |e_m| <= sum_k |delta_k| |Phi(m, k)|  (entrywise; proved: the triangle inequality).
+//        |e_m| <= sum_k |delta_k| |Phi(m, k)|  (entrywise: the triangle inequality).
 //    Phi is the propagator of the exact linear recurrence, WITH its signs: its cancellations are
 //    what keeps the errors from compounding. It is computed in double from the inputs (each
 //    conversion to double one more rounding), and by the same lemma |Phi - fl(Phi)| <=
@@ -30,8 +30,9 @@
 //    The sums of nonnegative terms in T are rounded too: the result is scaled by 1 + 2 gamma_k,
 //    k the number of terms + 2 (a computed sum of nonnegative terms is >= (1 - gamma_k) times
 //    the exact one, and 1 / (1 - g) <= 1 + 2 g for g <= 1/2).
-// Everything here is rigorous (proved from Higham's lemma and the triangle inequality, no
-// first-order model), and no tuned constant enters. The depths n of each layer's program are
+// Everything here is a rigorous upper bound, HAND-DERIVED (the argument above, from Higham's
+// lemma and the triangle inequality; not machine-checked), with no first-order model and no
+// tuned constant. The depths n of each layer's program are
 // the families' (properties/zform_checks.hpp); n' is stated where a propagator is built.
 #pragma once
 
