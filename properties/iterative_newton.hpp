@@ -21,6 +21,11 @@
 // squarings Rhat^(2^k), Rhat = I + |alpha| Ahat Ahat (depth N + d + 2 + k d).
 // Expansions: sum_i |c_i| |alpha|^i Ahat^(2i-1) (depth N + 7d + 8).
 // Rationals: tolerance 0, every check an equality.
+//
+// The registers check (registers_hold_iterates) does not use the shadows above, which compound
+// (Shat_(j+1) >= 2 Shat_j + Shat_j Ahat Shat_j grows much faster than M_j: 10^7.4 above the error
+// at step 5): it compares with the EXACT iterates (rationals) within the propagated bound of
+// newton_register_error_bounds below.
 #pragma once
 
 #include "core/precision.hpp"
@@ -28,6 +33,7 @@
 #include "harness/tolerance.hpp"
 #include "iterative_newton/iterative_newton_weights.hpp"
 #include "newton_schulz/newton_schulz_weights.hpp"
+#include "propagated_rounding.hpp"
 #include "rounding_shadow.hpp"
 #include "tasks/regression_task.hpp"
 
@@ -161,6 +167,85 @@ void prediction_with_alpha(case_context& ctx, const constructions<T>& make, alph
                     Mat<T>(iterative_newton_predictions<T>(out.back(), c.d, c.N)), ref, bound);
 }
 
+// Entrywise bounds on |M_j - M*_j|, j = 0..k, for the realised registers M_0..M_k (M* the exact
+// Newton iterates from the exact S = X X^T and the given alpha), propagated through the
+// computation (properties/propagated_rounding.hpp; hand-derived from Higham's Lemma 3.1 and
+// the triangle inequality, a rigorous upper bound):
+//   set-up:  |M_0 - alpha S| <= 2 gamma_(2N+2) |alpha| Ahat                (Ahat = |X| |X|^T);
+//   layer j on its realised input M = M_j (S recomputed from X): M_(j+1) = 2 M - M S M + delta,
+//            |delta| <= 2 gamma_(2N+2d+6) (2 |M| + |M| Ahat |M|);
+//   exactly, with e = M_j - M*_j:  e_(j+1) = e (I - S M_j) + (I - M_j S) e + e S e + delta,
+//   a linear map of e with coefficients from the REALISED M_j (their signs kept: I - M_j S is the
+//   contracting residual that the shadows replace by I + Shat Ahat) plus the second-order term
+//   |e S e| <= E_j Ahat E_j (E_j the bound on |e_j| already found), which is added to delta.
+// The linear maps act on vec(e) (row-major, d^2 entries); their entries are computed in double
+// from X and M_j (depth N + d + 5: S, one inner product, I -, the conversions).
+template <class T>
+std::vector<Mat<T>> newton_register_error_bounds(const Mat<T>& X, const T& alpha,
+                                                 const std::vector<Mat<T>>& M) {
+  const Eigen::Index d = X.rows(), N = X.cols(), n = d * d;
+  const int k = static_cast<int>(M.size()) - 1;
+  const Mat<T> Ahat = matmul_nt(abs_of(X), abs_of(X));
+  const auto vec = [&](const Mat<T>& E) {
+    Mat<T> v(1, n);
+    for (Eigen::Index r = 0; r < d; ++r)
+      for (Eigen::Index q = 0; q < d; ++q) v(0, r * d + q) = E(r, q);
+    return v;
+  };
+  const auto unvec = [&](const Mat<T>& v) {
+    Mat<T> E(d, d);
+    for (Eigen::Index r = 0; r < d; ++r)
+      for (Eigen::Index q = 0; q < d; ++q) E(r, q) = v(0, r * d + q);
+    return E;
+  };
+  const auto to_d = [](const Mat<T>& A) {
+    return Mat<double>(A.unaryExpr([](const T& x) { return static_cast<double>(x); }));
+  };
+  // States 1..k+1 are M_0..M_k (state 0 is exact and unused); L[m][m] maps e_(m-1) to e_m.
+  propagated_rounding::linear_recurrence r;
+  r.dim = n;
+  r.entry_depth = N + d + 5.0;
+  const Mat<double> Xd = to_d(X), S = Xd * Xd.transpose(),
+                    S_hat = Xd.cwiseAbs() * Xd.cwiseAbs().transpose();
+  const Mat<double> I = Mat<double>::Identity(d, d);
+  for (int m = 0; m <= k; ++m) {
+    r.L.push_back(std::vector<Mat<double>>(m + 1));
+    r.L_hat.push_back(std::vector<Mat<double>>(m + 1));
+    if (m == 0) continue;
+    const Mat<double> Md = to_d(M[m - 1]);
+    const Mat<double> P = I - S * Md, Q = I - Md * S;  // e -> e P + Q e
+    const Mat<double> P_hat = I + S_hat * Md.cwiseAbs(), Q_hat = I + Md.cwiseAbs() * S_hat;
+    Mat<double> K = Mat<double>::Zero(n, n), K_hat = Mat<double>::Zero(n, n);
+    for (Eigen::Index a = 0; a < d; ++a)
+      for (Eigen::Index b = 0; b < d; ++b)
+        for (Eigen::Index t = 0; t < d; ++t) {
+          // e_next(a, b) += e(a, t) P(t, b) + Q(a, t) e(t, b)
+          K(a * d + t, a * d + b) += P(t, b);
+          K_hat(a * d + t, a * d + b) += P_hat(t, b);
+          K(t * d + b, a * d + b) += Q(a, t);
+          K_hat(t * d + b, a * d + b) += Q_hat(a, t);
+        }
+    r.L[m][m] = K;
+    r.L_hat[m][m] = K_hat;
+  }
+  const auto up = propagated_rounding::propagator_bounds(r);
+  std::vector<Mat<T>> local{Mat<T>::Zero(1, n)}, E;
+  for (int m = 1; m <= k + 1; ++m) {
+    Mat<T> delta;
+    if (m == 1) {
+      delta = shadow_bound<T>(2.0 * N + 2.0, T(1)) * abs_of(alpha) * Ahat;
+    } else {
+      const Mat<T> aM = abs_of(M[m - 2]);
+      delta = shadow_bound<T>(2.0 * N + 2.0 * d + 6.0, T(1)) *
+                  Mat<T>(T(2) * aM + matmul(Mat<T>(matmul(aM, Ahat)), aM)) +
+              matmul(Mat<T>(matmul(E.back(), Ahat)), E.back());
+    }
+    local.push_back(vec(delta));
+    E.push_back(unvec(propagated_rounding::propagated_bound<T>(up, local, m)));
+  }
+  return E;
+}
+
 // 2. After the set-up the registers hold A = S, B = M_0 = alpha S, g = X y; after Newton layer j
 //    B = M_j; the context and query tokens' x parts never move.
 template <class T>
@@ -183,16 +268,27 @@ void registers_hold_iterates(case_context& ctx, const constructions<T>& make) {
                           c.N + 1.0,
                           T(T(2) * max_abs(Mat<T>(matmul_nt(abs_of(c.X), abs_of(c.y))))));
                     }));
-  const auto M = newton_schulz_iterates<T>(c.S, Mat<T>(c.S * alpha), c.k);
-  const auto sh = iterate_shadows<T>(c.X, alpha, c.k);
+  // The exact iterates of the exact recursion from the exact S and the (rounded) alpha.
+  using propagated_rounding::exact_of;
+  const Mat<rational_real> S_x = matmul_nt(exact_of(c.X), exact_of(c.X));
+  const auto M_x =
+      newton_schulz_iterates<rational_real>(S_x, Mat<rational_real>(S_x * exact_of(alpha)), c.k);
+  std::vector<Mat<T>> regs;
+  for (int j = 0; j <= c.k; ++j) regs.push_back(iterative_newton_iterate<T>(out[1 + j], c.d, c.N));
+  std::vector<Mat<T>> B;
+  tolerance<T>([&](auto) {
+    B = newton_register_error_bounds<T>(c.X, alpha, regs);
+    return T(0);
+  });
   for (int j = 0; j <= c.k; ++j) {
+    const Mat<T> ref = propagated_rounding::rounded_from_exact<T>(M_x[j]);
     const T bound = tolerance<T>([&](auto) {
-      return shadow_bound<T>(2.0 * c.N + j * (2.0 * c.d + 4.0) + 2.0, T(T(2) * max_abs(sh[j])));
+      return T((B[j] + propagated_rounding::rounding_of_reference<T>(ref)).maxCoeff());
     });
     compare_within<T>(ctx,
                       "step " + std::to_string(j + 1) + ": registers after layer " +
                           std::to_string(j) + " vs M_" + std::to_string(j),
-                      Mat<T>(iterative_newton_iterate<T>(out[1 + j], c.d, c.N)), M[j], bound);
+                      regs[j], ref, bound);
   }
   const Mat<T> E0 = out.front();
   bool x_fixed = true;

@@ -2,11 +2,15 @@
 // 17-21; proofs/Memformer.v). Each check is a template on the scalar and on the construction
 // under test, so tests/unit/memformer_test.cpp can feed it deliberately broken constructions
 // (mutation tests); the constructions themselves are src/memformer/memformers.hpp's.
-// Tolerances: the rounding shadows of properties/rounding_shadow.hpp with the Z-form depths of
+// Tolerances: the layer-by-layer checks against an LFOM or CG iterate compare with the EXACT
+// reference (rationals) within the propagated bound of properties/propagated_rounding.hpp
+// (local rounding at the realised rows, carried by the exact propagator of the layers); the
+// other checks use the rounding shadows of properties/rounding_shadow.hpp. Depths: those of
 // properties/zform_checks.hpp.
 #pragma once
 
 #include "memformer/memformers.hpp"
+#include "propagated_rounding.hpp"
 #include "zform_checks.hpp"
 
 #include <algorithm>
@@ -33,10 +37,134 @@ std::vector<Mat<T>> cgd_memformer_shadow(const zform_task<T>& z, const std::vect
   return out;
 }
 
+// The task with every value exact (rationals), for the exact references.
+template <class T>
+zform_task<rational_real> exact_zform(const zform_task<T>& z) {
+  using propagated_rounding::exact_of;
+  return {exact_of(z.X),     exact_of(z.y),     exact_of(z.xq),
+          exact_of(z.X_all), exact_of(z.y_ext), exact_of(z.Z0)};
+}
+
+// Bounds on |Y_l - Y*_l| (entrywise, l = 0..L) for a Memformer in LFOM form (B = 0, scalar Gamma
+// rows), from its realised last rows Y_0..Y_L (propagated_rounding.hpp). Its last row obeys
+// EXACTLY, for any rows (Attn = P Z M (Z^T Q Z) with Q = -[[A, 0], [0, 0]] is linear in the last
+// row, which meets Q's zero block only),
+//     Y_(l+1) = Y_l - sum_(j<=l) lambda(l, j) / N  Y_j[:N] X^T A_j X_all;
+// the CGD Memformer (R_l = Attn_l + gamma_l R_(l-1), Z += alpha_l / N R_l) is this with
+// lambda(l, j) = alpha_l gamma_(j+1) ... gamma_l and A_j = I. Hence
+//   local bound of layer l (its program on the realised Y_0..Y_l, registers recomputed from
+//   them, depth layer_depth(d, N, 1, L), zform_checks.hpp):
+//       2 gamma_n (|Y_l| + sum_(j<=l) |lambda(l, j)| / N  |Y_j[:N]| |X|^T |A_j| |X_all|),
+//   propagator step L_(l,j) = [j = l] I - lambda(l, j) / N [X^T; 0] A_j X_all ((N+1) x (N+1)),
+//   its entries computed in double from X, A_j and lambda (depth coefficient_depth + 2d + 6:
+//   lambda's own computation from the inputs, 3 conversions, two inner products of length d,
+//   the scaling and the identity).
+template <class T>
+std::vector<Mat<T>> lfom_form_row_error_bounds(const zform_task<T>& z, const std::vector<Mat<T>>& A,
+                                               const Mat<T>& lambda, const std::vector<Mat<T>>& Y,
+                                               double coefficient_depth) {
+  const int d = static_cast<int>(z.X.rows()), N = static_cast<int>(z.X.cols());
+  const int L = static_cast<int>(A.size());
+  const Eigen::Index n = N + 1;
+  // Local bounds at the realised rows.
+  const Mat<T> absX = abs_of(z.X), absX_all = abs_of(z.X_all);
+  std::vector<Mat<T>> reg_hat;  // |Y_j[:N]| |X|^T |A_j| |X_all|
+  for (int j = 0; j < L; ++j)
+    reg_hat.push_back(
+        matmul(Mat<T>(matmul(Mat<T>(matmul_nt(Mat<T>(abs_of(Y[j]).leftCols(N)), absX)),
+                             Mat<T>(abs_of(A[j])))),
+               absX_all));
+  const T two_gamma = shadow_bound<T>(layer_depth(d, N, 1, L), T(1));
+  std::vector<Mat<T>> local{Mat<T>::Zero(1, n)};
+  for (int l = 0; l < L; ++l) {
+    Mat<T> s = abs_of(Y[l]);
+    for (int j = 0; j <= l; ++j) s += abs_of(lambda(l, j)) / T(N) * reg_hat[j];
+    local.push_back(Mat<T>(two_gamma * s));
+  }
+  // The exact propagator, in double.
+  const auto to_d = [](const Mat<T>& M) {
+    return Mat<double>(M.unaryExpr([](const T& x) { return static_cast<double>(x); }));
+  };
+  Mat<double> U = Mat<double>::Zero(n, d);
+  U.topRows(N) = to_d(z.X).transpose();
+  const Mat<double> V = to_d(z.X_all);
+  propagated_rounding::linear_recurrence r;
+  r.dim = n;
+  r.entry_depth = coefficient_depth + 2.0 * d + 6.0;
+  std::vector<Mat<double>> P, P_hat;
+  for (int j = 0; j < L; ++j) {
+    const Mat<double> Aj = to_d(A[j]);
+    P.push_back(U * Aj * V);
+    P_hat.push_back(U.cwiseAbs() * Aj.cwiseAbs() * V.cwiseAbs());
+  }
+  for (int l = 0; l < L; ++l) {
+    r.L.emplace_back();
+    r.L_hat.emplace_back();
+    for (int j = 0; j <= l; ++j) {
+      const double c = static_cast<double>(lambda(l, j)) / N;
+      Mat<double> step = -c * P[j], step_hat = std::abs(c) * P_hat[j];
+      if (j == l) {
+        step += Mat<double>::Identity(n, n);
+        step_hat += Mat<double>::Identity(n, n);
+      }
+      r.L.back().push_back(step);
+      r.L_hat.back().push_back(step_hat);
+    }
+  }
+  return propagated_rounding::propagated_bounds<T>(propagated_rounding::propagator_bounds(r),
+                                                   local);
+}
+
+// Layer l's last row against the EXACT reference row y_i - <x_i, w*_l> (w_exact: the reference
+// iterates in rationals from the exact inputs, rounded once to T), within the propagated bound
+// B_l of lfom_form_row_error_bounds plus that one rounding.
+template <class T, class Bounds>
+void compare_rows_with_exact_iterates(case_context& ctx, const std::string& what,
+                                      const zform_task<T>& z, const std::vector<Mat<T>>& Zs,
+                                      const std::vector<Mat<rational_real>>& w_exact,
+                                      const Bounds& bounds, int L) {
+  require_one_z_per_layer(ctx, Zs, L);
+  const zform_task<rational_real> zx = exact_zform(z);
+  std::vector<Mat<T>> Y;
+  for (const Mat<T>& Zl : Zs) Y.push_back(Zl.bottomRows(1));
+  std::vector<Mat<T>> B;
+  tolerance<T>([&](auto) {
+    B = bounds(Y);
+    return T(0);
+  });
+  for (int l = 1; l <= L; ++l) {
+    const Mat<T> ref =
+        propagated_rounding::rounded_from_exact<T>(token_row<rational_real>(zx, w_exact[l]));
+    const T bound = tolerance<T>([&](auto) {
+      return T((B[l] + propagated_rounding::rounding_of_reference<T>(ref)).maxCoeff());
+    });
+    compare_within<T>(ctx, "layer " + std::to_string(l) + ": " + what, Y[l], ref, bound);
+  }
+}
+
+// The CG recursion of references/first_order_methods.hpp with its coefficients given (the ones a
+// floating-point CG run computed): s = r + gamma_l s, w += alpha_l s, r -= alpha_l H s; w_0..w_L.
+template <class T>
+std::vector<Mat<T>> cg_with_coefficients(const quadratic_problem<T>& q, const std::vector<T>& alpha,
+                                         const std::vector<T>& gamma) {
+  Mat<T> w = Mat<T>::Zero(q.b.size(), 1), r = q.b, s = w;
+  std::vector<Mat<T>> out{w};
+  for (std::size_t l = 0; l < alpha.size(); ++l) {
+    s = r + gamma[l] * s;
+    const Mat<T> Hs = matmul(q.H, s);
+    w += alpha[l] * s;
+    r -= alpha[l] * Hs;
+    out.push_back(w);
+  }
+  return out;
+}
+
 // CGD Memformer with per-instance CG coefficients reproduces the CG iterates
 // (proofs/Memformer.v:cgd_memformer_cg): with A_l = I, B_l = 0 and (alpha_l, gamma_l) from CG
 // on R(w), the last row of Z_l is y_i - <x_i, w_l^CG> (context) and -<x_q, w_l^CG> (query)
-// for every l. The coefficients are inputs to both programs: the shadow bound is rigorous.
+// for every l. The coefficients are inputs to both programs: the reference is CG's recursion
+// with these coefficients run exactly (rationals), the bound the Memformer's propagated
+// rounding (lfom_form_row_error_bounds with lambda(l, j) = alpha_l gamma_(j+1)..gamma_l).
 // Model: (Z0, alpha, gamma) -> Z_0..Z_L.
 template <class T, class Model>
 void cgd_reproduces_cg(case_context& ctx, const Model& model) {
@@ -45,29 +173,34 @@ void cgd_reproduces_cg(case_context& ctx, const Model& model) {
   ctx.note_value("task", c.spec);
   ctx.note("exact rank, kappa_+(H), layers",
            std::to_string(c.rank) + ", " + std::to_string(c.kappa_plus) + ", " + std::to_string(L));
-  const int d = c.spec.d, N = c.spec.N;
+  const int d = c.spec.d;
   const auto z = make_zform_task<T>(c.spec);
   const auto q = make_quadratic_problem<T>(z.X, z.y);
   const cg_trace<T> cg = conjugate_gradient(q, L);
   const std::vector<Mat<T>> Zs = model(z.Z0, cg.alpha, cg.gamma);
-  require_one_z_per_layer(ctx, Zs, L);
-  std::vector<Mat<T>> w_hat, Y_hat;
-  tolerance<T>([&](auto) {
-    w_hat = cg_shadow(z, cg.alpha, cg.gamma);
-    Y_hat = cgd_memformer_shadow(z, cg.alpha, cg.gamma);
-    return T(0);
-  });
-  const double D = layer_depth(d, N, 1, L);
-  for (int l = 1; l <= L; ++l) {
-    const Mat<T> ref = token_row<T>(z, Mat<T>(cg.w[l]));
-    const T bound = tolerance<T>([&](auto) {
-      const Mat<T> ref_hat = token_row_shadow<T>(z, w_hat[l]);
-      return shadow_bound<T>(l * D + d + 2, T(Y_hat[l].maxCoeff() + ref_hat.maxCoeff()));
-    });
-    compare_within<T>(ctx,
-                      "layer " + std::to_string(l) + ": CGD Memformer last row vs CG iterate w_l",
-                      Mat<T>(Zs[l].bottomRows(1)), ref, bound);
+  std::vector<rational_real> alpha_x, gamma_x;
+  for (int l = 0; l < L; ++l) {
+    alpha_x.push_back(propagated_rounding::exact_of(cg.alpha[l]));
+    gamma_x.push_back(propagated_rounding::exact_of(cg.gamma[l]));
   }
+  const zform_task<rational_real> zx = exact_zform(z);
+  const auto w_exact =
+      cg_with_coefficients(make_quadratic_problem<rational_real>(zx.X, zx.y), alpha_x, gamma_x);
+  compare_rows_with_exact_iterates<T>(
+      ctx, "CGD Memformer last row vs CG iterate w_l", z, Zs, w_exact,
+      [&](const std::vector<Mat<T>>& Y) {
+        Mat<T> lambda = Mat<T>::Zero(L, L);
+        for (int l = 0; l < L; ++l) {
+          T p = cg.alpha[l];
+          for (int j = l; j >= 0; --j) {
+            lambda(l, j) = p;
+            p *= cg.gamma[j];
+          }
+        }
+        const std::vector<Mat<T>> A(L, Mat<T>::Identity(d, d));
+        return lfom_form_row_error_bounds<T>(z, A, lambda, Y, L + 1.0);
+      },
+      L);
 }
 
 template <class T, class Model>
@@ -98,47 +231,7 @@ void cgd_after_rank_layers_equals_min_norm(case_context& ctx, const Model& model
 }
 
 // ---------------------------------------------------------------------------------------------
-// LFOM Memformer shadows and references.
-
-// Shadow of the LFOM Memformer's last row with B = 0 and |A_j| given (one head per layer),
-// scalar |Gamma_j^l| = |lambda(l, j)|: R_j = (Y_j M X^T)|A_j||X|, Y += sum_j |lambda| R_j / N.
-template <class T>
-std::vector<Mat<T>> lfom_memformer_shadow(const zform_task<T>& z, const std::vector<Mat<T>>& absA,
-                                          const Mat<T>& abs_lambda) {
-  const Eigen::Index N = z.X.cols();
-  const Mat<T> absX_all = abs_of(z.X_all), absX = abs_of(z.X);
-  std::vector<Mat<T>> Y_hat{abs_of(z.y_ext)}, R_hat;
-  for (std::size_t l = 0; l < absA.size(); ++l) {
-    const Mat<T> YX = matmul_nt(Mat<T>(Y_hat.back().leftCols(N)), absX);
-    R_hat.push_back(matmul(Mat<T>(matmul(YX, absA[l])), absX_all));
-    Mat<T> next = Y_hat.back();
-    for (std::size_t j = 0; j <= l; ++j) next += abs_lambda(l, j) * R_hat[j] / T(N);
-    Y_hat.push_back(next);
-  }
-  return Y_hat;
-}
-
-// Reference: the preconditioned LFOM w_{l+1} = w_l - sum_{j<=l} lambda(l, j) A_j^T grad R(w_j)
-// (scalar A_j = a_j I gives the LFOM of first_order_methods.hpp with lambda(l, j) a_j).
-
-template <class T>
-void compare_rows_with_iterates(case_context& ctx, const std::string& what, const zform_task<T>& z,
-                                const std::vector<Mat<T>>& Zs, const std::vector<Mat<T>>& w,
-                                const std::vector<Mat<T>>& Y_hat, const std::vector<Mat<T>>& w_hat,
-                                int L) {
-  const int d = static_cast<int>(z.X.rows()), N = static_cast<int>(z.X.cols());
-  require_one_z_per_layer(ctx, Zs, L);
-  const double D = layer_depth(d, N, 1, L);
-  for (int l = 1; l <= L; ++l) {
-    const Mat<T> ref = token_row<T>(z, w[l]);
-    const T bound = tolerance<T>([&](auto) {
-      const Mat<T> ref_hat = token_row_shadow<T>(z, w_hat[l]);
-      return shadow_bound<T>(l * D + d + 2, T(Y_hat[l].maxCoeff() + ref_hat.maxCoeff()));
-    });
-    compare_within<T>(ctx, "layer " + std::to_string(l) + ": " + what, Mat<T>(Zs[l].bottomRows(1)),
-                      ref, bound);
-  }
-}
+// LFOM Memformers.
 
 // LFOM Memformer with A_j = a_j I and scalar Gamma rows lambda(l, j) ones == the LFOM with
 // coefficients lambda(l, j) a_j (proofs/Memformer.v:lfom_memformer_scalar).
@@ -159,23 +252,23 @@ void lfom_scalar_gamma_equals_lfom(case_context& ctx, const Model& model) {
     for (int j = 0; j <= l; ++j) lambda(l, j) = T(rng.uniform(-0.5, 1.0) / (l + 1));
   const auto z = make_zform_task<T>(spec);
   const std::vector<Mat<T>> Zs = model(z.Z0, a, lambda);
-  // Reference: lfom() of first_order_methods.hpp with coefficients lambda(l, j) a_j.
-  const auto q = make_quadratic_problem<T>(z.X, z.y);
-  Mat<T> coeff = Mat<T>::Zero(L, L);
-  std::vector<Mat<T>> A, absA;
-  for (int l = 0; l < L; ++l) {
-    for (int j = 0; j <= l; ++j) coeff(l, j) = lambda(l, j) * a[j];
-    A.push_back(Mat<T>(a[l] * Mat<T>::Identity(spec.d, spec.d)));
-    absA.push_back(abs_of(A.back()));
-  }
-  const auto w_vec = lfom(q, coeff);
-  std::vector<Mat<T>> w(w_vec.begin(), w_vec.end()), w_hat, Y_hat;
-  tolerance<T>([&](auto) {
-    preconditioned_lfom<T>(z, A, lambda, &w_hat);  // the shadows (same polynomial)
-    Y_hat = lfom_memformer_shadow(z, absA, abs_of(lambda));
-    return T(0);
-  });
-  compare_rows_with_iterates<T>(ctx, "LFOM Memformer vs LFOM", z, Zs, w, Y_hat, w_hat, L);
+  std::vector<Mat<T>> A;  // A_j = a_j I, as the Memformer's propagator sees them
+  for (int l = 0; l < L; ++l) A.push_back(Mat<T>(a[l] * Mat<T>::Identity(spec.d, spec.d)));
+  // Exact reference: lfom() of first_order_methods.hpp in rationals from the exact inputs.
+  const zform_task<rational_real> zx = exact_zform(z);
+  Mat<rational_real> coeff_x = Mat<rational_real>::Zero(L, L);
+  for (int l = 0; l < L; ++l)
+    for (int j = 0; j <= l; ++j)
+      coeff_x(l, j) =
+          propagated_rounding::exact_of(lambda(l, j)) * propagated_rounding::exact_of(a[j]);
+  const auto w_vec = lfom(make_quadratic_problem<rational_real>(zx.X, zx.y), coeff_x);
+  const std::vector<Mat<rational_real>> w(w_vec.begin(), w_vec.end());
+  compare_rows_with_exact_iterates<T>(
+      ctx, "LFOM Memformer vs LFOM", z, Zs, w,
+      [&](const std::vector<Mat<T>>& Y) {
+        return lfom_form_row_error_bounds<T>(z, A, lambda, Y, 0.0);
+      },
+      L);
 }
 
 // With A_j diagonal (and general) and scalar Gamma rows, the Memformer is the preconditioned
@@ -194,26 +287,29 @@ void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& 
                                                   ", " + std::to_string(weight_seed));
   const double lmax = lambda_max_double(make_task_double(spec).X);
   data_rng rng(weight_seed);
-  std::vector<Mat<T>> A, absA;
+  std::vector<Mat<T>> A;
   for (int l = 0; l < L; ++l) {
     Mat<double> Ad = scaled_random_matrix(rng, spec.d, 1.0, lmax);
     if (diagonal) Ad = Mat<double>(Ad.diagonal().asDiagonal());
     A.push_back(from_double<T>(Ad));
-    absA.push_back(abs_of(A.back()));
   }
   Mat<T> lambda = Mat<T>::Zero(L, L);
   for (int l = 0; l < L; ++l)
     for (int j = 0; j <= l; ++j) lambda(l, j) = T(rng.uniform(-0.5, 1.0) / (l + 1));
   const auto z = make_zform_task<T>(spec);
   const std::vector<Mat<T>> Zs = model(z.Z0, A, lambda);
-  std::vector<Mat<T>> w_hat, Y_hat;
-  const auto w = preconditioned_lfom<T>(z, A, lambda, is_exact_scalar<T> ? nullptr : &w_hat);
-  tolerance<T>([&](auto) {
-    Y_hat = lfom_memformer_shadow(z, absA, abs_of(lambda));
-    return T(0);
-  });
-  compare_rows_with_iterates<T>(ctx, "Memformer vs LFOM with Lambda_j^l = lambda_j^l A_j^T", z, Zs,
-                                w, Y_hat, w_hat, L);
+  // Exact reference: the preconditioned LFOM in rationals from the exact inputs.
+  const zform_task<rational_real> zx = exact_zform(z);
+  std::vector<Mat<rational_real>> A_x;
+  for (const Mat<T>& Aj : A) A_x.push_back(propagated_rounding::exact_of(Aj));
+  const auto w =
+      preconditioned_lfom<rational_real>(zx, A_x, propagated_rounding::exact_of(lambda), nullptr);
+  compare_rows_with_exact_iterates<T>(
+      ctx, "Memformer vs LFOM with Lambda_j^l = lambda_j^l A_j^T", z, Zs, w,
+      [&](const std::vector<Mat<T>>& Y) {
+        return lfom_form_row_error_bounds<T>(z, A, lambda, Y, 0.0);
+      },
+      L);
 }
 
 // A first-order method that is an LFOM (heavy ball, Nesterov: zform_checks.hpp, lfom_method) is
@@ -222,39 +318,43 @@ void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& 
 // with the method's own recursion. Model: (Z0, eta, beta, L) -> Z_0..Z_L.
 template <class T, class Model>
 void lfom_method_is_lfom_memformer(case_context& ctx, const Model& model,
-                                   const lfom_method<T>& method) {
+                                   const lfom_method<T>& method,
+                                   const lfom_method<rational_real>& exact_method) {
   const lfom_method_case<T> c = gen_lfom_method_case<T>(ctx, method, 8, "layers");
   const task_spec& spec = c.spec;
   const int L = c.L;
   const T &eta = c.eta, &beta = c.beta;
   const zform_task<T>& z = c.z;
   const std::vector<Mat<T>> Zs = model(z.Z0, eta, beta, L);
-  const auto q = make_quadratic_problem<T>(z.X, z.y);
-  const auto wv = method.iterates(q, eta, beta, L);
-  std::vector<Mat<T>> w(wv.begin(), wv.end());
-  std::vector<Mat<T>> w_hat, Y_hat;
-  tolerance<T>([&](auto) {
-    w_hat = method.shadow(make_quadratic_shadow(z), abs_of(eta), abs_of(beta), L);
-    const Mat<T> coeff = method.coefficients(eta, beta, L);
-    std::vector<Mat<T>> absA(L, Mat<T>::Identity(spec.d, spec.d));
-    Y_hat = lfom_memformer_shadow(z, absA, abs_of(coeff));
-    return T(0);
-  });
-  compare_rows_with_iterates<T>(ctx, std::string("LFOM Memformer vs ") + method.memformer_label, z,
-                                Zs, w, Y_hat, w_hat, L);
+  // Exact reference: the method's own recursion in rationals from the exact inputs.
+  const zform_task<rational_real> zx = exact_zform(z);
+  const auto wv = exact_method.iterates(make_quadratic_problem<rational_real>(zx.X, zx.y),
+                                        propagated_rounding::exact_of(eta),
+                                        propagated_rounding::exact_of(beta), L);
+  const std::vector<Mat<rational_real>> w(wv.begin(), wv.end());
+  compare_rows_with_exact_iterates<T>(
+      ctx, std::string("LFOM Memformer vs ") + method.memformer_label, z, Zs, w,
+      [&](const std::vector<Mat<T>>& Y) {
+        const std::vector<Mat<T>> A(L, Mat<T>::Identity(spec.d, spec.d));
+        // The Memformer computes Gamma_j^l = eta beta^k from (eta, beta): depth <= L + 1.
+        return lfom_form_row_error_bounds<T>(z, A, method.coefficients(eta, beta, L), Y, L + 1.0);
+      },
+      L);
 }
 
 // Momentum GD (eta, beta) is an LFOM Memformer with A_j = I and Gamma_j^l = eta beta^(l-j) ones.
 template <class T, class Model>
 void momentum_is_lfom_memformer(case_context& ctx, const Model& model) {
-  lfom_method_is_lfom_memformer<T>(ctx, model, heavy_ball_method<T>());
+  lfom_method_is_lfom_memformer<T>(ctx, model, heavy_ball_method<T>(),
+                                   heavy_ball_method<rational_real>());
 }
 
 // Nesterov (eta, beta) is an LFOM Memformer with A_j = I, Gamma_l^l = eta (1 + beta),
 // Gamma_j^l = eta beta^(l-j+1) (j < l); its implicit iterate is the look-ahead point v.
 template <class T, class Model>
 void nesterov_is_lfom_memformer(case_context& ctx, const Model& model) {
-  lfom_method_is_lfom_memformer<T>(ctx, model, nesterov_method<T>());
+  lfom_method_is_lfom_memformer<T>(ctx, model, nesterov_method<T>(),
+                                   nesterov_method<rational_real>());
 }
 
 // ---------------------------------------------------------------------------------------------
