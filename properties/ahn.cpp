@@ -33,4 +33,5 @@ ICLPROOF_PROPERTY_BODY(ahn_x_rows, ::iclproof::rational_real);
 ICLPROOF_SIZES(
     ahn_x_rows,
     "partly: d, N follow the profile (gen_zform_spec); the layers stay 1..3 because with "
-    "B != 0 the rounding depth triples per layer (3^L) and the shadows grow as their cubes");
+    "B != 0 the x-rows are cubic in the previous layer's, so the exact run's rationals triple "
+    "in length per layer (the floating-point tolerance is one layer's, local)");

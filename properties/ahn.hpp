@@ -25,6 +25,37 @@ Mat<T> zform_y_shadow_step(const Mat<T>& Y_hat, const Mat<T>& absX_all,
   return out;
 }
 
+// The rounding bound of one B = 0 Z-form layer (heads A_h) on a last row r against one PGD
+// step from it (lemma1_preconditioned_gd): 2 gamma_n (s + s), s = max zform_y_shadow_step(|r|),
+// n = depth (rounding_shadow.hpp: proved argument, hand-derived depth). 0 in exact scalars.
+template <class T>
+T lemma1_local_bound(const Mat<T>& r, const Mat<T>& absX_all, const std::vector<Mat<T>>& absA,
+                     double depth) {
+  return tolerance<T>([&](auto) {
+    const T s_max = zform_y_shadow_step(abs_of(r), absX_all, absA).maxCoeff();
+    return shadow_bound<T>(depth, T(s_max + s_max));
+  });
+}
+
+// The rounding bound of one B != 0 Z-form layer (A, B) on Z against the sheet's formulas from Z
+// (lemma1_x_rows): both programs have the shadow Xh' = Xh + |B| Xhb Xhb^T |A| Xh / N,
+// Yh' = Yh + Yhb Xhb^T |A| Xh / N from (Xh, Yh) = |Z| (bars: the N context columns), so they
+// differ by at most 2 x 2 gamma_n max(Xh', Yh'), n = depth (one layer; rounding_shadow.hpp:
+// proved argument, hand-derived depth). 0 in exact scalars.
+template <class T>
+T x_rows_local_bound(const Mat<T>& Z, const Mat<T>& A, const Mat<T>& B, Eigen::Index N,
+                     double depth) {
+  return tolerance<T>([&](auto) {
+    const Eigen::Index d = Z.rows() - 1;
+    const Mat<T> Xh = abs_of(Mat<T>(Z.topRows(d))), Yh = abs_of(Mat<T>(Z.bottomRows(1)));
+    const Mat<T> Xhb = Xh.leftCols(N), Yhb = Yh.leftCols(N);
+    const Mat<T> AXh = matmul(abs_of(A), Xh);
+    const Mat<T> Xhn = Xh + matmul(Mat<T>(matmul(abs_of(B), matmul_nt(Xhb, Xhb))), AXh) / T(N);
+    const Mat<T> Yhn = Yh + matmul(Mat<T>(matmul_nt(Yhb, Xhb)), AXh) / T(N);
+    return T(2) * shadow_bound<T>(depth, std::max(Xhn.maxCoeff(), Yhn.maxCoeff()));
+  });
+}
+
 // The set-up both Lemma 1 checks share: the task (noted), lambda_max(X X^T / N) of its double
 // data (the scale of the random weights), the weights' generator and the task in T.
 template <class T>
@@ -79,30 +110,41 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
   }
   const std::vector<Mat<T>> Zs = model(z.Z0, layers);
   require_one_z_per_layer(ctx, Zs, L);
-  // Reference: preconditioned GD, W_{l+1} = W_l - grad L(W_l) P_l, i.e. w' = w - P_l^T grad R.
-  const auto W = preconditioned_gd_iterates<T>(Mat<T>::Zero(1, d), z.X, z.y, precond);
-  const Mat<T> absX = abs_of(z.X), absX_all = abs_of(z.X_all), absy = abs_of(z.y);
-  Mat<T> Y_hat = abs_of(z.y_ext);     // shadow of the transformer's last row
-  Mat<T> W_hat = Mat<T>::Zero(1, d);  // shadow of the reference's W (1 x d)
+  // Exact scalars also compare every layer end to end with preconditioned GD,
+  // W_{l+1} = W_l - grad L(W_l) P_l, i.e. w' = w - P_l^T grad R (tolerance 0).
+  std::vector<Mat<T>> W;
+  if constexpr (is_exact_scalar<T>)
+    W = preconditioned_gd_iterates<T>(Mat<T>::Zero(1, d), z.X, z.y, precond);
+  const Mat<T> absX_all = abs_of(z.X_all);
   const double D = layer_depth(d, N, heads, L);
   for (int l = 1; l <= L; ++l) {
-    const Mat<T> ref_row = token_row<T>(z, Mat<T>(W[l].transpose()));
-    const T bound = tolerance<T>([&](auto) {
-      Y_hat = zform_y_shadow_step(Y_hat, absX_all, absA[l - 1]);
-      Mat<T> absP = Mat<T>::Zero(d, d);
-      for (const auto& A : absA[l - 1]) absP += A;
-      const Mat<T> grad_hat = matmul_nt(Mat<T>(matmul(W_hat, absX) + absy), absX) / T(N);
-      W_hat = W_hat + matmul(grad_hat, absP);
-      const Mat<T> ref_hat = token_row_shadow<T>(z, Mat<T>(W_hat.transpose()));
-      const double n = l * D + d + 2;
-      return shadow_bound<T>(n, T(Y_hat.maxCoeff() + ref_hat.maxCoeff()));
-    });
-    compare_within<T>(
-        ctx, "layer " + std::to_string(l) + ": last row of Z vs y - w_l^T x (PGD with A^T)",
-        Mat<T>(Zs[l].bottomRows(1)), ref_row, bound);
+    const std::string at = "layer " + std::to_string(l);
+    // The local check: one PGD step (P_(l-1) = sum_h A_(l-1)h) from layer l-1's REALISED last
+    // row r (r = y - w^T X_all for the w the earlier layers realised):
+    //     r - (1/N) (r_ctx X^T) P_(l-1) X_all,
+    // the same polynomial as the layer in (r, X_all, A_(l-1)h) (proofs/AhnLemma1.v:ahn_lemma1,
+    // one layer). Both programs' shadows are at most |r| + (1/N) (|r_ctx| |X|^T) sum_h |A_h|
+    // |X_all| (zform_y_shadow_step; |P| <= sum_h |A_h|), depth one layer_depth + d + 2: the
+    // tolerance 2 gamma_n (s + s) is one layer's proved rounding bound (rounding_shadow.hpp,
+    // hand-derived depth) at the realised intermediates. The end-to-end tolerance of the
+    // floating-point run used to be the shadow of every earlier layer (margins 10^1.8 -> 10^2.8
+    // over layers 1-5, growing); the local identity at every layer gives the end-to-end claim
+    // by induction, which the exact run checks directly.
+    const Mat<T> r = Zs[l - 1].bottomRows(1);
+    const Mat<T> rX = matmul_nt(Mat<T>(r.leftCols(N)), z.X);  // 1 x d
+    const Mat<T> local_ref = r - matmul(Mat<T>(matmul(rX, precond[l - 1])), z.X_all) / T(N);
+    const T bound = lemma1_local_bound<T>(r, absX_all, absA[l - 1], D + d + 2);
+    compare_within<T>(ctx,
+                      at + ": last row of Z vs one PGD step (A^T) from layer " +
+                          std::to_string(l - 1) + "'s last row",
+                      Mat<T>(Zs[l].bottomRows(1)), local_ref, bound);
+    if constexpr (is_exact_scalar<T>)
+      ctx.require(at + ": last row of Z = y - w_l^T x (PGD with A^T, exact)",
+                  Mat<T>(Zs[l].bottomRows(1)) == token_row<T>(z, Mat<T>(W[l].transpose())),
+                  "last row =\n" + case_context::matrix_full_digits(Mat<T>(Zs[l].bottomRows(1))));
     // B = 0: the x-rows are multiplied by exact zeros, so they stay bit-identical.
-    ctx.require("layer " + std::to_string(l) + ": x-rows unchanged",
-                Zs[l].topRows(d) == z.Z0.topRows(d), "x-rows moved although B = 0");
+    ctx.require(at + ": x-rows unchanged", Zs[l].topRows(d) == z.Z0.topRows(d),
+                "x-rows moved although B = 0");
   }
 }
 
@@ -110,14 +152,20 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
 // Lemma 1 with B != 0 (proofs/AhnLemma1.v:ahn_lemma1_x_rows): the rows follow
 //   X_{l+1} = X_l - (1/N) B_l Xbar_l Xbar_l^T A_l X_l,   Y_{l+1} = Y_l - (1/N) Ybar_l Xbar_l^T A_l
 //   X_l
-// (bars: the N context columns). Compared entrywise, all rows, every layer. Both programs have
-// the same shadow (terms multiplied by the exact zero blocks of P, Q vanish exactly), with
-// depth k_{l+1} = 3 k_l + layer_depth.
+// (bars: the N context columns). Compared entrywise, all rows, every layer, LOCALLY: layer l's
+// realised Z against the formula applied to layer l-1's realised Z. Both programs are the same
+// polynomial in those inputs and have the same shadow (terms multiplied by the exact zero blocks
+// of P, Q vanish exactly), one layer deep (layer_depth): the tolerance 2 x 2 gamma_n max shadow
+// is one layer's proved rounding bound at the realised intermediates (rounding_shadow.hpp,
+// hand-derived depth). The end-to-end tolerance from Z_0 needed depth k_{l+1} = 3 k_l +
+// layer_depth and shadows growing as cubes per layer (margins up to 10^4.66 at layer 3); the
+// exact run checks the chain from Z_0 directly.
 template <class T, class Model>
 void lemma1_x_rows(case_context& ctx, const Model& model) {
   const task_spec spec = gen_zform_spec<T>(5, 16);
-  // L stays 1..3 under every size profile: with B != 0 the rounding depth triples per layer
-  // (3^L) and the shadows grow as their cubes, so deep stacks give bounds that overflow.
+  // L stays 1..3 under every size profile: with B != 0 the x-rows are cubic in the previous
+  // ones, so the exact run's rationals triple their length per layer (the floating-point
+  // tolerance is local and no longer grows with L; the old end-to-end one overflowed).
   const int L = *rc::gen::inRange(1, 4);
   const double sA = std::ldexp(1.0, -*rc::gen::inRange(0, 3));
   const double sB = std::ldexp(1.0, -*rc::gen::inRange(0, 3));
@@ -136,35 +184,35 @@ void lemma1_x_rows(case_context& ctx, const Model& model) {
   }
   const std::vector<Mat<T>> Zs = model(z.Z0, layers);
   require_one_z_per_layer(ctx, Zs, L);
-  Mat<T> Xl = z.X_all, Yl = z.y_ext;
-  Mat<T> Xh = abs_of(z.X_all), Yh = abs_of(z.y_ext);
-  double k = 0;
+  // Exact scalars also follow the sheet's chain from Z_0 (tolerance 0).
+  Mat<T> Xe = z.X_all, Ye = z.y_ext;
   const double D = layer_depth(d, N, 1, L);
   for (int l = 0; l < L; ++l) {
-    // The sheet's formula (CONSTRUCTIONS.md section 3), from the layer's input.
+    const std::string at = "layer " + std::to_string(l + 1);
+    // The sheet's formula (CONSTRUCTIONS.md section 3) from layer l's REALISED rows.
+    const Mat<T> Xl = Zs[l].topRows(d), Yl = Zs[l].bottomRows(1);
     const Mat<T> Xbar = Xl.leftCols(N), Ybar = Yl.leftCols(N);
     const Mat<T> AX = matmul(As[l], Xl);
     const Mat<T> Xn = Xl - matmul(Mat<T>(matmul(Bs[l], matmul_nt(Xbar, Xbar))), AX) / T(N);
     const Mat<T> Yn = Yl - matmul(Mat<T>(matmul_nt(Ybar, Xbar)), AX) / T(N);
-    Xl = Xn;
-    Yl = Yn;
     Mat<T> ref(d + 1, N + 1);
-    ref << Xl, Yl;
-    const T bound = tolerance<T>([&](auto) {
-      // Shadow of both programs.
-      const Mat<T> Xhb = Xh.leftCols(N), Yhb = Yh.leftCols(N);
-      const Mat<T> AXh = matmul(abs_of(As[l]), Xh);
-      const Mat<T> Xhn =
-          Xh + matmul(Mat<T>(matmul(abs_of(Bs[l]), matmul_nt(Xhb, Xhb))), AXh) / T(N);
-      const Mat<T> Yhn = Yh + matmul(Mat<T>(matmul_nt(Yhb, Xhb)), AXh) / T(N);
-      Xh = Xhn;
-      Yh = Yhn;
-      k = 3 * k + D;
-      return T(2) * shadow_bound<T>(k, std::max(Xh.maxCoeff(), Yh.maxCoeff()));
-    });
-    compare_within<T>(ctx,
-                      "layer " + std::to_string(l + 1) + ": Z vs the sheet's x- and y-row formulas",
-                      Zs[l + 1], ref, bound);
+    ref << Xn, Yn;
+    const T bound = x_rows_local_bound<T>(Zs[l], As[l], Bs[l], N, D);
+    compare_within<T>(
+        ctx,
+        at + ": Z vs the sheet's x- and y-row formulas from layer " + std::to_string(l) + "'s Z",
+        Zs[l + 1], ref, bound);
+    if constexpr (is_exact_scalar<T>) {
+      const Mat<T> Xeb = Xe.leftCols(N), Yeb = Ye.leftCols(N);
+      const Mat<T> AXe = matmul(As[l], Xe);
+      const Mat<T> Xen = Xe - matmul(Mat<T>(matmul(Bs[l], matmul_nt(Xeb, Xeb))), AXe) / T(N);
+      Ye = Ye - matmul(Mat<T>(matmul_nt(Yeb, Xeb)), AXe) / T(N);
+      Xe = Xen;
+      Mat<T> chain(d + 1, N + 1);
+      chain << Xe, Ye;
+      ctx.require(at + ": Z = the sheet's chain from Z_0 (exact)", Zs[l + 1] == chain,
+                  "Z =\n" + case_context::matrix_full_digits(Zs[l + 1]));
+    }
   }
 }
 

@@ -118,6 +118,6 @@ ICLPROOF_PROPERTY(
 ICLPROOF_PROPERTY_BODY(gdpp_stack, ::iclproof::rational_real);
 ICLPROOF_SIZES(
     gdpp_stack,
-    "partly: d, N follow the profile (gen_lsa_case); the layers stay 1..5 because the shadow "
-    "of S_l is cubic in the previous layer's (its exponent triples per layer: at L = 15 the "
-    "tolerance overflows double to NaN)");
+    "partly: d, N follow the profile (gen_lsa_case); the layers stay 1..5 because S_l is cubic "
+    "in the previous layer's, so the exact run's rationals triple in length per layer (the "
+    "floating-point tolerance is one layer's, local)");

@@ -11,8 +11,8 @@
 //    H = X X^T/N is N + 1 + d + 1 deep, preconditioning d, the update 2-4 more. Coefficients
 //    computed from eta, beta (eta beta^k) add <= L + 1. So every compared program has per-layer
 //    depth <= layer_depth = N + 3 (d+1) + heads + 2 L + 10, and the final read-out x^T w adds
-//    d + 2. With B != 0 the x-rows enter cubically and the depth triples each layer:
-//    k_{l+1} = 3 k_l + layer_depth.
+//    d + 2. With B != 0 the x-rows enter cubically (the depth from Z_0 would triple each
+//    layer), so ahn.hpp checks those layers locally, one layer_depth from the realised Z_l.
 //  * Where a claim is NOT a polynomial identity in the computed inputs (CG terminating after
 //    rank(H) steps: the CG coefficients are computed from rounded data), the extra term is a
 //    first-order model, said so where it is used.

@@ -327,3 +327,42 @@ TEST_CASE("Sherman-Morrison bound: sharp at the paper's N", "[sharpness][size]")
     CHECK(!is_vacuous(r, lim));
   }
 }
+
+// Issue 41: the depth checks of the GD and GD++ stacks, the GD++ preconditioning layers and Ahn's
+// Lemma 1 (B = 0 and B != 0) are local (each layer against the exact step from its realised
+// input, one layer's rounding bound), so their limits are flat: the same 10^4 at every depth, and
+// a bound loosened 10^6 is vacuous at every depth (measured margins <= 10^3: scripts/
+// depth-margins.sh; the bounds' containment over 10^4 cases per depth:
+// vonoswald_zform_local_bounds_test.cpp).
+TEST_CASE("the local depth checks of the GD stacks and Ahn layers have flat sharpness limits",
+          "[harness][sharpness]") {
+  const std::vector<std::pair<std::string, std::string>> checks = {
+      {"vonoswald.gd_stack_tokens_follow_k_gd_steps",
+       ": y-parts vs one GD step from the previous layer's tokens"},
+      {"vonoswald.gdpp_stack_equals_preconditioned_gd", ": x-parts vs (I - gamma Xc Xc^T) x"},
+      {"gdpp_rate.preconditioning_layer_maps_each_eigenvalue_to_lambda_one_minus_gamma_lambda_"
+       "squared",
+       ": X_l X_l^T vs (I - gamma G) G (I - gamma G), G the previous layer's Gram"},
+      {"ahn.lemma1_layers_run_preconditioned_gd_with_a_transpose",
+       ": last row of Z vs one PGD step (A^T) from the previous layer's last row"},
+      {"ahn.x_rows_follow_the_sheet_formula_when_b_is_nonzero",
+       ": Z vs the sheet's x- and y-row formulas from the previous layer's Z"}};
+  for (const auto& [name, rest] : checks)
+    for (int l : {1, 3, 5, 8}) {
+      const std::string label = "layer " + std::to_string(l) + rest;
+      INFO(name << " / " << label);
+      const sharpness_limit lim = sharpness_limit_of_check(name, label);
+      CHECK(lim.log10_factor == Approx(4.0));
+      CHECK(lim.log10_per_depth == 0);
+      CHECK(lim.reason.find("local check") != std::string::npos);
+    }
+}
+
+// Issue 41's "done when": no depth-scaled sharpness limit remains. A row that let its limit grow
+// with the depth again (log10_per_depth > 0) would let a loose deep bound pass as sharp.
+TEST_CASE("no stated check limit grows with the depth", "[harness][sharpness]") {
+  for (const stated_check_limit& c : stated_check_sharpness_limits()) {
+    INFO(c.property << " / " << c.label_glob);
+    CHECK(c.limit.log10_per_depth == 0);
+  }
+}
