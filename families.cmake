@@ -104,8 +104,8 @@ iclproof_family(gdpp_rate
   CI_RUNS mpfr256 double53 long-double64 rational)
 
 iclproof_family(bai
-  TITLE "Bai et al. 2023: ridge GD and Lasso proximal GD by ReLU attention and MLP layers"
-  REFERENCE "Y. Bai, F. Chen, H. Wang, C. Xiong, S. Mei. Transformers as Statisticians: Provable In-Context Learning with In-Context Algorithm Selection. NeurIPS 2023 (arXiv 2306.04637). Definitions 1-2 (ReLU attention, MLP), Theorem 13 / Proposition C.2 / Corollary C.1 (ridge GD), Theorem 4 (its layer count and error), Proposition C.1 / Theorem C.1 / F.1 (Lasso proximal GD); the matrices realising the paper's inner products are ours (docs/constructions/bai.md)."
+  TITLE "Bai et al. 2023: ridge GD, Lasso proximal GD and post-ICL validation by ReLU attention and MLP layers"
+  REFERENCE "Y. Bai, F. Chen, H. Wang, C. Xiong, S. Mei. Transformers as Statisticians: Provable In-Context Learning with In-Context Algorithm Selection. NeurIPS 2023 (arXiv 2306.04637). Definitions 1-2 (ReLU attention, MLP), Theorem 13 / Proposition C.2 / Corollary C.1 (ridge GD), Theorem 4 (its layer count and error), Proposition C.1 / Theorem C.1 / F.1 (Lasso proximal GD), Theorems H.2 / H.3 with Propositions H.2 / H.3 (post-ICL validation: K ridge-GD runs on a training split, square validation losses, selection); the matrices realising the paper's inner products are ours (docs/constructions/bai.md)."
   SECTION "docs/constructions/bai.md"
   SOURCES bai
   PROOFS BaiRelu.v

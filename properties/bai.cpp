@@ -4,6 +4,7 @@
 // by those layers (docs/constructions/bai.md). The checks and every tolerance's derivation are
 // in bai.hpp (the constructions) and relu_layers.hpp (the layers).
 #include "bai.hpp"
+#include "bai_selection.hpp"
 #include "relu_layers.hpp"
 
 #include "core/rational.hpp"
@@ -176,3 +177,85 @@ ICLPROOF_PROPERTY(
 ICLPROOF_PROPERTY_BODY(bai_lasso_optimum, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_lasso_optimum, ::iclproof::interval_real);
 ICLPROOF_SIZES(bai_lasso_optimum, "fixed: N in {2, 4, 8} (Hadamard orders), d <= min(N, 4)");
+
+// Post-ICL validation (Section 4.1; Theorem H.2 with Theorem H.3 = Propositions H.3 and H.2).
+// The checks and why no tolerance is needed: bai_selection.hpp.
+namespace bai_sel = iclproof::bai_selection_checks;
+
+static constexpr const char* bai_selection_weights_missing =
+    "that the C++ matrices realise the inner products the proofs of Propositions H.3 and H.2 "
+    "state (checked exactly by the property; the paper's displayed matrices were lost in the "
+    "transcription we read, docs/constructions/bai.md), and the sum over keys of the layer";
+
+ICLPROOF_PROPERTY(
+    bai_validation, "bai.validation_attention_layer_writes_each_run_s_exact_validation_loss",
+    "The validation attention layer (Proposition H.3: 2K heads, scores +-(f_k(x_j) - y'_j) - "
+    "2 R_val (1 + t_j), values +-(f_k(x_j) - y'_j) N / (2 n_val)) writes "
+    "L_k = (1 / (2 n_val)) sum_{j in D_val} (f_k(x_j) - y_j)^2 into every token for K in 1..4 "
+    "runs; the training and query tokens drop out; no other row changes. Exact equality in every "
+    "scalar (dyadic data, n_val a power of two: no operation rounds).",
+    exact_identity(identity("proofs/BaiRelu.v:bai_validation_heads"),
+                   identity("proofs/BaiRelu.v:relu_square_pair"))
+        .missing(bai_selection_weights_missing)) {
+  bai_sel::validation_layer_writes_the_validation_losses<T>(ctx, bai_sel::real_constructions<T>());
+}
+ICLPROOF_PROPERTY_BODY(bai_validation, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(bai_validation, ::iclproof::interval_real);
+ICLPROOF_SIZES(bai_validation,
+               "fixed: d <= 3, K <= 4 runs, n_train <= 4, n_val in {1, 2, 4}: the identity does "
+               "not depend on the size, and the sizes keep every value a dyadic of few bits");
+
+ICLPROOF_PROPERTY(
+    bai_selection,
+    "bai.selection_layers_output_a_convex_combination_of_runs_within_gamma_of_the_best",
+    "From every token's losses L_k and predictions f_k(x_i), the gap MLP (K(K-1) + 2K units) "
+    "leaves c_k = sum_{l != k} sigma(L_k - L_l), the indicator MLP u_k = sigma(1 - c_k / gamma), "
+    "and the selection attention (2(K + 1) heads, scores (f + R_f)(1 - u_1 - ... - u_{k-1})) adds "
+    "sum_k lambda_k f_k(x_i) to the y-slot, lambda_k = sigma(1 - S_{k-1}) - sigma(1 - S_k) >= 0, "
+    "sum 1, lambda_k > 0 only where L_k <= min L + gamma; a run whose loss is gamma below every "
+    "other's is output exactly (Proposition H.2). Exact in every scalar (dyadic data).",
+    exact_identity(identity("proofs/BaiRelu.v:selection_heads"),
+                   identity("proofs/BaiRelu.v:selection_weights_sum"),
+                   identity("proofs/BaiRelu.v:selection_weights_nonneg"),
+                   identity("proofs/BaiRelu.v:selection_weight_support"),
+                   identity("proofs/BaiRelu.v:selection_gap_bound"),
+                   identity("proofs/BaiRelu.v:selection_indicator_positive"))
+        .missing(bai_selection_weights_missing)) {
+  bai_sel::selection_layers_output_the_convex_combination<T>(ctx, bai_sel::real_constructions<T>());
+}
+ICLPROOF_PROPERTY_BODY(bai_selection, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(bai_selection, ::iclproof::interval_real);
+ICLPROOF_SIZES(bai_selection,
+               "fixed: d <= 2, K <= 4 runs, N <= 6 examples, gamma in {1/8, 1/4, 1/2}: the "
+               "identities do not depend on the size");
+
+ICLPROOF_EXACT_PROPERTY(
+    bai_post_icl, "bai.post_icl_validation_transformer_outputs_the_selected_ridge_gd_prediction",
+    "The (T + 4)-layer transformer with fixed weights (T layers of 3K heads running K ridge GD "
+    "runs, lambda_k distinct in {1/4, 1/2, 1}, on the training split; the read-out; the "
+    "validation layer and the two selection layers) holds every run's GD iterate on D_train after "
+    "layer l <= T (T in 1..4), writes <x_i, w_k^T> and the closed-form validation losses, and "
+    "outputs sum_k lambda_k <x_{N+1}, w_k^T> with the paper's weights (Theorem H.2 with "
+    "eps = 0, Theorem H.3).",
+    exact_identity(identity("proofs/BaiRelu.v:bai_gd_heads"),
+                   identity("proofs/BaiRelu.v:bai_validation_heads"),
+                   identity("proofs/BaiRelu.v:selection_heads"),
+                   composition("proofs/BaiRelu.v:selection_weights_sum"),
+                   composition("proofs/BaiRelu.v:selection_weight_support"),
+                   composition("proofs/BaiRelu.v:selection_gap_bound"),
+                   composition("proofs/BaiRelu.v:relu_pair_scale"))
+        .missing("the class bounds |<x_i, w_k^l>| <= R_k, |f_k - y'| <= 2 R_val, f_k + R_f >= 0 "
+                 "(hand-derived in properties/bai.hpp, checked on every case), and " +
+                 std::string(bai_selection_weights_missing)),
+    "eta_k = 1/(d + lambda_k) rounds in binary and the selection weights are piecewise linear in "
+    "the losses with slopes up to K / gamma: a rigorous floating-point bound needs the rounding "
+    "carried through the selection layers, which is not built; floating point runs the "
+    "validation and selection layers on dyadic data, where they are exact "
+    "(bai.validation_attention_layer_writes_each_run_s_exact_validation_loss, "
+    "bai.selection_layers_output_a_convex_combination_of_runs_within_gamma_of_the_best)") {
+  bai_sel::selection_transformer_selects_among_ridge_gd_runs<T>(ctx,
+                                                                bai_sel::real_constructions<T>());
+}
+ICLPROOF_SIZES(bai_post_icl,
+               "fixed: d <= 3, K in {2, 3} runs, n_train <= 6, n_val <= 4, T <= 4 steps: exact "
+               "rationals of T steps stay small; the identities do not depend on the size");

@@ -6,6 +6,7 @@
 // one read-out head dropped, the soft-threshold MLP without its -w units, theta doubled, the
 // Lasso block without its MLP.
 #include "bai.hpp"
+#include "bai_selection.hpp"
 
 #include "core/precision.hpp"
 #include "core/rational.hpp"
@@ -225,6 +226,219 @@ TEST_CASE("bai mutants: the Theorem 4 check sees a wrong step and a dropped read
                             ridge_mutant(second_head_sign_flipped(&bai_ridge_transformer<T>)));
   bai_mutants.expect_killed(&bc::ridge_prediction_is_within_the_theorem_4_error<T>,
                             ridge_mutant(readout_head_dropped(&bai_ridge_transformer<T>)));
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Post-ICL validation (properties/bai_selection.hpp): a hand-computed example, bad weights, and
+// the mutants of each selection check.
+namespace {
+namespace sc = iclproof::bai_selection_checks;
+const family_mutants<sc::constructions<T>> selection_mutants{3805, sc::real_constructions<T>()};
+
+using layers_builder = std::function<relu_transformer<T>(const bai_selection_weights<T>&)>;
+using stack_builder = std::function<relu_transformer<T>(const bai_selection_weights<T>&, int)>;
+sc::constructions<T> layers_mutant(layers_builder b) {
+  return {std::move(b), &bai_selection_transformer<T>};
+}
+
+// The validation mask dropped (R_val = 0): training and query residuals enter the loss.
+relu_transformer<T> validation_mask_dropped(const bai_selection_weights<T>& p) {
+  auto q = p;
+  q.R_val = T(0);
+  return bai_selection_layers<T>(q);
+}
+// The validation heads' second head (sign -1) dropped: only positive residuals are squared.
+relu_transformer<T> validation_second_head_dropped(const bai_selection_weights<T>& p) {
+  auto tf = bai_selection_layers<T>(p);
+  auto& heads = tf.blocks[0].attention.heads;
+  for (std::size_t h = heads.size(); h-- > 0;)
+    if (h % 2 == 1) heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(h));
+  return tf;
+}
+// The validation values not rescaled to 1 / (2 n_val): Definition 1's 1/N left in.
+relu_transformer<T> validation_mean_over_n(const bai_selection_weights<T>& p) {
+  auto tf = bai_selection_layers<T>(p);
+  const T factor = T(2 * (p.N - p.n_train)) / T(p.N);
+  for (auto& h : tf.blocks[0].attention.heads) h.V *= factor;
+  return tf;
+}
+// The gap MLP without its sigma(L_k), sigma(-L_k) units: the slot keeps L_k + c_k.
+relu_transformer<T> gap_mlp_keeps_the_loss(const bai_selection_weights<T>& p) {
+  auto tf = bai_selection_layers<T>(p);
+  const Eigen::Index K = static_cast<Eigen::Index>(p.eta.size());
+  for (Eigen::Index k = 0; k < K; ++k) {
+    const Eigen::Index first = k * (K + 1) + (K - 1);  // the two units after run k's K - 1 gaps
+    tf.blocks[0].mlp.W2.col(first).setZero();
+    tf.blocks[0].mlp.W2.col(first + 1).setZero();
+  }
+  return tf;
+}
+// gamma ignored: u_k = sigma(1 - c_k).
+relu_transformer<T> indicator_without_gamma(const bai_selection_weights<T>& p) {
+  auto q = p;
+  q.gamma = T(1);
+  auto tf = bai_selection_layers<T>(p);
+  tf.blocks[1] = bai_selection_layers<T>(q).blocks[1];
+  return tf;
+}
+// The selection attention without its f_{k-1} heads (w = 1): the telescoping is lost.
+relu_transformer<T> selection_minus_heads_dropped(const bai_selection_weights<T>& p) {
+  auto tf = bai_selection_layers<T>(p);
+  auto& heads = tf.blocks[2].attention.heads;
+  for (std::size_t h = heads.size(); h-- > 0;)
+    if (h % 2 == 1) heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(h));
+  return tf;
+}
+// R_f = 0: sigma((f + 0)(1 - S)) cuts negative predictions.
+relu_transformer<T> selection_shift_dropped(const bai_selection_weights<T>& p) {
+  auto q = p;
+  q.R_f = T(0);
+  return bai_selection_layers<T>(q);
+}
+#ifdef ICLPROOF_MUTATION_RATIONAL
+sc::constructions<T> stack_mutant(stack_builder b) {
+  return {&bai_selection_layers<T>, std::move(b)};
+}
+// The GD runs average over all N examples (no N / n_train): the validation split leaks into
+// the normalisation.
+relu_transformer<T> gd_split_factor_dropped(const bai_selection_weights<T>& p, int steps) {
+  auto tf = bai_selection_transformer<T>(p, steps);
+  const T factor = T(p.n_train) / T(p.N);
+  for (int l = 0; l < steps; ++l)
+    for (auto& h : tf.blocks[static_cast<std::size_t>(l)].attention.heads) h.V *= factor;
+  return tf;
+}
+// The GD heads' mask dropped (R_k = 0): validation and query keys enter the gradient.
+relu_transformer<T> gd_mask_dropped(const bai_selection_weights<T>& p, int steps) {
+  auto q = p;
+  for (auto& r : q.R) r = T(0);
+  auto tf = bai_selection_transformer<T>(q, steps);
+  const auto real = bai_selection_transformer<T>(p, steps);
+  for (std::size_t l = static_cast<std::size_t>(steps); l < tf.blocks.size(); ++l)
+    tf.blocks[l] = real.blocks[l];  // only the GD layers broken
+  return tf;
+}
+// The whole transformer with its last three layers from a broken `layers`.
+stack_builder with_layers(layers_builder b) {
+  return [b](const bai_selection_weights<T>& p, int steps) {
+    auto tf = bai_selection_transformer<T>(p, steps);
+    auto tail = b(p);
+    for (std::size_t l = 0; l < 3; ++l) tf.blocks[tf.blocks.size() - 3 + l] = tail.blocks[l];
+    return tf;
+  };
+}
+#endif
+}  // namespace
+
+TEST_CASE("bai selection: two runs, hand-computed validation and selection (exact)",
+          "[bai][selection]") {
+  // d = 1, N = 3: D_train = {(1, 1), (2, 0)}, D_val = {(1, 1/2)}, x_q = 2. Runs lambda = 1, 1/2
+  // (eta = 1/2, 2/3), one GD step from 0: grad = (1/2)((0 - 1) 1 + 0) = -1/2, so
+  // w_1 = 1/4 and w_2 = 1/3. Validation: f_1(1) = 1/4, f_2(1) = 1/3; L_1 = (1/4 - 1/2)^2 / 2 =
+  // 1/32, L_2 = (1/3 - 1/2)^2 / 2 = 1/72. gamma = 1/64: c_1 = 1/32 - 1/72 = 5/288 > gamma,
+  // c_2 = 0: u = (0, 1), lambda = (0, 1): the output is f_2(2) = 2/3.
+  Mat<Q> X(1, 3), y(1, 3), xq(1, 1);
+  X << 1, 2, 1;
+  y << 1, 0, Q(1) / 2;
+  xq << 2;
+  bai_selection_weights<Q> p;
+  p.d = 1;
+  p.N = 3;
+  p.n_train = 2;
+  p.lambda = {Q(1), Q(1) / 2};
+  p.eta = {Q(1) / 2, Q(2) / 3};
+  p.R = {Q(2), Q(4)};
+  p.R_val = Q(4);
+  p.R_f = Q(4);
+  p.gamma = Q(1) / 64;
+  const auto tf = bai_selection_transformer<Q>(p, 1);
+  REQUIRE(tf.blocks.size() == 5);
+  CHECK(tf.blocks[0].attention.heads.size() == 6);
+  CHECK(tf.blocks[1].attention.heads.size() == 4);
+  CHECK(tf.blocks[2].attention.heads.size() == 4);
+  CHECK(tf.blocks[2].mlp.W1.rows() == 6);  // K (K - 1) + 2 K
+  CHECK(tf.blocks[3].mlp.W1.rows() == 4);
+  CHECK(tf.blocks[4].attention.heads.size() == 6);  // 2 (K + 1)
+  const Mat<Q> H = bai_selection_tokens<Q>(X, y, 2, xq, 2);
+  const bai_selection_layout L{1, 2};
+  CHECK(H.rows() == 11);
+  CHECK(H(L.t(), 0) == Q(1));
+  CHECK(H(L.t(), 2) == Q(-1));
+  CHECK(H(L.t(), 3) == Q(0));
+  const auto out = relu_transformer_forward<Q>(tf, H, 3);
+  for (Eigen::Index i = 0; i < 4; ++i) {
+    CHECK(out[1](L.w(0, 0), i) == Q(1) / 4);
+    CHECK(out[1](L.w(1, 0), i) == Q(1) / 3);
+    CHECK(out[2](L.f(0), i) ==
+          Q(1) / 4 * X.col(std::min<Eigen::Index>(i, 2))(0, 0) * (i == 3 ? Q(2) : Q(1)));
+  }
+  const Mat<Q> validated = relu_attention_forward<Q>(tf.blocks[2].attention, out[2], 3);
+  CHECK(validated(L.loss(0), 3) == Q(1) / 32);
+  CHECK(validated(L.loss(1), 3) == Q(1) / 72);
+  CHECK(out[3](L.loss(0), 3) == Q(5) / 288);
+  CHECK(out[3](L.loss(1), 3) == Q(0));
+  CHECK(out[4](L.loss(0), 3) == Q(0));
+  CHECK(out[4](L.loss(1), 3) == Q(1));
+  CHECK(out[5](L.y(), 3) == Q(2) / 3);
+  // With gamma = 1/32 the runs are within gamma: u_1 = 1 - (5/288) 32 = 4/9, lambda = (4/9, 5/9).
+  p.gamma = Q(1) / 32;
+  const auto out2 = relu_transformer_forward<Q>(bai_selection_transformer<Q>(p, 1), H, 3);
+  CHECK(out2[5](L.y(), 3) == Q(4) / 9 * Q(1) / 2 + Q(5) / 9 * Q(2) / 3);
+}
+
+TEST_CASE("bai selection: bad weights and tokens are one clear error", "[bai][selection]") {
+  bai_selection_weights<Q> p;
+  p.d = 1;
+  p.N = 3;
+  p.n_train = 3;  // no validation example
+  p.eta = {Q(1)};
+  p.lambda = {Q(1)};
+  p.R = {Q(1)};
+  p.R_val = p.R_f = Q(1);
+  p.gamma = Q(1);
+  CHECK_THROWS_WITH(bai_selection_transformer<Q>(p, 1), Catch::Contains("1 <= n_train < N"));
+  p.n_train = 2;
+  p.gamma = Q(0);
+  CHECK_THROWS_WITH(bai_selection_layers<Q>(p), Catch::Contains("gamma > 0"));
+  p.gamma = Q(1);
+  p.R = {};
+  CHECK_THROWS_AS(bai_split_gd_attention<Q>(p), std::invalid_argument);
+  Mat<Q> X = Mat<Q>::Zero(1, 3), y = Mat<Q>::Zero(1, 3), xq = Mat<Q>::Zero(1, 1);
+  CHECK_THROWS_WITH(bai_selection_tokens<Q>(X, y, 0, xq, 2), Catch::Contains("n_train = 0"));
+}
+
+TEST_CASE("bai selection mutants: the validation layer", "[bai][selection][mutation]") {
+  selection_mutants.expect_killed(&sc::validation_layer_writes_the_validation_losses<T>,
+                                  layers_mutant(&validation_mask_dropped));
+  selection_mutants.expect_killed(&sc::validation_layer_writes_the_validation_losses<T>,
+                                  layers_mutant(&validation_second_head_dropped));
+  selection_mutants.expect_killed(&sc::validation_layer_writes_the_validation_losses<T>,
+                                  layers_mutant(&validation_mean_over_n));
+}
+
+TEST_CASE("bai selection mutants: the selection layers", "[bai][selection][mutation]") {
+  selection_mutants.expect_killed(&sc::selection_layers_output_the_convex_combination<T>,
+                                  layers_mutant(&gap_mlp_keeps_the_loss));
+  selection_mutants.expect_killed(&sc::selection_layers_output_the_convex_combination<T>,
+                                  layers_mutant(&indicator_without_gamma));
+  selection_mutants.expect_killed(&sc::selection_layers_output_the_convex_combination<T>,
+                                  layers_mutant(&selection_minus_heads_dropped));
+  selection_mutants.expect_killed(&sc::selection_layers_output_the_convex_combination<T>,
+                                  layers_mutant(&selection_shift_dropped));
+}
+
+#ifdef ICLPROOF_MUTATION_RATIONAL
+// The whole transformer is checked in rationals only (bai.cpp).
+TEST_CASE("bai selection mutants: the whole transformer", "[bai][selection][mutation]") {
+  selection_mutants.expect_killed(&sc::selection_transformer_selects_among_ridge_gd_runs<T>,
+                                  stack_mutant(&gd_split_factor_dropped));
+  selection_mutants.expect_killed(&sc::selection_transformer_selects_among_ridge_gd_runs<T>,
+                                  stack_mutant(&gd_mask_dropped));
+  selection_mutants.expect_killed(&sc::selection_transformer_selects_among_ridge_gd_runs<T>,
+                                  stack_mutant(with_layers(&validation_mask_dropped)));
+  selection_mutants.expect_killed(&sc::selection_transformer_selects_among_ridge_gd_runs<T>,
+                                  stack_mutant(with_layers(&selection_minus_heads_dropped)));
 }
 #endif
 
