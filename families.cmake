@@ -32,7 +32,8 @@ iclproof_family(vonoswald
   SOURCES lsa
   PROOFS VonOswald.v
   REAL_ANALYSIS_PROOFS DyadicExact.v
-  EXPERIMENTS vonoswald_single_lsa=lsa vonoswald_gdpp=lsa vonoswald_stack=lsa)
+  EXPERIMENTS vonoswald_single_lsa=lsa vonoswald_gdpp=lsa vonoswald_stack=lsa
+  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational ball256)
 
 iclproof_family(ahn
   TITLE "Ahn et al.: linear transformers run preconditioned GD"
@@ -41,7 +42,8 @@ iclproof_family(ahn
   SOURCES memformer
   # AttentionForms.v: von Oswald's masked LSA head and Ahn's Z-form attention are one layer.
   PROOFS AhnLemma1.v AttentionForms.v
-  EXPERIMENTS ahn_linear_transformer=ahn_linear)
+  EXPERIMENTS ahn_linear_transformer=ahn_linear
+  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational ball256)
 
 iclproof_family(memformer
   TITLE "Memformers: CG and linear first-order methods"
@@ -49,7 +51,8 @@ iclproof_family(memformer
   SECTION "section 4"
   SOURCES memformer
   PROOFS Memformer.v
-  EXPERIMENTS memformer_cgd=memformer_cgd memformer_lfom=memformer_lfom)
+  EXPERIMENTS memformer_cgd=memformer_cgd memformer_lfom=memformer_lfom
+  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational ball256)
 
 iclproof_family(akyurek
   TITLE "Akyurek et al. 2023: RAW operator, GD and Sherman-Morrison chains"
@@ -83,7 +86,8 @@ iclproof_family(iterative_newton
   REFERENCE "D. Fu, T.-Q. Chen, R. Jia, V. Sharan. Transformers Learn to Achieve Second-Order Convergence Rates for In-Context Linear Regression. NeurIPS 2024. Theorem 5.1 as App. B.2 builds it: ReLU attention (two heads) and one doubling MLP per Newton step, M_0 = alpha S, M_j = 2 M_{j-1} - M_{j-1} S M_{j-1}, prediction x_q^T M_k X y, with alpha fixed by a data-class bound (k + 4 blocks: the paper's 3 set-up and k Newton layers, one exact read-out block for its 5; V_2 = -V_1 where the paper prints V_1 = V_2). Also a per-prompt-alpha variant on linear attention (k + 2 layers, register tokens). docs/constructions/iterative_newton.md."
   SECTION "docs/constructions/iterative_newton.md"
   SOURCES newton_schulz iterative_newton
-  PROOFS IterativeNewton.v FuReluNewton.v)
+  PROOFS IterativeNewton.v FuReluNewton.v
+  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational ball256)
 
 iclproof_family(implicit_weights
   TITLE "Vladymyrov et al. 2024: the implicit weights of any linear transformer"
@@ -109,4 +113,4 @@ iclproof_family(bai
   SECTION "docs/constructions/bai.md"
   SOURCES bai
   PROOFS BaiRelu.v
-  CI_RUNS mpfr256 double53 long-double64 rational interval256)
+  CI_RUNS mpfr256 double53 long-double64 rational interval256 ball256)

@@ -1,6 +1,7 @@
 // Ahn et al. (2024) Lemma 1 on the Z-form linear transformer (CONSTRUCTIONS.md section 3).
 #include "ahn.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -19,6 +20,7 @@ ICLPROOF_PROPERTY(
       ctx, [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
 ICLPROOF_PROPERTY_BODY(ahn_lemma1, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(ahn_lemma1, ::iclproof::ball_real);
 ICLPROOF_SIZES(ahn_lemma1, zform_sizes);
 
 ICLPROOF_PROPERTY(
@@ -30,6 +32,7 @@ ICLPROOF_PROPERTY(
                    [](const Mat<T>& Z0, const auto& layers) { return zform_model<T>(Z0, layers); });
 }
 ICLPROOF_PROPERTY_BODY(ahn_x_rows, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(ahn_x_rows, ::iclproof::ball_real);
 ICLPROOF_SIZES(
     ahn_x_rows,
     "partly: d, N follow the profile (gen_zform_spec); the layers stay 1..3 because with "

@@ -371,8 +371,10 @@ ICLPROOF_NOT_APPLICABLE(thm2_exact, ball,
                         "its tolerance needs eigenvalues (no ball eigensolver used); rational mode "
                         "checks it exactly");
 ICLPROOF_NOT_APPLICABLE(thm1_realised, ball,
-                        "ball body not registered yet: not yet measured on balls (its interval "
-                        "body is not registered either, docs/ball-arithmetic.md)");
+                        "ball body not registered: balls share the interval mode's verdicts and "
+                        "comparison semantics, and a one-layer bound is INCONCLUSIVE against its "
+                        "MPFI enclosure at 256 bits (docs/ball-arithmetic.md)");
 ICLPROOF_NOT_APPLICABLE(thm2_realised, ball,
-                        "ball body not registered yet: not yet measured on balls (its interval "
-                        "body is not registered either, docs/ball-arithmetic.md)");
+                        "ball body not registered: the chain's construction makes an ambiguous "
+                        "comparison on enclosures (balls compare as intervals do, "
+                        "docs/ball-arithmetic.md)");

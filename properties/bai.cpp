@@ -7,6 +7,7 @@
 #include "bai_selection.hpp"
 #include "relu_layers.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -41,6 +42,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_attention_def, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_attention_def, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_attention_def, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_attention_def, bai_layer_sizes);
 
 ICLPROOF_PROPERTY(
@@ -53,6 +55,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_mlp_def, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_mlp_def, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_mlp_def, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_mlp_def, bai_layer_sizes);
 
 ICLPROOF_PROPERTY(
@@ -65,6 +68,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_relu_pair, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_relu_pair, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_relu_pair, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_relu_pair, bai_layer_sizes);
 
 ICLPROOF_PROPERTY(
@@ -82,6 +86,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_gd_step, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_gd_step, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_gd_step, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_gd_step, bai_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -135,6 +140,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_soft_threshold, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_soft_threshold, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_soft_threshold, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_soft_threshold, bai_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -176,6 +182,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_lasso_optimum, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_lasso_optimum, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_lasso_optimum, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_lasso_optimum, "fixed: N in {2, 4, 8} (Hadamard orders), d <= min(N, 4)");
 
 // Post-ICL validation (Section 4.1; Theorem H.2 with Theorem H.3 = Propositions H.3 and H.2).

@@ -3,6 +3,7 @@
 // checks and the derivation of every tolerance are in iterative_newton.hpp.
 #include "iterative_newton.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -33,6 +34,7 @@ ICLPROOF_PROPERTY(
                                       in_checks::alpha_choice::inverse_frobenius_squared);
 }
 ICLPROOF_PROPERTY_BODY(in_prediction, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(in_prediction, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_prediction, in_sizes);
 
 ICLPROOF_PROPERTY(
@@ -65,6 +67,7 @@ ICLPROOF_PROPERTY(
   in_checks::registers_hold_iterates<T>(ctx, in_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(in_registers, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(in_registers, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_registers, in_sizes);
 
 ICLPROOF_PROPERTY(
@@ -77,6 +80,7 @@ ICLPROOF_PROPERTY(
   in_checks::residual_is_power<T>(ctx, in_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(in_residual, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(in_residual, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_residual, in_sizes);
 
 ICLPROOF_PROPERTY(
@@ -92,6 +96,7 @@ ICLPROOF_PROPERTY(
   in_checks::m1_m2_expansions<T>(ctx, in_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(in_expansions, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(in_expansions, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_expansions, in_sizes);
 
 ICLPROOF_EXACT_PROPERTY(

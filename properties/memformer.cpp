@@ -1,6 +1,7 @@
 // The CGD and LFOM Memformers (CONSTRUCTIONS.md section 4; the Memformer paper eqs 17-21).
 #include "memformer.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -18,6 +19,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(cgd_cg, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(cgd_cg, ::iclproof::ball_real);
 ICLPROOF_SIZES(cgd_cg, cg_sizes);
 
 ICLPROOF_PROPERTY(
@@ -34,6 +36,11 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(cgd_min_norm, ::iclproof::rational_real);
+ICLPROOF_NOT_APPLICABLE(
+    cgd_min_norm, ball,
+    "its reference is the min-norm least-squares solution (min_norm_least_squares: an SVD/rank "
+    "decision, none on balls) and its CG-termination tolerance needs singular values; rational "
+    "mode checks it exactly");
 ICLPROOF_SIZES(cgd_min_norm, cg_sizes);
 
 ICLPROOF_PROPERTY(
@@ -47,6 +54,7 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(lfom_scalar, ::iclproof::rational_real);
+ICLPROOF_NOT_APPLICABLE(lfom_scalar, ball, "ambiguous: compares overlapping balls of equal values");
 ICLPROOF_SIZES(lfom_scalar, zform_sizes);
 
 ICLPROOF_PROPERTY(
@@ -59,6 +67,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(momentum, ::iclproof::rational_real);
+ICLPROOF_NOT_APPLICABLE(momentum, ball, "ambiguous: compares overlapping balls of equal values");
 ICLPROOF_SIZES(momentum, lfom_sizes);
 
 ICLPROOF_PROPERTY(
@@ -72,6 +81,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(nesterov, ::iclproof::rational_real);
+ICLPROOF_NOT_APPLICABLE(nesterov, ball, "ambiguous: compares overlapping balls of equal values");
 ICLPROOF_SIZES(nesterov, lfom_sizes);
 
 ICLPROOF_PROPERTY(
@@ -89,6 +99,7 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(diagonal_a, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(diagonal_a, ::iclproof::ball_real);
 ICLPROOF_SIZES(diagonal_a, zform_sizes);
 
 ICLPROOF_PROPERTY(
@@ -107,6 +118,9 @@ ICLPROOF_PROPERTY(
                                                });
 }
 ICLPROOF_PROPERTY_BODY(token_gamma, ::iclproof::rational_real);
+ICLPROOF_NOT_APPLICABLE(token_gamma, ball,
+                        "its linear-model reading is measured against min_norm_least_squares (an "
+                        "SVD/rank decision, none on balls); rational mode checks it exactly");
 ICLPROOF_SIZES(
     token_gamma,
     "fixed: a lower-bound claim (the deviation exceeds a rounding floor) shown on one layer "

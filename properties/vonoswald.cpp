@@ -3,6 +3,7 @@
 // derivation of every tolerance are in vonoswald.hpp.
 #include "vonoswald_dyadic.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -27,6 +28,7 @@ ICLPROOF_PROPERTY(
   prop1_every_token_is_gd_updated<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_tokens, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(prop1_tokens, ::iclproof::ball_real);
 ICLPROOF_SIZES(prop1_tokens, lsa_sizes);
 
 ICLPROOF_PROPERTY(
@@ -39,6 +41,7 @@ ICLPROOF_PROPERTY(
   prop1_exact_on_dyadic_data<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_dyadic, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(prop1_dyadic, ::iclproof::ball_real);
 ICLPROOF_SIZES(
     prop1_dyadic,
     "fixed: d <= 6, N <= 16 small integers keep every intermediate an integer multiple of "
@@ -54,6 +57,7 @@ ICLPROOF_PROPERTY(
   prop1_readout_predicts_updated_model<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(prop1_readout, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(prop1_readout, ::iclproof::ball_real);
 ICLPROOF_SIZES(prop1_readout, lsa_sizes);
 
 ICLPROOF_PROPERTY(
@@ -65,6 +69,7 @@ ICLPROOF_PROPERTY(
   unmasked_layer_deviation<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(unmasked_dev, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(unmasked_dev, ::iclproof::ball_real);
 ICLPROOF_SIZES(unmasked_dev, lsa_sizes);
 
 ICLPROOF_PROPERTY(
@@ -75,6 +80,7 @@ ICLPROOF_PROPERTY(
   unmasked_layer_exact_when_readout_consistent<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(unmasked_exact, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(unmasked_exact, ::iclproof::ball_real);
 ICLPROOF_SIZES(unmasked_exact, lsa_sizes);
 
 ICLPROOF_PROPERTY(
@@ -87,6 +93,7 @@ ICLPROOF_PROPERTY(
   gd_stack_follows_gd_steps<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gd_stack, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(gd_stack, ::iclproof::ball_real);
 ICLPROOF_SIZES(gd_stack, lsa_stack_sizes);
 
 ICLPROOF_PROPERTY(
@@ -96,6 +103,7 @@ ICLPROOF_PROPERTY(
   gd_stack_prediction_is_neumann_form<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gd_stack_neumann, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(gd_stack_neumann, ::iclproof::ball_real);
 ICLPROOF_SIZES(gd_stack_neumann, lsa_stack_sizes);
 
 ICLPROOF_PROPERTY(
@@ -106,6 +114,7 @@ ICLPROOF_PROPERTY(
   gdpp_layer_identity<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gdpp_layer, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(gdpp_layer, ::iclproof::ball_real);
 ICLPROOF_SIZES(gdpp_layer, lsa_sizes);
 
 ICLPROOF_PROPERTY(
@@ -116,6 +125,7 @@ ICLPROOF_PROPERTY(
   gdpp_stack_is_preconditioned_gd<T>(ctx, real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(gdpp_stack, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(gdpp_stack, ::iclproof::ball_real);
 ICLPROOF_SIZES(
     gdpp_stack,
     "partly: d, N follow the profile (gen_lsa_case); the layers stay 1..5 because S_l is cubic "

@@ -1,5 +1,7 @@
 #include "core/scalar.hpp"
 
+#include "core/ball.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -73,6 +75,7 @@ template std::string short_digits(const long double&, int);
 template std::string short_digits(const mpfr_real&, int);
 template std::string short_digits(const interval_real&, int);
 template std::string short_digits(const rational_real&, int);
+template std::string short_digits(const ball_real&, int);
 
 template <>
 double pi_value<double>() {
