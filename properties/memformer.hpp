@@ -142,6 +142,20 @@ void compare_rows_with_exact_iterates(case_context& ctx, const std::string& what
   }
 }
 
+// On enclosures (interval_real, ball_real) the rows are compared with the reference iterates run
+// on the same enclosures: case_context::compare checks an identity there (the enclosures contain
+// every rounding; no bound is used), so no exact reference is needed (nor could one be read off a
+// ball that is not a point, such as a CG coefficient the run computed).
+template <class T>
+void compare_rows_with_enclosed_iterates(case_context& ctx, const std::string& what,
+                                         const zform_task<T>& z, const std::vector<Mat<T>>& Zs,
+                                         const std::vector<Mat<T>>& w, int L) {
+  require_one_z_per_layer(ctx, Zs, L);
+  for (int l = 1; l <= L; ++l)
+    ctx.compare<T>("layer " + std::to_string(l) + ": " + what, Mat<T>(Zs[l].bottomRows(1)),
+                   token_row<T>(z, w[l]), T(0));
+}
+
 // The CG recursion of references/first_order_methods.hpp with its coefficients given (the ones a
 // floating-point CG run computed): s = r + gamma_l s, w += alpha_l s, r -= alpha_l H s; w_0..w_L.
 template <class T>
@@ -173,34 +187,39 @@ void cgd_reproduces_cg(case_context& ctx, const Model& model) {
   ctx.note_value("task", c.spec);
   ctx.note("exact rank, kappa_+(H), layers",
            std::to_string(c.rank) + ", " + std::to_string(c.kappa_plus) + ", " + std::to_string(L));
-  const int d = c.spec.d;
   const auto z = make_zform_task<T>(c.spec);
   const auto q = make_quadratic_problem<T>(z.X, z.y);
   const cg_trace<T> cg = conjugate_gradient(q, L);
   const std::vector<Mat<T>> Zs = model(z.Z0, cg.alpha, cg.gamma);
-  std::vector<rational_real> alpha_x, gamma_x;
-  for (int l = 0; l < L; ++l) {
-    alpha_x.push_back(propagated_rounding::exact_of(cg.alpha[l]));
-    gamma_x.push_back(propagated_rounding::exact_of(cg.gamma[l]));
-  }
-  const zform_task<rational_real> zx = exact_zform(z);
-  const auto w_exact =
-      cg_with_coefficients(make_quadratic_problem<rational_real>(zx.X, zx.y), alpha_x, gamma_x);
-  compare_rows_with_exact_iterates<T>(
-      ctx, "CGD Memformer last row vs CG iterate w_l", z, Zs, w_exact,
-      [&](const std::vector<Mat<T>>& Y) {
-        Mat<T> lambda = Mat<T>::Zero(L, L);
-        for (int l = 0; l < L; ++l) {
-          T p = cg.alpha[l];
-          for (int j = l; j >= 0; --j) {
-            lambda(l, j) = p;
-            p *= cg.gamma[j];
+  if constexpr (is_interval_scalar<T>) {
+    compare_rows_with_enclosed_iterates<T>(ctx, "CGD Memformer last row vs CG iterate w_l", z, Zs,
+                                           cg_with_coefficients(q, cg.alpha, cg.gamma), L);
+  } else {
+    const int d = c.spec.d;
+    std::vector<rational_real> alpha_x, gamma_x;
+    for (int l = 0; l < L; ++l) {
+      alpha_x.push_back(propagated_rounding::exact_of(cg.alpha[l]));
+      gamma_x.push_back(propagated_rounding::exact_of(cg.gamma[l]));
+    }
+    const zform_task<rational_real> zx = exact_zform(z);
+    const auto w_exact =
+        cg_with_coefficients(make_quadratic_problem<rational_real>(zx.X, zx.y), alpha_x, gamma_x);
+    compare_rows_with_exact_iterates<T>(
+        ctx, "CGD Memformer last row vs CG iterate w_l", z, Zs, w_exact,
+        [&](const std::vector<Mat<T>>& Y) {
+          Mat<T> lambda = Mat<T>::Zero(L, L);
+          for (int l = 0; l < L; ++l) {
+            T p = cg.alpha[l];
+            for (int j = l; j >= 0; --j) {
+              lambda(l, j) = p;
+              p *= cg.gamma[j];
+            }
           }
-        }
-        const std::vector<Mat<T>> A(L, Mat<T>::Identity(d, d));
-        return lfom_form_row_error_bounds<T>(z, A, lambda, Y, L + 1.0);
-      },
-      L);
+          const std::vector<Mat<T>> A(L, Mat<T>::Identity(d, d));
+          return lfom_form_row_error_bounds<T>(z, A, lambda, Y, L + 1.0);
+        },
+        L);
+  }
 }
 
 template <class T, class Model>
@@ -298,18 +317,24 @@ void diagonal_a_scalings_are_lambda_a_transpose(case_context& ctx, const Model& 
     for (int j = 0; j <= l; ++j) lambda(l, j) = T(rng.uniform(-0.5, 1.0) / (l + 1));
   const auto z = make_zform_task<T>(spec);
   const std::vector<Mat<T>> Zs = model(z.Z0, A, lambda);
-  // Exact reference: the preconditioned LFOM in rationals from the exact inputs.
-  const zform_task<rational_real> zx = exact_zform(z);
-  std::vector<Mat<rational_real>> A_x;
-  for (const Mat<T>& Aj : A) A_x.push_back(propagated_rounding::exact_of(Aj));
-  const auto w =
-      preconditioned_lfom<rational_real>(zx, A_x, propagated_rounding::exact_of(lambda), nullptr);
-  compare_rows_with_exact_iterates<T>(
-      ctx, "Memformer vs LFOM with Lambda_j^l = lambda_j^l A_j^T", z, Zs, w,
-      [&](const std::vector<Mat<T>>& Y) {
-        return lfom_form_row_error_bounds<T>(z, A, lambda, Y, 0.0);
-      },
-      L);
+  if constexpr (is_interval_scalar<T>) {
+    compare_rows_with_enclosed_iterates<T>(ctx,
+                                           "Memformer vs LFOM with Lambda_j^l = lambda_j^l A_j^T",
+                                           z, Zs, preconditioned_lfom<T>(z, A, lambda, nullptr), L);
+  } else {
+    // Exact reference: the preconditioned LFOM in rationals from the exact inputs.
+    const zform_task<rational_real> zx = exact_zform(z);
+    std::vector<Mat<rational_real>> A_x;
+    for (const Mat<T>& Aj : A) A_x.push_back(propagated_rounding::exact_of(Aj));
+    const auto w =
+        preconditioned_lfom<rational_real>(zx, A_x, propagated_rounding::exact_of(lambda), nullptr);
+    compare_rows_with_exact_iterates<T>(
+        ctx, "Memformer vs LFOM with Lambda_j^l = lambda_j^l A_j^T", z, Zs, w,
+        [&](const std::vector<Mat<T>>& Y) {
+          return lfom_form_row_error_bounds<T>(z, A, lambda, Y, 0.0);
+        },
+        L);
+  }
 }
 
 // A first-order method that is an LFOM (heavy ball, Nesterov: zform_checks.hpp, lfom_method) is
