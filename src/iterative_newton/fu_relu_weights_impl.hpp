@@ -2,6 +2,7 @@
 // included only by the iterative_newton_weights*.cpp files.
 #pragma once
 #include "iterative_newton/fu_relu_weights.hpp"
+#include "lsa/block_selectors.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -9,15 +10,8 @@
 namespace iclproof {
 
 namespace fu_relu_detail {
-template <class T>
-Mat<T> selector(Eigen::Index rows, Eigen::Index D, Eigen::Index col) {
-  Mat<T> s = Mat<T>::Zero(rows, D);
-  s.block(0, col, rows, rows) = Mat<T>::Identity(rows, rows);
-  return s;
-}
-inline void require_d(Eigen::Index d, const char* what) {
-  if (d < 1) throw std::invalid_argument(std::string(what) + ": d = " + std::to_string(d) + " < 1");
-}
+using block_selectors::require_d;
+using block_selectors::selector;
 // The identity MLP (no hidden units).
 template <class T>
 mlp_layer<T> identity_mlp(Eigen::Index D) {

@@ -1,6 +1,7 @@
 // Definitions of newton_schulz/giannou_weights.hpp and ICLPROOF_INSTANTIATE_GIANNOU(T), included
 // only by the newton_schulz_weights*.cpp files (one translation unit per scalar group).
 #pragma once
+#include "lsa/block_selectors.hpp"
 #include "newton_schulz/giannou_weights.hpp"
 
 #include <stdexcept>
@@ -9,16 +10,8 @@
 namespace iclproof {
 
 namespace giannou_detail {
-// rows x D matrix with an identity at column offset `col`.
-template <class T>
-Mat<T> selector(Eigen::Index rows, Eigen::Index D, Eigen::Index col) {
-  Mat<T> s = Mat<T>::Zero(rows, D);
-  s.block(0, col, rows, rows) = Mat<T>::Identity(rows, rows);
-  return s;
-}
-inline void require_d(Eigen::Index d, const char* what) {
-  if (d < 1) throw std::invalid_argument(std::string(what) + ": d = " + std::to_string(d) + " < 1");
-}
+using block_selectors::require_d;
+using block_selectors::selector;
 // Lemma 4.1's blocks: X = 0, A = 1, C = 2, Z = 3 (d rows each, D = 4d).
 template <class T>
 Mat<T> block(Eigen::Index d, Eigen::Index b) {
