@@ -53,6 +53,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_NOT_APPLICABLE(in_authors_alpha, rational,
                         "alpha = 1/||S S^T||_F is irrational: no exact rational form");
+ICLPROOF_PROPERTY_BODY(in_authors_alpha, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_authors_alpha, in_sizes);
 
 ICLPROOF_PROPERTY(
@@ -114,4 +115,5 @@ ICLPROOF_EXACT_PROPERTY(
     "bound here") {
   in_checks::ols_error_is_residual_power<T>(ctx, in_checks::real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(in_ols, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_ols, in_sizes);
