@@ -79,7 +79,8 @@ iclproof_family(newton_schulz
   REFERENCE "A. Giannou, L. Yang, T. Wang, D. Papailiopoulos, J. D. Lee. How Well Can Transformers Emulate In-context Newton's Method? AISTATS 2025 (arXiv 2403.03183 v1). Lemma 4.1 (2 layers of 2 heads, width 4d, one step X_1 = X_0 (2I - A X_0) for any square A; 1 layer for symmetric A) and Theorem 4.2 (3 + T layers, prediction a_test^T X_T A^T y) with the paper's layer, head and width counts; the token layouts are ours (the transcription read lost the display equations). Also our variant with 1 head per layer at width 3d (tokens [S^T; M; I]). docs/constructions/newton_schulz.md."
   SECTION "docs/constructions/newton_schulz.md"
   SOURCES newton_schulz
-  PROOFS NewtonSchulz.v GiannouNewton.v)
+  PROOFS NewtonSchulz.v GiannouNewton.v
+  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational ball256)
 
 iclproof_family(iterative_newton
   TITLE "Fu et al. 2024: iterative Newton in ReLU-attention + MLP blocks with fixed weights (Thm 5.1, App. B.2)"

@@ -1,8 +1,12 @@
 // Checks of Fu et al.'s Theorem 5.1 as App. B.2 builds it, on the generic ReLU-attention and
 // MLP layers (src/iterative_newton/fu_relu_weights.hpp; docs/constructions/iterative_newton.md;
-// proofs/FuReluNewton.v). Exact in rationals, tolerance 0. Each check takes the construction
-// under test as a `fu_relu_constructions` so tests/unit/iterative_newton_test.cpp can feed it
-// broken ones.
+// proofs/FuReluNewton.v). Exact in rationals, tolerance 0. On balls (core/ball.hpp; a ReLU of a
+// ball straddling 0 is an enclosure) the same checks are enclosure decisions
+// (exact_or_enclosed.hpp): identities by containment of 0, "differs" / "not y_1 M_1 x_1" by an
+// entry that excludes 0, the class bound on exact integers, the decrease by a certified
+// ||P||_2 < 1, and the blocks' u must contain the exact rational M_l X. Each check takes the
+// construction under test as a `fu_relu_constructions` so tests/unit/iterative_newton_test.cpp can
+// feed it broken ones.
 //
 // The data class of the fixed-weight transformer: d <= 4, n <= n_max = 6 examples with integer
 // entries in [-2, 2]: ||x_i||^2 <= 16 = B^2, so ||S||_F <= sum_i ||x_i||^2 <= n_max B^2 = 96 and
@@ -13,6 +17,7 @@
 
 #include "core/precision.hpp"
 #include "core/rational.hpp"
+#include "exact_or_enclosed.hpp"
 #include "harness/property.hpp"
 #include "iterative_newton/fu_relu_weights.hpp"
 #include "newton_schulz/newton_schulz_weights.hpp"
@@ -26,6 +31,8 @@
 #include <string>
 
 namespace iclproof::fu_relu_checks {
+
+using exact_or_enclosed::require_identity;
 
 template <class T>
 struct fu_relu_constructions {
@@ -120,10 +127,12 @@ void fixed_weights_predict(case_context& ctx, const fu_relu_constructions<T>& ma
     const Mat<T> want =
         Mat<T>(c.Xq.transpose() * iterate_k<T>(S, alpha, k) * c.X * c.y.transpose()).transpose();
     const Mat<T> got = fu_relu_predictions<T>(out.back(), d, c.n);
-    ctx.require("prompt " + std::to_string(p + 1) + ": predictions = x_q^T M_k X y (exact)",
-                got == want,
-                "got " + case_context::matrix_full_digits(got) + "expected " +
-                    case_context::matrix_full_digits(want));
+    require_identity<T>(ctx,
+                        "prompt " + std::to_string(p + 1) + ": predictions = x_q^T M_k X y (exact)",
+                        got, want, [&] {
+                          return "got " + case_context::matrix_full_digits(got) + "expected " +
+                                 case_context::matrix_full_digits(want);
+                        });
   }
 }
 
@@ -144,9 +153,21 @@ void blocks_hold_the_iterates(case_context& ctx, const fu_relu_constructions<T>&
   const auto M = newton_schulz_iterates<T>(S, Mat<T>(S * alpha), k);
   for (int l = 0; l <= k; ++l) {
     const Mat<T> U = fu_relu_context_u<T>(out[3 + l], d, c.n);
-    ctx.require(
-        "after block " + std::to_string(3 + l) + ": u = M_" + std::to_string(l) + " X (exact)",
-        U == Mat<T>(M[l] * c.X), "u =\n" + case_context::matrix_full_digits(U));
+    require_identity<T>(
+        ctx, "after block " + std::to_string(3 + l) + ": u = M_" + std::to_string(l) + " X (exact)",
+        U, Mat<T>(M[l] * c.X), [&] { return "u =\n" + case_context::matrix_full_digits(U); });
+    if constexpr (is_ball_scalar<T>) {
+      // On balls also the enclosure property: the blocks' balls contain the exact M_l X of the
+      // exact recursion from the exact X (integers) and alpha = 1/9216.
+      const Mat<rational_real> X_x = exact_or_enclosed::exact_points<T>(c.X);
+      const Mat<rational_real> S_x = X_x * X_x.transpose();
+      const Mat<rational_real> M_x =
+          iterate_k<rational_real>(S_x, fu_class_alpha<rational_real>(), l);
+      exact_or_enclosed::require_contains_exact<T>(
+          ctx,
+          "after block " + std::to_string(3 + l) + ": u contains M_" + std::to_string(l) + " X", U,
+          Mat<rational_real>(M_x * X_x));
+    }
   }
 }
 
@@ -166,8 +187,8 @@ void residual_at_fixed_alpha(case_context& ctx, const fu_relu_constructions<T>& 
   Mat<T> R = Mat<T>::Identity(d, d) - S * S * alpha;
   for (int j = 0; j < k; ++j) R = Mat<T>(R * R);
   const Mat<T> lhs = c.X - U * c.X.transpose() * c.X;
-  ctx.require("X - U X^T X = (I - alpha S^2)^(2^k) X (exact)", lhs == Mat<T>(R * c.X),
-              "lhs =\n" + case_context::matrix_full_digits(lhs));
+  require_identity<T>(ctx, "X - U X^T X = (I - alpha S^2)^(2^k) X (exact)", lhs, Mat<T>(R * c.X),
+                      [&] { return "lhs =\n" + case_context::matrix_full_digits(lhs); });
 }
 
 // 4. The contraction for every prompt of the class: alpha ||S||_F^2 <= 1 (so a F <= 2 in
@@ -184,8 +205,16 @@ void contraction_in_the_class(case_context& ctx, const fu_relu_constructions<T>&
   T frob(0);
   for (Eigen::Index j = 0; j < d; ++j)
     for (Eigen::Index i = 0; i < d; ++i) frob += S(i, j) * S(i, j);
-  ctx.require("alpha ||S||_F^2 <= 1 (the class bound)", alpha * frob <= T(1),
-              "||S||_F^2 = " + full_digits(frob));
+  if constexpr (is_ball_scalar<T>) {
+    // alpha = 1/96^2 is not a point; ||S||_F^2 <= 96^2 is the same claim on exact integers (equal
+    // when ||S||_F = 96, which an enclosure of alpha ||S||_F^2 against 1 cannot decide).
+    const T b = T(fu_class_n_max * fu_class_entry_max * fu_class_entry_max * fu_class_d_max);
+    ctx.require("||S||_F^2 <= 96^2 = 1/alpha (the class bound, exact integers)", frob <= b * b,
+                "||S||_F^2 = " + full_digits(frob));
+  } else {
+    ctx.require("alpha ||S||_F^2 <= 1 (the class bound)", alpha * frob <= T(1),
+                "||S||_F^2 = " + full_digits(frob));
+  }
   // fu_class_contraction's premises: ||X||_F^2 <= B2 = 96 and alpha B2^2 <= 2.
   T frob_x(0);
   for (Eigen::Index j = 0; j < c.X.cols(); ++j)
@@ -193,13 +222,19 @@ void contraction_in_the_class(case_context& ctx, const fu_relu_constructions<T>&
   const T b2 = T(fu_class_n_max * fu_class_d_max * fu_class_entry_max * fu_class_entry_max);
   ctx.require("||X||_F^2 <= 96 and alpha 96^2 <= 2 (fu_class_contraction's premises)",
               frob_x <= b2 && alpha * b2 * b2 <= T(2), "||X||_F^2 = " + full_digits(frob_x));
-  if (numerical_rank(S) < d) {
+  Eigen::Index rank = 0;
+  if constexpr (is_ball_scalar<T>)
+    rank = exact_or_enclosed::exact_rank_of_points<T>(S);  // integer entries: exact points
+  else
+    rank = numerical_rank(S);
+  if (rank < d) {
     ctx.note("S singular", "the error identity is skipped for this prompt");
     return;
   }
   const Mat<T> wstar = lu_solve(S, Mat<T>(c.X * c.y.transpose()));
   const Mat<T> res = Mat<T>::Identity(d, d) - S * S * alpha;
   Mat<T> power = res;
+  [[maybe_unused]] Mat<T> previous_power = res;
   T previous(-1);
   for (int k = 0; k <= 3; ++k) {
     if (k > 0) power = Mat<T>(power * power);
@@ -208,13 +243,27 @@ void contraction_in_the_class(case_context& ctx, const fu_relu_constructions<T>&
     const Mat<T> err =
         Mat<T>(c.Xq.transpose() * wstar).transpose() - fu_relu_predictions<T>(out.back(), d, c.n);
     const Mat<T> want = Mat<T>(c.Xq.transpose() * power * wstar).transpose();
-    ctx.require("k = " + std::to_string(k) + ": x_q^T w* - y_hat = x_q^T (I - alpha S^2)^(2^k) w*",
-                err == want, "error " + case_context::matrix_full_digits(err));
+    require_identity<T>(
+        ctx, "k = " + std::to_string(k) + ": x_q^T w* - y_hat = x_q^T (I - alpha S^2)^(2^k) w*",
+        err, want, [&] { return "error " + case_context::matrix_full_digits(err); });
     const Mat<T> e = power * wstar;
     const T sq = (e.transpose() * e)(0, 0);
-    if (k > 0)
-      ctx.require("k = " + std::to_string(k) + ": ||(I - alpha S^2)^(2^k) w*||^2 does not grow",
-                  sq <= previous, full_digits(sq) + " after " + full_digits(previous));
+    if constexpr (is_ball_scalar<T>) {
+      // ||P^2 w*||^2 <= ||P w*||^2 with P = (I - alpha S^2)^(2^(k-1)): certified by ||P||_2 < 1
+      // (exact_or_enclosed.hpp); the two norms are equal when w* = 0 (X y = 0), which their
+      // enclosures cannot decide.
+      if (k > 0)
+        ctx.require("k = " + std::to_string(k) +
+                        ": ||(I - alpha S^2)^(2^k) w*||^2 does not grow (certified: I - P^T P "
+                        "positive definite, P = (I - alpha S^2)^(2^(k-1)))",
+                    exact_or_enclosed::certainly_contracting<T>(previous_power),
+                    "P =\n" + case_context::matrix_full_digits(previous_power));
+      previous_power = power;
+    } else {
+      if (k > 0)
+        ctx.require("k = " + std::to_string(k) + ": ||(I - alpha S^2)^(2^k) w*||^2 does not grow",
+                    sq <= previous, full_digits(sq) + " after " + full_digits(previous));
+    }
     previous = sq;
   }
 }
@@ -240,9 +289,12 @@ void just_outside_the_class(case_context& ctx, const fu_relu_constructions<T>& m
       const auto out =
           relu_transformer_forward<T>(make.transformer(4, k, alpha), fu_relu_tokens<T>(X, y, v), n);
       const T err = T(1) - fu_relu_predictions<T>(out.back(), 4, n)(0, 0);
-      ctx.require("n = " + std::to_string(n) + ", k = " + std::to_string(k) +
-                      ": 1 - y_hat = (1 - alpha lambda^2)^(2^k) (exact)",
-                  err == rk, "error " + full_digits(err) + ", expected " + full_digits(rk));
+      require_identity<T>(ctx,
+                          "n = " + std::to_string(n) + ", k = " + std::to_string(k) +
+                              ": 1 - y_hat = (1 - alpha lambda^2)^(2^k) (exact)",
+                          Mat<T>::Constant(1, 1, err), Mat<T>::Constant(1, 1, rk), [&] {
+                            return "error " + full_digits(err) + ", expected " + full_digits(rk);
+                          });
       if (k == 4)
         summary += (n > 6 ? ", n = " : "n = ") + std::to_string(n) + ": " + short_digits(err, 3);
     }
@@ -276,11 +328,16 @@ void printed_heads_give_absolute_scores(case_context& ctx, const fu_relu_constru
       }
   const Mat<T> U = fu_relu_context_u<T>(printed, d, c.n);
   const Mat<T> want = c.X + c.X * absG * alpha;
-  ctx.require("printed heads: u = x_t + alpha sum_j |x_t^T x_j| x_j (exact)", U == want,
-              "u =\n" + case_context::matrix_full_digits(U));
+  require_identity<T>(ctx, "printed heads: u = x_t + alpha sum_j |x_t^T x_j| x_j (exact)", U, want,
+                      [&] { return "u =\n" + case_context::matrix_full_digits(U); });
   const Mat<T> correct = c.X + c.X * c.X.transpose() * c.X * alpha;
-  ctx.require("differs from x_t + alpha S x_t iff some x_t^T x_j < 0", !(U == correct) == negative,
-              negative ? "a negative score" : "no negative score");
+  if constexpr (is_ball_scalar<T>) {
+    exact_or_enclosed::require_equal_iff<T>(
+        ctx, "differs from x_t + alpha S x_t iff some x_t^T x_j < 0", U, correct, !negative);
+  } else {
+    ctx.require("differs from x_t + alpha S x_t iff some x_t^T x_j < 0",
+                !(U == correct) == negative, negative ? "a negative score" : "no negative score");
+  }
 }
 
 // The paper's layout: the token matrices after every block for the prompt's first query.
@@ -398,9 +455,9 @@ void paper_layers_do_their_roles(case_context& ctx, const fu_relu_constructions<
     return Mat<T>(out[layer].block(row, 0, d, M));
   };
   const std::size_t base = static_cast<std::size_t>(3 + k);
-  ctx.require("after the Newton blocks: u = M_k x_j in the x tokens (exact)",
-              fu_paper_context_u<T>(out[base], d, n) == U,
-              "u =\n" + case_context::matrix_full_digits(fu_paper_context_u<T>(out[base], d, n)));
+  const Mat<T> u_base = fu_paper_context_u<T>(out[base], d, n);
+  require_identity<T>(ctx, "after the Newton blocks: u = M_k x_j in the x tokens (exact)", u_base,
+                      U, [&] { return "u =\n" + case_context::matrix_full_digits(u_base); });
   const struct {
     std::size_t layer;
     Eigen::Index row;
@@ -410,13 +467,17 @@ void paper_layers_do_their_roles(case_context& ctx, const fu_relu_constructions<
                {base + 2, r.m(), &m, "R2 mul (eq. 33): m = y_j M_k x_j in label token j only"},
                {base + 3, r.w(), &w_all, "R3 sum (Lemma B.3): w = M_k X y in every token"},
                {base + 4, r.wq(), &wq, "R4 mov (eq. 35): wq = M_k X y in the query token only"}};
-  for (const auto& role : roles)
-    ctx.require(std::string(role.role) + " (exact)", block(role.layer, role.row) == *role.want,
-                "block =\n" + case_context::matrix_full_digits(block(role.layer, role.row)));
+  for (const auto& role : roles) {
+    const Mat<T> got = block(role.layer, role.row);
+    require_identity<T>(ctx, std::string(role.role) + " (exact)", got, *role.want,
+                        [&] { return "block =\n" + case_context::matrix_full_digits(got); });
+  }
   const T pred = out.back()(r.p(), 2 * n);
   const T want = (xq.transpose() * w)(0, 0);
-  ctx.require("R5 mul (eq. 35): the query's p = <x_test, w> (exact)", pred == want,
-              "p = " + full_digits(pred) + ", <x_test, w> = " + full_digits(want));
+  require_identity<T>(ctx, "R5 mul (eq. 35): the query's p = <x_test, w> (exact)",
+                      Mat<T>::Constant(1, 1, pred), Mat<T>::Constant(1, 1, want), [&] {
+                        return "p = " + full_digits(pred) + ", <x_test, w> = " + full_digits(want);
+                      });
 }
 
 // 9. R2's exactness and the label bound Y = 2 (measured): the other keys' scores are
@@ -438,10 +499,16 @@ void label_mul_needs_the_label_bound(case_context& ctx, const fu_relu_constructi
     const Mat<T> Mk = iterate_k<T>(matmul_nt(c.X, c.X), alpha, 1);
     const Mat<T> m_first = out[6].block(r.m(), 1, 2, 1);
     const Mat<T> want = Mat<T>(matmul(Mk, Mat<T>(c.X.col(0)))) * T(y_first);
-    const bool exact = m_first == want;
-    ctx.require("y_1 = " + std::to_string(y_first) + ": R2's m of label token 1 is " +
-                    (y_first <= 8 ? "exactly y_1 M_1 x_1" : "not y_1 M_1 x_1 (|y_1| > 4Y)"),
-                exact == (y_first <= 8), "m = " + case_context::matrix_full_digits(m_first));
+    const std::string label =
+        "y_1 = " + std::to_string(y_first) + ": R2's m of label token 1 is " +
+        (y_first <= 8 ? "exactly y_1 M_1 x_1" : "not y_1 M_1 x_1 (|y_1| > 4Y)");
+    if constexpr (is_ball_scalar<T>) {
+      exact_or_enclosed::require_equal_iff<T>(ctx, label, m_first, want, y_first <= 8);
+    } else {
+      const bool exact = m_first == want;
+      ctx.require(label, exact == (y_first <= 8),
+                  "m = " + case_context::matrix_full_digits(m_first));
+    }
   }
 }
 

@@ -1,8 +1,12 @@
 // Checks of Giannou et al.'s Lemma 4.1, its one-layer symmetric case and Theorem 4.2
 // (src/newton_schulz/giannou_weights.hpp; docs/constructions/newton_schulz.md;
 // proofs/GiannouNewton.v). Exact identities, checked in rationals with tolerance 0: every check
-// is an equality or an exact inequality. Each check takes the construction under test as a
-// `giannou_constructions` so tests/unit/newton_schulz_test.cpp can feed it broken ones.
+// is an equality or an exact inequality. On balls (core/ball.hpp) the same checks are enclosure
+// decisions (exact_or_enclosed.hpp): identities by containment of 0, "differs" by an entry that
+// excludes 0, the class bound on exact integers, the decrease by a certified ||P||_2 < 1, and
+// the registers of Theorem 4.2 must contain the exact rational X_T. Each check takes the
+// construction under test as a `giannou_constructions` so tests/unit/newton_schulz_test.cpp can
+// feed it broken ones.
 //
 // Resources are checked on the weights themselves: the number of layers, the number of heads in
 // each layer, and the token width (the number of columns of every head's W_K, W_Q, W_V and rows
@@ -17,6 +21,7 @@
 
 #include "core/precision.hpp"
 #include "core/rational.hpp"
+#include "exact_or_enclosed.hpp"
 #include "harness/property.hpp"
 #include "newton_schulz/giannou_weights.hpp"
 #include "newton_schulz/newton_schulz_weights.hpp"
@@ -29,6 +34,8 @@
 #include <string>
 
 namespace iclproof::giannou_checks {
+
+using exact_or_enclosed::require_identity;
 
 template <class T>
 struct giannou_constructions {
@@ -109,9 +116,10 @@ void lemma41_two_layers_give_one_step(case_context& ctx, const giannou_construct
   const Mat<T> E = giannou_lemma41_tokens<T>(c.A, c.X);
   const Mat<T> out = lsa_stack_forward<T>(stack, E, c.d).back();
   const Mat<T> want = giannou_lemma41_tokens<T>(c.A, newton_step_of<T>(c.A, c.X));
-  ctx.require("output = [X (2I - A X); A; I; 0] (exact)", out == want,
-              "got\n" + case_context::matrix_full_digits(out) + "expected\n" +
-                  case_context::matrix_full_digits(want));
+  require_identity<T>(ctx, "output = [X (2I - A X); A; I; 0] (exact)", out, want, [&] {
+    return "got\n" + case_context::matrix_full_digits(out) + "expected\n" +
+           case_context::matrix_full_digits(want);
+  });
 }
 
 // 2. k copies from X_0 = eps A^T, eps = 1/||A||_F^2 (inside the paper's (0, 2/lambda_1(A A^T)):
@@ -131,17 +139,18 @@ void lemma41_stack_residual_squares(case_context& ctx, const giannou_constructio
   ctx.require("2k + 1 token matrices", out.size() == static_cast<std::size_t>(2 * k + 1),
               std::to_string(out.size()));
   const auto ref = newton_schulz_iterates<T>(c.A, X0, k);
-  for (int j = 1; j <= k; ++j)
-    ctx.require(
-        "layer " + std::to_string(2 * j) + " holds X_" + std::to_string(j) + " (exact)",
-        giannou_lemma41_iterate<T>(out[2 * j]) == ref[j],
-        "got\n" + case_context::matrix_full_digits(Mat<T>(giannou_lemma41_iterate<T>(out[2 * j]))));
+  for (int j = 1; j <= k; ++j) {
+    const Mat<T> Xj = giannou_lemma41_iterate<T>(out[2 * j]);
+    require_identity<T>(
+        ctx, "layer " + std::to_string(2 * j) + " holds X_" + std::to_string(j) + " (exact)", Xj,
+        ref[j], [&] { return "got\n" + case_context::matrix_full_digits(Xj); });
+  }
   const Mat<T> I = Mat<T>::Identity(c.d, c.d);
   Mat<T> rhs = I - X0 * c.A;
   for (int j = 0; j < k; ++j) rhs = Mat<T>(rhs * rhs);
   const Mat<T> lhs = I - giannou_lemma41_iterate<T>(out.back()) * c.A;
-  ctx.require("I - X_k A = (I - X_0 A)^(2^k) (exact)", lhs == rhs,
-              "I - X_k A =\n" + case_context::matrix_full_digits(lhs));
+  require_identity<T>(ctx, "I - X_k A = (I - X_0 A)^(2^k) (exact)", lhs, rhs,
+                      [&] { return "I - X_k A =\n" + case_context::matrix_full_digits(lhs); });
 }
 
 // 3. The symmetric case: one layer of 2 heads, width 4d, maps [X; A; I; 0] to
@@ -154,8 +163,8 @@ void symmetric_one_layer_gives_one_step(case_context& ctx, const giannou_constru
   ctx.require("one layer of 2 heads of width 4d", r.empty(), r);
   const Mat<T> out = lsa_layer_forward<T>(layer, giannou_lemma41_tokens<T>(c.A, c.X), c.d);
   const Mat<T> want = giannou_lemma41_tokens<T>(c.A, newton_step_of<T>(c.A, c.X));
-  ctx.require("output = [X (2I - A X); A; I; 0] (exact)", out == want,
-              "got\n" + case_context::matrix_full_digits(out));
+  require_identity<T>(ctx, "output = [X (2I - A X); A; I; 0] (exact)", out, want,
+                      [&] { return "got\n" + case_context::matrix_full_digits(out); });
 }
 
 // 4. Why the one-layer case needs a symmetric A: on any A the layer gives 2X - X A^T X
@@ -168,12 +177,23 @@ void symmetric_layer_on_nonsymmetric_a(case_context& ctx, const giannou_construc
   const Mat<T> out = giannou_lemma41_iterate<T>(
       lsa_layer_forward<T>(make.symmetric(c.d), giannou_lemma41_tokens<T>(c.A, c.X), c.d));
   const Mat<T> at_step = Mat<T>(c.X * T(2) - c.X * c.A.transpose() * c.X);
-  ctx.require("the layer gives 2X - X A^T X (exact)", out == at_step,
-              "got\n" + case_context::matrix_full_digits(out));
+  require_identity<T>(ctx, "the layer gives 2X - X A^T X (exact)", out, at_step,
+                      [&] { return "got\n" + case_context::matrix_full_digits(out); });
   const Mat<T> skew = c.X * Mat<T>(c.A - c.A.transpose()) * c.X;
-  const bool differs = !(out == newton_step_of<T>(c.A, c.X));
-  ctx.require("it is the Newton step of A iff X (A - A^T) X = 0", differs == !skew.isZero(0),
-              "X (A - A^T) X =\n" + case_context::matrix_full_digits(skew));
+  if constexpr (is_ball_scalar<T>) {
+    // X (A - A^T) X of exact integer and dyadic data: exact points, so "= 0" is decided (an
+    // exact 0 or an entry whose ball excludes 0); anything else is undecidable and fails.
+    const bool zero = exact_or_enclosed::certainly_zero<T>(skew);
+    ctx.require("X (A - A^T) X is decided: exactly 0 or certified nonzero",
+                zero || exact_or_enclosed::certainly_differs<T>(skew, Mat<T>::Zero(c.d, c.d)),
+                "X (A - A^T) X =\n" + case_context::matrix_full_digits(skew));
+    exact_or_enclosed::require_equal_iff<T>(ctx, "it is the Newton step of A iff X (A - A^T) X = 0",
+                                            out, newton_step_of<T>(c.A, c.X), zero);
+  } else {
+    const bool differs = !(out == newton_step_of<T>(c.A, c.X));
+    ctx.require("it is the Newton step of A iff X (A - A^T) X = 0", differs == !skew.isZero(0),
+                "X (A - A^T) X =\n" + case_context::matrix_full_digits(skew));
+  }
 }
 
 // Theorem 4.2's prompts, from the class of the header: d 1..4, n 1..6, entries in [-2, 2].
@@ -228,15 +248,26 @@ void thm42_layers_predict(case_context& ctx, const giannou_constructions<T>& mak
   const auto out = lsa_stack_forward<T>(stack, giannou_regression_tokens<T>(c.At, c.y, c.Aq), c.n);
   const Mat<T> Rm = c.At * c.At.transpose();
   const Mat<T> XT = newton_schulz_iterates<T>(Rm, Mat<T>(Rm * eps), Tn).back();
-  ctx.require("the registers hold X_T after layer T + 1 (exact)",
-              giannou_regression_iterate<T>(out[Tn + 1], c.d, c.n) == XT,
-              "got\n" + case_context::matrix_full_digits(
-                            Mat<T>(giannou_regression_iterate<T>(out[Tn + 1], c.d, c.n))));
-  const Mat<T> want = c.Aq.transpose() * XT * c.At * c.y.transpose();  // Q x 1
+  const Mat<T> regs = giannou_regression_iterate<T>(out[Tn + 1], c.d, c.n);
+  require_identity<T>(ctx, "the registers hold X_T after layer T + 1 (exact)", regs, XT,
+                      [&] { return "got\n" + case_context::matrix_full_digits(regs); });
+  if constexpr (is_ball_scalar<T>) {
+    // On balls also the enclosure property: the registers' balls contain the exact X_T of the
+    // exact recursion from the exact A (integers) and eps = 1/9216.
+    const Mat<rational_real> At_x = exact_or_enclosed::exact_points<T>(c.At);
+    const Mat<rational_real> R_x = At_x * At_x.transpose();
+    exact_or_enclosed::require_contains_exact<T>(
+        ctx, "the registers after layer T + 1 contain X_T", regs,
+        newton_schulz_iterates<rational_real>(
+            R_x, Mat<rational_real>(R_x * class_eps<rational_real>()), Tn)
+            .back());
+  }
+  const Mat<T> want = Mat<T>(c.Aq.transpose() * XT * c.At * c.y.transpose()).transpose();
   const Mat<T> got = giannou_regression_predictions<T>(out.back(), c.d, c.n);
-  ctx.require("predictions = a_test^T X_T A^T y (exact)", got == Mat<T>(want.transpose()),
-              "got " + case_context::matrix_full_digits(got) + "expected " +
-                  case_context::matrix_full_digits(Mat<T>(want.transpose())));
+  require_identity<T>(ctx, "predictions = a_test^T X_T A^T y (exact)", got, want, [&] {
+    return "got " + case_context::matrix_full_digits(got) + "expected " +
+           case_context::matrix_full_digits(want);
+  });
 }
 
 // 6. Theorem 4.2's error in terms of T at the fixed eps: for every prompt of the class,
@@ -251,9 +282,22 @@ void thm42_error_is_residual_power(case_context& ctx, const giannou_construction
   const T eps = class_eps<T>();
   const Mat<T> Rm = c.At * c.At.transpose();
   const T tr = Rm.trace();
-  ctx.require("the prompt's eps tr(A^T A)^2 <= 1 (the class bound)", eps * tr * tr <= T(1),
-              "tr(A^T A) = " + full_digits(tr));
-  if (numerical_rank(Rm) < c.d) {
+  if constexpr (is_ball_scalar<T>) {
+    // eps = 1/96^2 is not a point; tr(A^T A)^2 <= 96^2 is the same claim on exact integers (equal
+    // at tr = 96, which an enclosure of eps tr^2 against 1 cannot decide).
+    const T b = T(class_n_max * class_entry_max * class_entry_max * class_d_max);
+    ctx.require("the prompt's tr(A^T A)^2 <= 96^2 = 1/eps (the class bound, exact integers)",
+                tr * tr <= b * b, "tr(A^T A) = " + full_digits(tr));
+  } else {
+    ctx.require("the prompt's eps tr(A^T A)^2 <= 1 (the class bound)", eps * tr * tr <= T(1),
+                "tr(A^T A) = " + full_digits(tr));
+  }
+  Eigen::Index rank = 0;
+  if constexpr (is_ball_scalar<T>)
+    rank = exact_or_enclosed::exact_rank_of_points<T>(Rm);  // integer entries: exact points
+  else
+    rank = numerical_rank(Rm);
+  if (rank < c.d) {
     ctx.note("A^T A singular", "the error identity is skipped for this prompt");
     return;
   }
@@ -262,6 +306,7 @@ void thm42_error_is_residual_power(case_context& ctx, const giannou_construction
   const Mat<T> res = I - Rm * Rm * eps;
   T previous(-1);
   Mat<T> power = res;  // (I - eps R^2)^(2^t)
+  [[maybe_unused]] Mat<T> previous_power = res;
   for (int t = 0; t <= 3; ++t) {
     if (t > 0) power = Mat<T>(power * power);
     const auto out = lsa_stack_forward<T>(make.regression(c.d, t, eps),
@@ -269,14 +314,27 @@ void thm42_error_is_residual_power(case_context& ctx, const giannou_construction
     const Mat<T> yhat = giannou_regression_predictions<T>(out.back(), c.d, c.n);
     const Mat<T> err = Mat<T>(c.Aq.transpose() * wstar).transpose() - yhat;
     const Mat<T> want = Mat<T>(c.Aq.transpose() * power * wstar).transpose();
-    ctx.require(
-        "T = " + std::to_string(t) + ": a_test^T w* - y_hat = a_test^T (I - eps R^2)^(2^T) w*",
-        err == want, "error " + case_context::matrix_full_digits(err));
+    require_identity<T>(
+        ctx, "T = " + std::to_string(t) + ": a_test^T w* - y_hat = a_test^T (I - eps R^2)^(2^T) w*",
+        err, want, [&] { return "error " + case_context::matrix_full_digits(err); });
     const Mat<T> e = power * wstar;
     const T sq = (e.transpose() * e)(0, 0);
-    if (t > 0)
-      ctx.require("T = " + std::to_string(t) + ": ||(I - eps R^2)^(2^T) w*||^2 does not grow",
-                  sq <= previous, full_digits(sq) + " after " + full_digits(previous));
+    if constexpr (is_ball_scalar<T>) {
+      // ||P^2 w*||^2 <= ||P w*||^2 with P = (I - eps R^2)^(2^(T-1)): certified by ||P||_2 < 1
+      // (exact_or_enclosed.hpp); the two norms are equal when w* = 0, which their enclosures
+      // cannot decide.
+      if (t > 0)
+        ctx.require("T = " + std::to_string(t) +
+                        ": ||(I - eps R^2)^(2^T) w*||^2 does not grow (certified: I - P^T P "
+                        "positive definite, P = (I - eps R^2)^(2^(T-1)))",
+                    exact_or_enclosed::certainly_contracting<T>(previous_power),
+                    "P =\n" + case_context::matrix_full_digits(previous_power));
+      previous_power = power;
+    } else {
+      if (t > 0)
+        ctx.require("T = " + std::to_string(t) + ": ||(I - eps R^2)^(2^T) w*||^2 does not grow",
+                    sq <= previous, full_digits(sq) + " after " + full_digits(previous));
+    }
     previous = sq;
   }
 }

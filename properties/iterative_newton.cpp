@@ -40,7 +40,7 @@ ICLPROOF_SIZES(in_prediction, in_sizes);
 ICLPROOF_PROPERTY(
     in_authors_alpha, "iterative_newton.authors_code_alpha_gives_the_same_prediction_identity",
     "Per-prompt-alpha variant with the authors' code's alpha = 1/||S S^T||_F of each prompt "
-    "(irrational: double, long double and MPFR only): the k + 2 layers still leave x_q^T M_k X y "
+    "(irrational: double, long double, MPFR and balls): the k + 2 layers still leave x_q^T M_k X y "
     "in the queries, and this alpha is >= "
     "1/||S||_F^2.",
     exact_identity(identity("proofs/IterativeNewton.v:in_newton_layer"),
@@ -53,6 +53,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_NOT_APPLICABLE(in_authors_alpha, rational,
                         "alpha = 1/||S S^T||_F is irrational: no exact rational form");
+ICLPROOF_PROPERTY_BODY(in_authors_alpha, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_authors_alpha, in_sizes);
 
 ICLPROOF_PROPERTY(
@@ -114,4 +115,5 @@ ICLPROOF_EXACT_PROPERTY(
     "bound here") {
   in_checks::ols_error_is_residual_power<T>(ctx, in_checks::real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(in_ols, ::iclproof::ball_real);
 ICLPROOF_SIZES(in_ols, in_sizes);

@@ -29,6 +29,7 @@
 #pragma once
 
 #include "core/precision.hpp"
+#include "exact_or_enclosed.hpp"
 #include "harness/property.hpp"
 #include "harness/tolerance.hpp"
 #include "iterative_newton/iterative_newton_weights.hpp"
@@ -147,10 +148,19 @@ void prediction_with_alpha(case_context& ctx, const constructions<T>& make, alph
                                                        : inverse_frobenius_squared_alpha<T>(c.S);
   if (choice == alpha_choice::authors_code) {
     // ||S S^T||_F <= ||S||_F^2 (submultiplicativity): the authors' alpha is the larger one.
-    const T af = inverse_frobenius_squared_alpha<T>(c.S);
-    ctx.require("1/||S S^T||_F >= 1/||S||_F^2 (up to 8 eps)",
-                af <= alpha * T(T(1) + T(8) * eps<T>()),
-                "alpha_code = " + full_digits(alpha) + ", 1/||S||_F^2 = " + full_digits(af));
+    if constexpr (is_ball_scalar<T>) {
+      // On balls without the 8 eps: ||S S^T||_F^2 <= ||S||_F^4 on the exact integers of S = X X^T
+      // (equal for d = 1, which an enclosure of the two alphas cannot decide).
+      const T ss = T(matmul_nt(c.S, c.S).squaredNorm()), f = T(c.S.squaredNorm());
+      ctx.require("||S S^T||_F^2 <= ||S||_F^4, so 1/||S S^T||_F >= 1/||S||_F^2 (exact integers)",
+                  ss <= f * f,
+                  "||S S^T||_F^2 = " + full_digits(ss) + ", ||S||_F^2 = " + full_digits(f));
+    } else {
+      const T af = inverse_frobenius_squared_alpha<T>(c.S);
+      ctx.require("1/||S S^T||_F >= 1/||S||_F^2 (up to 8 eps)",
+                  af <= alpha * T(T(1) + T(8) * eps<T>()),
+                  "alpha_code = " + full_digits(alpha) + ", 1/||S||_F^2 = " + full_digits(af));
+    }
   }
   const auto out = run_stack(make, c, alpha, c.k);
   ctx.require("k + 3 token matrices", out.size() == static_cast<std::size_t>(c.k + 3),
@@ -382,21 +392,43 @@ void ols_error_is_residual_power(case_context& ctx, const constructions<T>& make
   const T alpha = inverse_frobenius_squared_alpha<T>(c.S);
   const auto out = run_stack(make, c, alpha, c.k);
   const Mat<T> w_star = spd_solve(c.S, c.Xy);
-  ctx.require("S w* = X y (exact solve)", Mat<T>(matmul(c.S, w_star)) == c.Xy, "solve inexact");
+  exact_or_enclosed::require_identity<T>(ctx, "S w* = X y (exact solve)",
+                                         Mat<T>(matmul(c.S, w_star)), c.Xy,
+                                         [] { return std::string("solve inexact"); });
   T previous(-1);
   for (int j = 0; j <= c.k; ++j) {
     const Mat<T> w = matmul(Mat<T>(iterative_newton_iterate<T>(out[1 + j], c.d, c.N)), c.Xy);
     const Mat<T> err = w_star - w;
     const T e2 = err.squaredNorm();
-    if (j > 0)
-      ctx.require("step " + std::to_string(j) + ": |w* - w_j|^2 <= |w* - w_(j-1)|^2 (exact)",
-                  e2 <= previous,
-                  "|w* - w_j|^2 = " + full_digits(e2) + " > " + full_digits(previous));
+    if constexpr (is_ball_scalar<T>) {
+      // On balls every step's error is checked as the identity w* - w_j = P_j w*,
+      // P_j = (I - alpha S^2)^(2^j), and the decrease is certified by ||P_(j-1)||_2 < 1
+      // (exact_or_enclosed.hpp): w* - w_j = P_(j-1) (w* - w_(j-1)). For d = 1 every error is 0
+      // (alpha S^2 = 1), which an enclosure comparison of the two squared norms cannot decide.
+      exact_or_enclosed::require_identity<T>(
+          ctx, "step " + std::to_string(j) + ": w* - w_j = (I - alpha S^2)^(2^j) w*", err,
+          Mat<T>(matmul(residual_power<T>(c.S, alpha, j), w_star)), [] { return std::string(); });
+      if (j > 0) {
+        const Mat<T> P = residual_power<T>(c.S, alpha, j - 1);
+        ctx.require("step " + std::to_string(j) +
+                        ": |w* - w_j|^2 <= |w* - w_(j-1)|^2 (certified: I - P^T P positive "
+                        "definite, P = (I - alpha S^2)^(2^(j-1)))",
+                    exact_or_enclosed::certainly_contracting<T>(P),
+                    "P =\n" + case_context::matrix_full_digits(P));
+      }
+    } else {
+      if (j > 0)
+        ctx.require("step " + std::to_string(j) + ": |w* - w_j|^2 <= |w* - w_(j-1)|^2 (exact)",
+                    e2 <= previous,
+                    "|w* - w_j|^2 = " + full_digits(e2) + " > " + full_digits(previous));
+    }
     previous = e2;
-    if (j == c.k)
-      ctx.require("w* - w_k = (I - alpha S^2)^(2^k) w* (exact)",
-                  err == Mat<T>(matmul(residual_power<T>(c.S, alpha, c.k), w_star)),
-                  "w* - w_k =\n" + case_context::matrix_full_digits(err));
+    if constexpr (!is_ball_scalar<T>) {
+      if (j == c.k)
+        ctx.require("w* - w_k = (I - alpha S^2)^(2^k) w* (exact)",
+                    err == Mat<T>(matmul(residual_power<T>(c.S, alpha, c.k), w_star)),
+                    "w* - w_k =\n" + case_context::matrix_full_digits(err));
+    }
   }
 }
 

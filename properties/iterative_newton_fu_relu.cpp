@@ -39,6 +39,7 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::fixed_weights_predict<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_relu_predict, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_relu_predict, fu_relu_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -54,6 +55,7 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::blocks_hold_the_iterates<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_relu_blocks, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_relu_blocks, fu_relu_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -68,6 +70,7 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::residual_at_fixed_alpha<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_relu_residual, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_relu_residual, fu_relu_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -86,6 +89,7 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::contraction_in_the_class<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_relu_contraction, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_relu_contraction, fu_relu_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -101,6 +105,7 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::just_outside_the_class<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_relu_outside, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_relu_outside, "fixed: the prompts are fixed (n = 6..10 copies of one vector)");
 
 ICLPROOF_EXACT_PROPERTY(
@@ -116,6 +121,7 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::printed_heads_give_absolute_scores<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_relu_printed, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_relu_printed, fu_relu_sizes);
 
 static constexpr const char* fu_paper_layout_missing =
@@ -147,6 +153,7 @@ ICLPROOF_PROPERTY(
   fu_ck::paper_layout_predicts<T>(ctx, fu_ck::real_fu_relu<T>());
 }
 ICLPROOF_PROPERTY_BODY(fu_paper_predict, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(fu_paper_predict, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_paper_predict, fu_relu_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -168,6 +175,7 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::paper_layers_do_their_roles<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_paper_roles, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_paper_roles, fu_relu_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -183,4 +191,5 @@ ICLPROOF_EXACT_PROPERTY(
     fu_relu_exact_only) {
   fu_ck::label_mul_needs_the_label_bound<T>(ctx, fu_ck::real_fu_relu<T>());
 }
+ICLPROOF_PROPERTY_BODY(fu_paper_label_bound, ::iclproof::ball_real);
 ICLPROOF_SIZES(fu_paper_label_bound, "fixed: one prompt (d = 2, n = 2), y_1 in {2, 3, 8, 9}");

@@ -3,6 +3,7 @@
 // derivation of every tolerance are in newton_schulz.hpp.
 #include "newton_schulz.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -28,6 +29,7 @@ ICLPROOF_PROPERTY(
   ns_checks::doubling_layer_is_exact<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_doubling, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(ns_doubling, ::iclproof::ball_real);
 ICLPROOF_SIZES(ns_doubling, ns_sizes);
 
 ICLPROOF_PROPERTY(
@@ -40,6 +42,7 @@ ICLPROOF_PROPERTY(
   ns_checks::two_layers_make_one_step<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_step, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(ns_step, ::iclproof::ball_real);
 ICLPROOF_SIZES(ns_step, ns_sizes);
 
 ICLPROOF_PROPERTY(
@@ -52,6 +55,7 @@ ICLPROOF_PROPERTY(
   ns_checks::stack_gives_kth_iterate<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_stack, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(ns_stack, ::iclproof::ball_real);
 ICLPROOF_SIZES(ns_stack, ns_sizes);
 
 ICLPROOF_PROPERTY(
@@ -64,4 +68,5 @@ ICLPROOF_PROPERTY(
   ns_checks::residual_is_power_of_two<T>(ctx, ns_checks::real_constructions<T>());
 }
 ICLPROOF_PROPERTY_BODY(ns_residual, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(ns_residual, ::iclproof::ball_real);
 ICLPROOF_SIZES(ns_residual, ns_sizes);

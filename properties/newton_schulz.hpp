@@ -15,11 +15,15 @@
 //    ((2 Shat) |S| (2 Shat) / 4) and the reference; the comparison uses 2 gamma_n 2 max Shat_k.
 //  * residual: I - M_k S has shadow I + Shat_k |S| (depth n + d + 1); (I - M_0 S)^(2^k) by k
 //    squarings has shadow Rhat^(2^k), Rhat = I + |M_0| |S| (depth d + 1 + k d).
-// In rationals the tolerance is 0 (tolerance<T>) and every check is an equality. No interval
-// bodies: the identities are exact, so the rational run is the certified one.
+// In rationals the tolerance is 0 (tolerance<T>) and every check is an equality. On balls
+// (core/ball.hpp) every comparison is an identity on enclosures (case_context::compare: the
+// enclosure of computed - reference contains 0; the shadows play no part), and the stack's
+// iterates must contain the exact rational M_j (exact_or_enclosed.hpp). No MPFI bodies.
 #pragma once
 
 #include "core/precision.hpp"
+#include "core/rational.hpp"
+#include "exact_or_enclosed.hpp"
 #include "harness/property.hpp"
 #include "harness/tolerance.hpp"
 #include "newton_schulz/newton_schulz_weights.hpp"
@@ -167,6 +171,17 @@ void stack_gives_kth_iterate(case_context& ctx, const constructions<T>& make) {
         [&](auto) { return shadow_bound<T>(j * step_depth(c.d), T(T(2) * max_abs(shadows[j]))); });
     compare_within<T>(ctx, "step " + std::to_string(j) + ": iterate after layer 2j vs M_j",
                       Mat<T>(newton_schulz_iterate<T>(out[2 * j])), ref[j], bound);
+  }
+  if constexpr (is_ball_scalar<T>) {
+    // On balls also the enclosure property: the layers' balls contain the exact iterates of the
+    // exact recursion from the exact S (integers) and M_0 = S^T / ||S||_F^2 (rational).
+    const Mat<rational_real> S_x = exact_or_enclosed::exact_points<T>(c.S);
+    const auto M_x =
+        newton_schulz_iterates<rational_real>(S_x, frobenius_start<rational_real>(S_x), k);
+    for (int j = 1; j <= k; ++j)
+      exact_or_enclosed::require_contains_exact<T>(
+          ctx, "step " + std::to_string(j) + ": iterate after layer 2j contains M_j",
+          Mat<T>(newton_schulz_iterate<T>(out[2 * j])), M_x[j]);
   }
 }
 

@@ -35,6 +35,7 @@ ICLPROOF_EXACT_PROPERTY(
     giannou_exact_only) {
   giannou_ck::lemma41_two_layers_give_one_step<T>(ctx, giannou_ck::real_giannou<T>());
 }
+ICLPROOF_PROPERTY_BODY(giannou_g41_step, ::iclproof::ball_real);
 ICLPROOF_SIZES(giannou_g41_step, giannou_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -49,6 +50,7 @@ ICLPROOF_EXACT_PROPERTY(
     giannou_exact_only) {
   giannou_ck::lemma41_stack_residual_squares<T>(ctx, giannou_ck::real_giannou<T>());
 }
+ICLPROOF_PROPERTY_BODY(giannou_g41_stack, ::iclproof::ball_real);
 ICLPROOF_SIZES(giannou_g41_stack, giannou_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -62,6 +64,7 @@ ICLPROOF_EXACT_PROPERTY(
     giannou_exact_only) {
   giannou_ck::symmetric_one_layer_gives_one_step<T>(ctx, giannou_ck::real_giannou<T>());
 }
+ICLPROOF_PROPERTY_BODY(giannou_g41_symmetric, ::iclproof::ball_real);
 ICLPROOF_SIZES(giannou_g41_symmetric, giannou_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -75,6 +78,7 @@ ICLPROOF_EXACT_PROPERTY(
     giannou_exact_only) {
   giannou_ck::symmetric_layer_on_nonsymmetric_a<T>(ctx, giannou_ck::real_giannou<T>());
 }
+ICLPROOF_PROPERTY_BODY(giannou_g41_needs_symmetry, ::iclproof::ball_real);
 ICLPROOF_SIZES(giannou_g41_needs_symmetry, giannou_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -94,6 +98,7 @@ ICLPROOF_EXACT_PROPERTY(
     giannou_exact_only) {
   giannou_ck::thm42_layers_predict<T>(ctx, giannou_ck::real_giannou<T>());
 }
+ICLPROOF_PROPERTY_BODY(giannou_g42_predict, ::iclproof::ball_real);
 ICLPROOF_SIZES(giannou_g42_predict, giannou_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -111,4 +116,5 @@ ICLPROOF_EXACT_PROPERTY(
     giannou_exact_only) {
   giannou_ck::thm42_error_is_residual_power<T>(ctx, giannou_ck::real_giannou<T>());
 }
+ICLPROOF_PROPERTY_BODY(giannou_g42_error, ::iclproof::ball_real);
 ICLPROOF_SIZES(giannou_g42_error, giannou_sizes);
