@@ -72,7 +72,7 @@ iclproof_family(population_optima
   SECTION "not a construction of the sheet (the references of section 6 on random data)"
   SOURCES references
   PROOFS PopulationOptima.v
-  CI_RUNS mpfr256 double53)
+  CI_RUNS mpfr256 double53 ball256)
 
 iclproof_family(newton_schulz
   TITLE "Giannou et al. 2025: Newton's iteration for matrix inversion in linear-attention layers"
@@ -96,7 +96,7 @@ iclproof_family(implicit_weights
   SECTION "docs/constructions/implicit_weights.md"
   SOURCES implicit_weights
   PROOFS ImplicitWeights.v ImplicitWeightsHeads.v
-  CI_RUNS mpfr256 double53 long-double64 rational)
+  CI_RUNS mpfr256 double53 long-double64 rational ball256)
 
 iclproof_family(gdpp_rate
   TITLE "Vladymyrov et al. 2024: GD++ reaches eps in O(log kappa + log log 1/eps) layers"
@@ -106,7 +106,7 @@ iclproof_family(gdpp_rate
   PROOFS GdppRate.v
   # A GD++ stack with one learned (gamma_l, eta_l) per layer, Table 1's trained GD++ (App. B).
   EXPERIMENTS vladymyrov_gdpp_stack=gdpp_stack
-  CI_RUNS mpfr256 double53 long-double64 rational)
+  CI_RUNS mpfr256 double53 long-double64 rational ball256)
 
 iclproof_family(bai
   TITLE "Bai et al. 2023: ridge GD, Lasso proximal GD and post-ICL validation by ReLU attention and MLP layers"

@@ -254,6 +254,7 @@ ICLPROOF_EXACT_PROPERTY(
   layernorm_division_closed_form_squared<T>(
       ctx, [](const Vec<T>& v, const T& e) { return raw::layer_norm_squared<T>(v, e); }, true);
 }
+ICLPROOF_PROPERTY_BODY(ln_bypass_squared, ::iclproof::ball_real);
 ICLPROOF_SIZES(ln_bypass_squared, scalar_lemma_sizes);
 
 ICLPROOF_EXACT_PROPERTY(
@@ -268,6 +269,7 @@ ICLPROOF_EXACT_PROPERTY(
   layernorm_division_closed_form_squared<T>(
       ctx, [](const Vec<T>& v, const T& e) { return raw::layer_norm_squared<T>(v, e); }, false);
 }
+ICLPROOF_PROPERTY_BODY(ln_division_squared, ::iclproof::ball_real);
 ICLPROOF_SIZES(ln_division_squared, scalar_lemma_sizes);
 
 namespace {

@@ -129,19 +129,40 @@ void layernorm_division_closed_form_squared(case_context& ctx,
   const Vec<T> u2 = ln_squared(v, ln_eps);
   const T scale2 = T(2) / T(dc.L) * M * M * N * N;
   const T den2 = raw::layernorm_division_denominator_squared(S, y2, c, N, M, T(dc.L), ln_eps);
-  const T tol(0);  // instantiated in rational only (ICLPROOF_EXACT_PROPERTY): equality
+  const T tol(0);  // rational: equality (ICLPROOF_EXACT_PROPERTY); balls: identities below
   const raw::layer_norm_moments<T> m = raw::layer_norm_centre(v);
   for (int q = 0; q < dc.k; ++q) {
     const T y = dc.y[size_t(q)];
-    ctx.check_le<T>("|(2/L) M^2 N^2 lambda(v)_y^2 - (y/c)^2 / den2|",
-                    abs_of(T(scale2 * u2(1 + q) - y * y / (c * c) / den2)), tol);
-    ctx.require("sign(lambda(v)_y) = sign(y)",
-                (m.centred(1 + q) > T(0)) == (y > T(0)) && (m.centred(1 + q) < T(0)) == (y < T(0)),
-                "v_y - mean = " + full_digits(T(m.centred(1 + q))) + ", y = " + full_digits(y));
+    if constexpr (is_ball_scalar<T>) {
+      // Balls: the closed form as an identity of enclosures (the enclosure of the difference
+      // contains 0); the sign is decided on the enclosure of v_y - mean, except for y = 0 (an
+      // exact point), where v_y - mean = 0 exactly and its enclosure must contain 0.
+      ctx.check_identity("(2/L) M^2 N^2 lambda(v)_y^2 = (y/c)^2 / den2 (enclosures)",
+                         T(scale2 * u2(1 + q)), T(y * y / (c * c) / den2));
+      if (is_exact_zero(y))
+        ctx.check_identity("y = 0: v_y - mean = 0 (enclosures)", T(m.centred(1 + q)), T(0));
+      else
+        ctx.require(
+            "sign(lambda(v)_y) = sign(y) (decided on the enclosure)",
+            (m.centred(1 + q) > T(0)) == (y > T(0)) && (m.centred(1 + q) < T(0)) == (y < T(0)),
+            "v_y - mean = " + full_digits(T(m.centred(1 + q))) + ", y = " + full_digits(y));
+    } else {
+      ctx.check_le<T>("|(2/L) M^2 N^2 lambda(v)_y^2 - (y/c)^2 / den2|",
+                      abs_of(T(scale2 * u2(1 + q) - y * y / (c * c) / den2)), tol);
+      ctx.require(
+          "sign(lambda(v)_y) = sign(y)",
+          (m.centred(1 + q) > T(0)) == (y > T(0)) && (m.centred(1 + q) < T(0)) == (y < T(0)),
+          "v_y - mean = " + full_digits(T(m.centred(1 + q))) + ", y = " + full_digits(y));
+    }
   }
-  if (bypass)
-    ctx.check_le<T>("|(2/L) N^2 lambda(v)_N^2 - N^2 / den2|",
-                    abs_of(T(scale2 * u2(0) - N * N / den2)), tol);
+  if (bypass) {
+    if constexpr (is_ball_scalar<T>)
+      ctx.check_identity("(2/L) N^2 lambda(v)_N^2 = N^2 / den2 (enclosures)", T(scale2 * u2(0)),
+                         T(N * N / den2));
+    else
+      ctx.check_le<T>("|(2/L) N^2 lambda(v)_N^2 - N^2 / den2|",
+                      abs_of(T(scale2 * u2(0) - N * N / den2)), tol);
+  }
 }
 
 // The exact relative error of the division, (y/|c|)^-1 sqrt(2/L) M N lambda(v)_y - 1 =

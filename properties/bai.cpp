@@ -106,6 +106,7 @@ ICLPROOF_EXACT_PROPERTY(
     "bai.theorem_4_layer_count_predicts_the_ridge_solution_within_eps") {
   bai_c::ridge_stack_holds_the_gd_iterates<T>(ctx, bai_c::real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(bai_ridge_stack, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_ridge_stack, bai_sizes);
 
 ICLPROOF_PROPERTY(
@@ -121,6 +122,7 @@ ICLPROOF_PROPERTY(
                  "recursion (hand-derived from Lemma 14, properties/bai.hpp) have no Coq proof")) {
   bai_c::ridge_prediction_is_within_the_theorem_4_error<T>(ctx, bai_c::real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(bai_theorem4, ::iclproof::ball_real);
 ICLPROOF_NOT_APPLICABLE(bai_theorem4, rational,
                         "up to ~170 layers of exact rationals cost minutes per case; the exact "
                         "per-layer identity is checked by "
@@ -161,6 +163,7 @@ ICLPROOF_EXACT_PROPERTY(
     "layers is checked by the ridge GD and soft-threshold properties") {
   bai_c::lasso_stack_holds_the_ista_iterates<T>(ctx, bai_c::real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(bai_lasso_stack, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_lasso_stack,
                "fixed: d <= 4 inputs, N <= 8 examples, T <= 5 blocks in rationals (the class of "
                "the fixed weights keeps the exact rationals small); the identity does not depend "
@@ -208,6 +211,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_validation, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_validation, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_validation, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_validation,
                "fixed: d <= 3, K <= 4 runs, n_train <= 4, n_val in {1, 2, 4}: the identity does "
                "not depend on the size, and the sizes keep every value a dyadic of few bits");
@@ -232,6 +236,7 @@ ICLPROOF_PROPERTY(
 }
 ICLPROOF_PROPERTY_BODY(bai_selection, ::iclproof::rational_real);
 ICLPROOF_PROPERTY_BODY(bai_selection, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(bai_selection, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_selection,
                "fixed: d <= 2, K <= 4 runs, N <= 6 examples, gamma in {1/8, 1/4, 1/2}: the "
                "identities do not depend on the size");
@@ -263,6 +268,7 @@ ICLPROOF_EXACT_PROPERTY(
   bai_sel::selection_transformer_selects_among_ridge_gd_runs<T>(ctx,
                                                                 bai_sel::real_constructions<T>());
 }
+ICLPROOF_PROPERTY_BODY(bai_post_icl, ::iclproof::ball_real);
 ICLPROOF_SIZES(bai_post_icl,
                "fixed: d <= 3, K in {2, 3} runs, n_train <= 6, n_val <= 4, T <= 4 steps: exact "
                "rationals of T steps stay small; the identities do not depend on the size");

@@ -24,8 +24,13 @@
 // n_att = 3D + k + M + H + 2 (D = 2d + 3, k = d + 3 score rows, M = N + 1 tokens, H = 3 heads),
 // one MLP n_mlp = 2D + 4d + 4, the reference GD / ISTA step n_ref = d + N + 8; they add along a
 // stack, and two programs are compared with n = the larger of their counts.
-// The two stack properties are exact-only (bai.cpp): in floating point their rigorous bounds
-// exceed 16 times the worst error seen in 100 cases (the sharpness gate calls them vacuous). The
+// The two stack properties are exact-only in the sense of bai.cpp (rationals and balls, no
+// floating-point body): in floating point their rigorous bounds exceed 16 times the worst error
+// seen in 100 cases (the sharpness gate calls them vacuous). On balls (Arb) every comparison is
+// an identity of enclosures (case_context::compare), T <= 6 and T <= 5 as in rationals, and the
+// Lasso reference's soft threshold is its two-ReLU form (ista_reference below). Theorem 4 on
+// balls: no rounding term (E = 0); the rigorous check is that the upper end of the enclosure of
+// |y_hat - y_ridge| (y_ridge: the ball of the exact rational) is at most eps. The
 // checks still draw T <= 2 GD layers and T = 1 Lasso block in floating point (the MPFR mutation
 // tests run them); the exact scalars draw T <= 6 and T <= 5.
 // The Theorem 4 rate check (ridge_prediction_is_within_the_theorem_4_error) runs up to ~170 layers:
@@ -39,6 +44,7 @@
 #pragma once
 
 #include "bai/bai_weights.hpp"
+#include "core/ball_of_rational.hpp"
 #include "core/rational.hpp"
 #include "harness/property.hpp"
 #include "harness/tolerance.hpp"
@@ -300,7 +306,9 @@ void ridge_prediction_is_within_the_theorem_4_error(case_context& ctx,
   T E(0);  // the propagated rounding of the w copies (header)
   for (std::size_t l = 0; l + 1 < tf.blocks.size(); ++l) {
     const Mat<T> next = relu_transformer_block_forward<T>(tf.blocks[l], H, c.N);
-    if constexpr (!is_exact_scalar<T>) {
+    // Balls: every layer's output encloses the exact-arithmetic output, so no rounding term is
+    // propagated (E stays 0) and the verdict is the enclosures' (upper end of the error <= eps).
+    if constexpr (!is_exact_scalar<T> && !is_ball_scalar<T>) {
       const Mat<T> sh = relu_transformer_block_forward<T>(abs_tf.blocks[l], abs_of(H), c.N);
       const T e_l = shadow_bound<T>(attention_depth(c.d, c.N), max_abs(sh));
       E = E * (T(1) + c.eta * c.lam) + T(c.d) * e_l;
@@ -313,10 +321,15 @@ void ridge_prediction_is_within_the_theorem_4_error(case_context& ctx,
   using Q = rational_real;
   const Mat<Q> wq = bai_ridge_solution<Q>(from_double<Q>(c.X), from_double<Q>(c.y), Q(c.lambda));
   const Q y_ridge_q = Mat<Q>(matmul_tn(from_double<Q>(c.xq), wq))(0, 0);
-  // Rounded once to T (mpq_get_d truncates for the binary types: within 2 eps |y| below).
-  const T y_ridge = T(y_ridge_q);
+  // Rounded once to T (mpq_get_d truncates for the binary types: within 2 eps |y| below); on
+  // balls the ball containing the exact rational (no rounding term).
+  T y_ridge;
+  if constexpr (is_ball_scalar<T>)
+    y_ridge = ball_of_rational(y_ridge_q);
+  else
+    y_ridge = T(y_ridge_q);
   T rounding(0);
-  if constexpr (!is_exact_scalar<T>) {
+  if constexpr (!is_exact_scalar<T> && !is_ball_scalar<T>) {
     const Mat<T> sh = relu_transformer_block_forward<T>(abs_tf.blocks.back(), abs_of(H), c.N);
     T xq1(0);
     for (Eigen::Index k = 0; k < c.d; ++k) xq1 += abs_of(T(c.xqt(k, 0)));
@@ -363,6 +376,32 @@ void soft_threshold_mlp_applies_the_prox(case_context& ctx, const constructions<
   compare_every_token<T>(ctx, "every token's w vs S_theta(w)", out, ref, bound);
 }
 
+// The ISTA iterates of the reference (references/proximal_gradient.hpp). On interval scalars
+// (MPFI, balls) the soft threshold is its two-ReLU form relu(v - theta) - relu(-v - theta)
+// (proofs/BaiRelu.v:soft_threshold_two_relus): the branches of soft_threshold compare v with
+// theta, which an enclosure straddling theta cannot decide; relu is max_of, an enclosure of the
+// max. Elsewhere the reference's own ista_iterates.
+template <class T>
+std::vector<Mat<T>> ista_reference(const Mat<T>& X, const Mat<T>& y, const Mat<T>& w0, const T& eta,
+                                   const T& lambda, int steps) {
+  if constexpr (is_interval_scalar<T>) {
+    std::vector<Mat<T>> out{w0};
+    const T theta = eta * lambda;
+    for (int k = 0; k < steps; ++k) {
+      const Mat<T>& w = out.back();
+      const Mat<T> v = w - square_loss_gradient(w, X, y) * eta;
+      Mat<T> next(v.rows(), v.cols());
+      for (Eigen::Index j = 0; j < v.cols(); ++j)
+        for (Eigen::Index i = 0; i < v.rows(); ++i)
+          next(i, j) = relu(T(v(i, j) - theta)) - relu(T(-v(i, j) - theta));
+      out.push_back(next);
+    }
+    return out;
+  } else {
+    return ista_iterates<T>(X, y, w0, eta, lambda, steps);
+  }
+}
+
 // 5. T Lasso blocks (two square-loss heads, then the soft-threshold MLP) and the read-out from
 //    w_0 = 0 (T in 1..5 exact, T = 1 in floating point): after block l every token holds the ISTA
 //    iterate w^l; the query's y-slot is <x_{N+1}, w^T>.
@@ -377,7 +416,7 @@ void lasso_stack_holds_the_ista_iterates(case_context& ctx, const constructions<
   const Mat<T> w0 = Mat<T>::Zero(c.d, 1);
   const Mat<T> H = bai_tokens<T>(c.Xt, c.yt, c.xqt, w0);
   const auto out = relu_transformer_forward<T>(tf, H, c.N);
-  const auto ref = ista_iterates<T>(c.Xt, c.yt, w0, c.eta, c.lam, steps);
+  const auto ref = ista_reference<T>(c.Xt, c.yt, w0, c.eta, c.lam, steps);
   require_in_class<T>(ctx, c, ref);
   const auto shadow = relu_transformer_forward<T>(absolute_weights(tf), abs_of(H), c.N);
   std::vector<Mat<T>> ref_shadow{Mat<T>::Zero(c.d, 1)};

@@ -19,13 +19,17 @@
 // is exact in binary floating point (every product and sum is a dyadic of a few bits, and each
 // division by N or N + 1 divides an exact multiple of its divisor), so the comparisons are
 // equalities in every scalar (double, long double, MPFR, MPFI, rationals). The whole transformer
-// (GD runs, validation, selection) is checked in rationals only: eta = 1/(d + lambda) rounds in
-// binary, and the selection weights are piecewise linear in the losses with slopes up to
-// K / gamma, so a rigorous floating-point bound would need the rounding carried through the
-// selection layers, which is not built.
+// (GD runs, validation, selection) is checked in rationals and on balls (Arb), not in floating
+// point: eta = 1/(d + lambda) rounds in binary, and the selection weights are piecewise linear in
+// the losses with slopes up to K / gamma, so a rigorous floating-point bound would need the
+// rounding carried through the selection layers, which is not built. On balls every comparison
+// is an identity of enclosures, and the selection (which runs are within gamma of the best, the
+// weights lambda_k) is decided on the exact rational validation losses of the same data (the
+// ball losses must enclose them): two runs' ball losses may overlap, which `<` cannot order.
 #pragma once
 
 #include "bai/bai_weights.hpp"
+#include "core/ball_of_rational.hpp"
 #include "core/rational.hpp"
 #include "harness/property.hpp"
 #include "lsa/relu_layers.hpp"
@@ -294,6 +298,38 @@ void selection_layers_output_the_convex_combination(case_context& ctx,
                       Mat<T>(Mat<T>::Constant(1, 1, T(F(best, N)))), T(0));
 }
 
+// The comparisons of the whole transformer (exact in rationals): on balls an identity of two
+// enclosures (case_context::compare: the enclosure of the difference must contain 0), since
+// eta_k = 1/(d + lambda_k) is not a dyadic and the balls are not points; elsewhere
+// compare_within's exact equality (tolerance 0).
+template <class T>
+void compare_exact(case_context& ctx, const std::string& label, const Mat<T>& computed,
+                   const Mat<T>& reference) {
+  if constexpr (is_ball_scalar<T>)
+    ctx.compare<T>(label, computed, reference, T(0));
+  else
+    compare_within<T>(ctx, label, computed, reference, T(0));
+}
+
+// The exact validation loss of run k (ridge GD with lambda on D_train for `steps` steps from 0,
+// eta = 1/(d + lambda), then (1 / (2 n_val)) sum_{D_val} (<x_j, w> - y_j)^2), in rationals from
+// the case's dyadic data: what the ball body decides the selection on.
+inline Q exact_validation_loss(const Mat<double>& X, const Mat<double>& y, Eigen::Index n_train,
+                               double lambda, int steps) {
+  const Eigen::Index d = X.rows(), N = X.cols();
+  const Mat<Q> Xq = from_double<Q>(X), yq = from_double<Q>(y);
+  const Q lam(lambda), eta = Q(1) / (Q(d) + lam);
+  const auto w = ridge_gd_iterates<Q>(Mat<Q>(Xq.leftCols(n_train)), Mat<Q>(yq.leftCols(n_train)),
+                                      Mat<Q>(Mat<Q>::Zero(d, 1)), eta, lam, steps);
+  Q sum(0);
+  for (Eigen::Index j = n_train; j < N; ++j) {
+    Q f(0);
+    for (Eigen::Index r = 0; r < d; ++r) f += Xq(r, j) * w.back()(r, 0);
+    sum += (f - yq(0, j)) * (f - yq(0, j));
+  }
+  return sum / Q(2 * (N - n_train));
+}
+
 // 3. Theorem H.2 with the GD runs: K = 2..3 ridge GD runs (distinct lambda_k in {1/4, 1/2, 1},
 //    eta_k = 1/(d + lambda_k), R_k = 2d/lambda_k) for T = 1..4 steps on D_train, the read-out,
 //    then the three layers: after layer l <= T every token holds every run's GD iterate on
@@ -371,10 +407,10 @@ void selection_transformer_selects_among_ridge_gd_runs(case_context& ctx,
           got(k * d + r, i) = out[l](L.w(k, r), i);
           want(k * d + r, i) = ref[k][l](r, 0);
         }
-    compare_within<T>(ctx,
-                      "layer " + std::to_string(l) +
-                          ": every token's w_k vs ridge GD iterate l on D_train (lambda_k)",
-                      got, want, T(0));
+    compare_exact<T>(ctx,
+                     "layer " + std::to_string(l) +
+                         ": every token's w_k vs ridge GD iterate l on D_train (lambda_k)",
+                     got, want);
   }
   // Predictions f_k(x_i) = <x_i, w_k^T>, validation losses, selection weights.
   Mat<T> F(K, N + 1);
@@ -391,8 +427,8 @@ void selection_transformer_selects_among_ridge_gd_runs(case_context& ctx,
               "max |f - y'| / (2 R_val) = " + full_digits(worst_residual) +
                   ", max -(f + R_f) = " + full_digits(worst_negative));
   const Mat<T>& after_readout = out[steps + 1];
-  compare_within<T>(ctx, "read-out: every token's f_k vs <x_i, w_k^T>",
-                    Mat<T>(after_readout.block(L.f(0), 0, K, N + 1)), F, T(0));
+  compare_exact<T>(ctx, "read-out: every token's f_k vs <x_i, w_k^T>",
+                   Mat<T>(after_readout.block(L.f(0), 0, K, N + 1)), F);
   const Mat<T> validated =
       relu_attention_forward<T>(tf.blocks[steps + 1].attention, after_readout, N);
   std::vector<Q> Lq(K);
@@ -404,25 +440,39 @@ void selection_transformer_selects_among_ridge_gd_runs(case_context& ctx,
       sum += e * e;
     }
     const T loss = sum / T(2 * n_val);
-    Lq[k] = Q(loss);
+    if constexpr (is_ball_scalar<T>) {
+      // Balls: the selection (which run is within gamma of the best, the weights lambda_k) is
+      // decided on the exact rational losses of the same data, never on two overlapping balls;
+      // the ball loss must enclose the exact one.
+      Lq[k] = exact_validation_loss(X, y, n_train, lambdas[k], steps);
+      ctx.check_identity("the ball validation loss L_" + std::to_string(k + 1) +
+                             " encloses the exact rational one",
+                         loss, ball_of_rational(Lq[k]));
+    } else {
+      Lq[k] = Q(loss);
+    }
     for (Eigen::Index i = 0; i <= N; ++i) loss_ref(k, i) = loss;
   }
-  compare_within<T>(ctx, "validation layer: every token's L_k vs the closed-form validation loss",
-                    Mat<T>(validated.block(L.loss(0), 0, K, N + 1)), loss_ref, T(0));
+  compare_exact<T>(ctx, "validation layer: every token's L_k vs the closed-form validation loss",
+                   Mat<T>(validated.block(L.loss(0), 0, K, N + 1)), loss_ref);
   const selection_reference s = selection_weights_reference(Lq, Q(gamma));
   const int best = require_the_paper_s_selection_claim(ctx, Lq, Q(gamma), s);
   ctx.note("a run within gamma of no other (its prediction must be the output)",
            best < 0 ? std::string("none") : std::to_string(best + 1));
   T y_ref(0);
-  for (Eigen::Index k = 0; k < K; ++k) y_ref += T(s.lambda[k]) * F(k, N);
+  for (Eigen::Index k = 0; k < K; ++k) {
+    if constexpr (is_ball_scalar<T>)
+      y_ref += ball_of_rational(s.lambda[k]) * F(k, N);
+    else
+      y_ref += T(s.lambda[k]) * F(k, N);
+  }
   const T y_hat = out.back()(L.y(), N);
-  compare_within<T>(ctx, "output y_{N+1} vs sum_k lambda_k <x_{N+1}, w_k^T>",
-                    Mat<T>(Mat<T>::Constant(1, 1, y_hat)), Mat<T>(Mat<T>::Constant(1, 1, y_ref)),
-                    T(0));
+  compare_exact<T>(ctx, "output y_{N+1} vs sum_k lambda_k <x_{N+1}, w_k^T>",
+                   Mat<T>(Mat<T>::Constant(1, 1, y_hat)), Mat<T>(Mat<T>::Constant(1, 1, y_ref)));
   if (best >= 0)
-    compare_within<T>(ctx, "separated best run: the output is <x_{N+1}, w_k*^T>",
-                      Mat<T>(Mat<T>::Constant(1, 1, y_hat)),
-                      Mat<T>(Mat<T>::Constant(1, 1, F(best, N))), T(0));
+    compare_exact<T>(ctx, "separated best run: the output is <x_{N+1}, w_k*^T>",
+                     Mat<T>(Mat<T>::Constant(1, 1, y_hat)),
+                     Mat<T>(Mat<T>::Constant(1, 1, F(best, N))));
 }
 
 }  // namespace iclproof::bai_selection_checks

@@ -3,6 +3,7 @@
 // docs/constructions/gdpp_rate.md.
 #include "gdpp_rate.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -21,6 +22,7 @@ ICLPROOF_PROPERTY(
   preconditioning_layer_maps_each_eigenvalue<T>(ctx, real_construction<T>());
 }
 ICLPROOF_PROPERTY_BODY(gdpp_eigen_map, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(gdpp_eigen_map, ::iclproof::ball_real);
 ICLPROOF_SIZES(gdpp_eigen_map,
                "fixed: N <= 8, d <= N, s_i <= 6, K <= 3 layers (the rational sizes triple per "
                "layer)");
@@ -43,6 +45,7 @@ ICLPROOF_EXACT_PROPERTY(
     "squared") {
   condition_number_contracts_as_lemma_a3<T>(ctx, real_construction<T>());
 }
+ICLPROOF_PROPERTY_BODY(gdpp_kappa, ::iclproof::ball_real);
 ICLPROOF_SIZES(gdpp_kappa, "fixed: N <= 8, s_i <= 12, K <= 6 (rational sizes triple per layer)");
 
 ICLPROOF_EXACT_PROPERTY(
@@ -59,4 +62,5 @@ ICLPROOF_EXACT_PROPERTY(
     "exact statements; the schedule's condition numbers are rational only on this data") {
   gdpp_stack_reaches_eps_in_the_stated_layers<T>(ctx, real_construction<T>());
 }
+ICLPROOF_PROPERTY_BODY(gdpp_eps, ::iclproof::ball_real);
 ICLPROOF_SIZES(gdpp_eps, "fixed: N <= 8, s_i <= 4 (kappa_0 <= 16), eps >= 1e-8");

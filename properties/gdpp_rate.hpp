@@ -180,20 +180,52 @@ void preconditioning_layer_maps_each_eigenvalue(case_context& ctx, const constru
       const Mat<T> ref = lam.asDiagonal();
       ctx.require(at + ": X_l X_l^T = diag(lambda (1 - gamma lambda)^2) of the previous (exact)",
                   gram == ref, "X_l X_l^T =\n" + case_context::matrix_full_digits(gram));
+    } else if constexpr (is_ball_scalar<T>) {
+      // Balls: the global form too, as an identity of enclosures (lam: the map applied to the
+      // exact integer eigenvalues N s_i^2, in ball arithmetic).
+      ctx.check_identity(at + ": X_l X_l^T = diag(lambda (1 - gamma lambda)^2) of the previous "
+                              "(enclosures)",
+                         gram, Mat<T>(lam.asDiagonal()));
     }
   }
 }
 
 // kappa of the diagonal Gram matrix of layer l (exact scalar).
+// On balls the min and max are enclosures (gdpp_diagonal_kappa_enclosure, src/gdpp_rate): two
+// equal eigenvalues give two overlapping balls, which `<` cannot order.
 template <class T>
 T diagonal_kappa(const Mat<T>& Xl) {
   const Mat<T> G = matmul_nt(Xl, Xl);
-  T lo = G(0, 0), hi = G(0, 0);
-  for (Eigen::Index i = 1; i < G.rows(); ++i) {
-    if (G(i, i) < lo) lo = G(i, i);
-    if (hi < G(i, i)) hi = G(i, i);
+  if constexpr (is_ball_scalar<T>) {
+    return gdpp_diagonal_kappa_enclosure<T>(G);
+  } else {
+    T lo = G(0, 0), hi = G(0, 0);
+    for (Eigen::Index i = 1; i < G.rows(); ++i) {
+      if (G(i, i) < lo) lo = G(i, i);
+      if (hi < G(i, i)) hi = G(i, i);
+    }
+    return hi / lo;
   }
-  return hi / lo;
+}
+
+// Are all s_i equal (integers: exact in every scalar)? Then every eigenvalue is the same at
+// every layer, kappa_l = 1 and kappa_l - 1 = 0 exactly: on balls a bound 0 <= 0 that no
+// enclosure decides, checked as the identity it then is.
+template <class T>
+bool all_eigenvalues_equal(const diagonal_case<T>& c) {
+  for (long v : c.s)
+    if (v != c.s[0]) return false;
+  return true;
+}
+
+// An exact identity: rational equality, or on balls the enclosure of a - b contains 0.
+template <class T>
+void require_exactly(case_context& ctx, const std::string& label, const T& a, const T& b,
+                     const std::string& values) {
+  if constexpr (is_ball_scalar<T>)
+    ctx.check_identity(label + " (enclosures)", a, b);
+  else
+    ctx.require(label + " (exact)", a == b, values);
 }
 
 // Lemma A.3 on the layers' own output, exactly: kappa_{l+1} = 4 kappa_l^3 / (3 kappa_l - 1)^2;
@@ -220,18 +252,30 @@ void condition_number_contracts_as_lemma_a3(case_context& ctx, const constructio
     const std::string at = "layer " + std::to_string(l + 1) + ": ";
     const T eps = kappa - T(1), eps1 = next - T(1);
     curve += (l ? ", " : "") + short_digits(eps1, 3);
-    ctx.require(at + "kappa' = 4 kappa^3 / (3 kappa - 1)^2 (exact)", next == gdpp_kappa_map(kappa),
-                "kappa = " + full_digits(kappa) + ", kappa' = " + full_digits(next));
+    require_exactly<T>(ctx, at + "kappa' = 4 kappa^3 / (3 kappa - 1)^2", next,
+                       gdpp_kappa_map(kappa),
+                       "kappa = " + full_digits(kappa) + ", kappa' = " + full_digits(next));
     if (T(11) / T(10) <= kappa)
       ctx.require(at + "kappa >= 1.1: kappa' <= (484/529) kappa", next <= c_const * kappa,
                   "kappa = " + full_digits(kappa) + ", kappa' = " + full_digits(next));
     if (eps <= tenth) {
       const T den = T(1) + T(3) * eps / T(2);
-      ctx.require(at + "kappa' - 1 = eps^2 (3/4 + eps) / (1 + 3 eps / 2)^2 (exact)",
-                  eps1 == eps * eps * (T(3) / T(4) + eps) / (den * den),
-                  "eps = " + full_digits(eps) + ", eps' = " + full_digits(eps1));
-      ctx.require(at + "eps <= 1/10: eps' <= 2 eps^2 (Lemma A.3)", eps1 <= T(2) * eps * eps,
-                  "eps = " + full_digits(eps) + ", eps' = " + full_digits(eps1));
+      require_exactly<T>(ctx, at + "kappa' - 1 = eps^2 (3/4 + eps) / (1 + 3 eps / 2)^2", eps1,
+                         T(eps * eps * (T(3) / T(4) + eps) / (den * den)),
+                         "eps = " + full_digits(eps) + ", eps' = " + full_digits(eps1));
+      if constexpr (is_ball_scalar<T>) {
+        // Balls: a decided comparison (`<=` of two balls throws when they overlap); where every
+        // s_i is equal eps = eps' = 0 exactly and the bound is the identity eps' = 0.
+        if (all_eigenvalues_equal(c))
+          ctx.check_identity(at + "all eigenvalues equal: eps' = 0 (enclosures)", eps1, T(0));
+        else
+          ctx.require(at + "eps <= 1/10: eps' <= 2 eps^2 (Lemma A.3; decided on the enclosures)",
+                      eps1 <= T(2) * eps * eps,
+                      "eps = " + full_digits(eps) + ", eps' = " + full_digits(eps1));
+      } else {
+        ctx.require(at + "eps <= 1/10: eps' <= 2 eps^2 (Lemma A.3)", eps1 <= T(2) * eps * eps,
+                    "eps = " + full_digits(eps) + ", eps' = " + full_digits(eps1));
+      }
     }
     kappa = next;
   }
@@ -277,6 +321,20 @@ void gdpp_stack_reaches_eps_in_the_stated_layers(case_context& ctx, const constr
     const T err = pred(0, q) - matmul_tn(Mat<T>(c.Xq.col(q)), w_star)(0, 0);
     const T xx = matmul_tn(Mat<T>(c.Xq.col(q)), Mat<T>(c.Xq.col(q)))(0, 0);
     const T proof_bound = (kappaK - T(1)) * (kappaK - T(1)) * kappa0 * kappaK * ww * xx;
+    bool zero_bound = false;
+    if constexpr (is_ball_scalar<T>) {
+      // Balls: where every s_i is equal (kappa_0 = 1: one GD step lands on w*), X Y^T = 0
+      // (w* = 0) or x_t = 0 (integers: exact points), err = 0 = both bounds exactly, which no
+      // enclosure decides as an inequality: checked as the identity err = 0 instead. Otherwise
+      // the two bounds below are decided comparisons of balls (a throw where they overlap).
+      zero_bound = all_eigenvalues_equal(c) || is_exact_zero(xx) ||
+                   Mat<T>(matmul_nt(c.X, c.Y)).cwiseAbs2().sum() == T(0);
+      if (zero_bound)
+        ctx.check_identity(
+            "query " + std::to_string(q) + ": kappa_0 = 1, w* = 0 or x_t = 0: err = 0 (enclosures)",
+            err, T(0));
+    }
+    if (zero_bound) continue;
     ctx.require("query " + std::to_string(q) +
                     ": err^2 <= (kappa_K - 1)^2 kappa_0 kappa_K ||w*||^2 ||x_t||^2 (Lemma A.2 "
                     "in the transformed coordinates)",

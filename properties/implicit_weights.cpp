@@ -3,6 +3,7 @@
 // implicit_weights.hpp; the contract in docs/constructions/implicit_weights.md.
 #include "implicit_weights.hpp"
 
+#include "core/ball_linalg.hpp"
 #include "core/rational.hpp"
 
 using namespace iclproof;
@@ -27,6 +28,7 @@ ICLPROOF_PROPERTY(
   every_token_is_read_by_the_implicit_state<T>(ctx, head_form::general, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_tokens_general, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(iw_tokens_general, ::iclproof::ball_real);
 ICLPROOF_SIZES(iw_tokens_general, random_lt_sizes);
 
 ICLPROOF_PROPERTY(
@@ -40,6 +42,7 @@ ICLPROOF_PROPERTY(
   every_token_is_read_by_the_implicit_state<T>(ctx, head_form::paper, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_tokens_paper, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(iw_tokens_paper, ::iclproof::ball_real);
 ICLPROOF_SIZES(iw_tokens_paper, random_lt_sizes);
 
 ICLPROOF_PROPERTY(
@@ -51,6 +54,7 @@ ICLPROOF_PROPERTY(
   prediction_is_the_implicit_linear_model<T>(ctx, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_prediction, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(iw_prediction, ::iclproof::ball_real);
 ICLPROOF_SIZES(iw_prediction, random_lt_sizes);
 
 ICLPROOF_PROPERTY(
@@ -66,6 +70,7 @@ ICLPROOF_PROPERTY(
   diagonal_layer_is_preconditioned_gd_on_the_implicit_loss<T>(ctx, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_diag_gd, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(iw_diag_gd, ::iclproof::ball_real);
 ICLPROOF_SIZES(iw_diag_gd, random_lt_sizes);
 
 ICLPROOF_PROPERTY(
@@ -78,6 +83,7 @@ ICLPROOF_PROPERTY(
   gd_stack_reads_as_gd_iterates<T>(ctx, &read_implicit_weights<T>);
 }
 ICLPROOF_PROPERTY_BODY(iw_gd_stack, ::iclproof::rational_real);
+ICLPROOF_PROPERTY_BODY(iw_gd_stack, ::iclproof::ball_real);
 ICLPROOF_SIZES(iw_gd_stack,
                "fixed: d <= 4, N <= 8, K <= 2 and small integers keep every value a short "
                "dyadic rational, exact even in double (the bit-for-bit claim)");

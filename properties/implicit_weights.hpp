@@ -14,7 +14,9 @@
 // d + o <= 6, n <= 6, 2 heads, h, v <= 7, at most 14 magnitude bits per layer),
 // b_{l+1} <= 3 b_l + 14 and q_{l+1} <= 3 q_l + 12: b + q <= 41 at one layer, 143 at two, 455 at
 // three. Hence 1 layer below 160 bits (double, long double), 2 from 160 bits (MPFR 256), 3 from
-// 512 bits on (layer_cap). That a case really is computed without rounding is argued here, not
+// 512 bits on (layer_cap). On balls (Arb) 3 layers at any precision: there the comparisons are
+// identities of enclosures (require_equal), which need no exact representation. That a case
+// really is computed without rounding is argued here, not
 // proved: a case that rounded would FAIL the equality (never pass wrongly).
 #pragma once
 
@@ -54,20 +56,30 @@ enum class head_form { general, paper, diagonal };
 // The most layers whose values the precision holds exactly (header comment).
 template <class T>
 int layer_cap() {
-  if constexpr (is_exact_scalar<T>) {
-    return 3;
+  if constexpr (is_exact_scalar<T> || is_ball_scalar<T>) {
+    return 3;  // balls: an enclosure needs no exact representation (require_equal below)
   } else {
     const int p = precision_of(T(1));
     return p < 160 ? 1 : p < 512 ? 2 : 3;
   }
 }
 
-// Exact equality of two matrices, with both in full digits on failure.
+// Exact equality of two matrices, with both in full digits on failure. On balls an identity of
+// two enclosures (case_context::check_identity: the enclosure of a - b must contain 0): three
+// layers need up to 455 bits (header), more than a 257-bit midpoint holds, so the balls of both
+// sides are not points there, and the identity is certified by containment instead.
 template <class T>
 void require_equal(case_context& ctx, const std::string& label, const Mat<T>& a, const Mat<T>& b) {
-  ctx.require(label + " (exact)", a.rows() == b.rows() && a.cols() == b.cols() && a == b,
-              "left =\n" + case_context::matrix_full_digits(a) + "right =\n" +
-                  case_context::matrix_full_digits(b));
+  if constexpr (is_ball_scalar<T>) {
+    ctx.require(label + " (shapes)", a.rows() == b.rows() && a.cols() == b.cols(),
+                std::to_string(a.rows()) + "x" + std::to_string(a.cols()) + " vs " +
+                    std::to_string(b.rows()) + "x" + std::to_string(b.cols()));
+    ctx.check_identity(label + " (enclosures)", a, b);
+  } else {
+    ctx.require(label + " (exact)", a.rows() == b.rows() && a.cols() == b.cols() && a == b,
+                "left =\n" + case_context::matrix_full_digits(a) + "right =\n" +
+                    case_context::matrix_full_digits(b));
+  }
 }
 
 template <class T>

@@ -1,6 +1,8 @@
 // Properties of the exact population optima (src/references/population_optima.hpp).
 #include "population_optima.hpp"
 
+#include "core/ball_linalg.hpp"
+
 using namespace iclproof;
 using namespace iclproof::population_optima_checks;
 using namespace iclproof::cite;
@@ -28,6 +30,7 @@ ICLPROOF_PROPERTY(
   one_step_gd_isotropic_matches_exact_integral<T>(
       ctx, [](int d, int N, const auto& m) { return one_step_gd_isotropic(d, N, m); });
 }
+ICLPROOF_PROPERTY_BODY(pop_gd_isotropic, ::iclproof::ball_real);
 ICLPROOF_SIZES(pop_gd_isotropic, cubature_sizes);
 
 ICLPROOF_PROPERTY(
@@ -52,6 +55,7 @@ ICLPROOF_PROPERTY(
         return one_step_preconditioned_loss(S, Sw, N, P);
       });
 }
+ICLPROOF_PROPERTY_BODY(pop_preconditioner, ::iclproof::ball_real);
 ICLPROOF_SIZES(pop_preconditioner, cubature_sizes);
 
 ICLPROOF_PROPERTY(
@@ -69,5 +73,6 @@ ICLPROOF_PROPERTY(
   step_size_minimises_quadratic_exactly(
       ctx, [](int d, int N, const auto& m) { return one_step_gd_isotropic(d, N, m); });
 }
+ICLPROOF_PROPERTY_BODY(pop_exact_minimiser, ::iclproof::ball_real);
 ICLPROOF_SIZES(pop_exact_minimiser,
                "fixed: draws d <= 32, N <= 100 under every profile (closed-form moments, no data)");

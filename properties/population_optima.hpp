@@ -111,6 +111,11 @@ T formula_rounding_bound(int d, const T& kappa, const Mat<T>& P, const Mat<T>& S
   return T(T(32 * d * d * d) * kappa * kappa * eps<T>() * S);
 }
 
+// On balls (Arb) the integral (every node, the reference's step, the weighted sum) and the
+// formula are enclosures of their exact values, so the comparison is the exact identity
+// E f = formula as an identity of enclosures (case_context::check_identity: the enclosure of
+// the difference must contain 0), with no rounding bound: the first-order model above plays
+// no part. A wrong formula fails as soon as it differs by more than the two enclosures' widths.
 template <class T>
 void require_exact_integral(case_context& ctx, const std::string& label,
                             const exact_loss_integral<T>& integral, const T& formula_bound,
@@ -121,9 +126,37 @@ void require_exact_integral(case_context& ctx, const std::string& label,
                " cubature nodes)",
            full_digits(integral.value));
   ctx.note(label + ": formula", full_digits(formula));
-  ctx.check_le_hand_derived<T>(label + ": |integral - formula| <= rounding bound",
-                               T(abs(integral.value - formula)),
-                               T(integral.rounding_bound + formula_bound), exact_integral_bound);
+  if constexpr (is_ball_scalar<T>) {
+    ctx.check_identity(label + ": integral = formula (enclosures, no rounding bound)",
+                       integral.value, formula);
+  } else {
+    ctx.check_le_hand_derived<T>(label + ": |integral - formula| <= rounding bound",
+                                 T(abs(integral.value - formula)),
+                                 T(integral.rounding_bound + formula_bound), exact_integral_bound);
+  }
+}
+
+// A lower-triangular L with L L^T = Sigma (Cholesky, in the scalar's arithmetic). On balls it
+// replaces spd_sqrt (an eigendecomposition, which balls do not have) as the factor of the
+// context X = L Z: Z ~ N(0, I) is rotation invariant, so X = L Z ~ N(0, L L^T) = N(0, Sigma)
+// for every factor, and the exact integral does not depend on the choice. A pivot whose
+// enclosure reaches 0 or below gives a NaN ball (sqrt of a negative ball), which fails the
+// identity, never a guess.
+template <class T>
+Mat<T> cholesky_factor(const Mat<T>& Sigma) {
+  const Eigen::Index d = Sigma.rows();
+  Mat<T> L = Mat<T>::Zero(d, d);
+  for (Eigen::Index j = 0; j < d; ++j) {
+    T diag = Sigma(j, j);
+    for (Eigen::Index k = 0; k < j; ++k) diag -= L(j, k) * L(j, k);
+    L(j, j) = sqrt(diag);
+    for (Eigen::Index i = j + 1; i < d; ++i) {
+      T v = Sigma(i, j);
+      for (Eigen::Index k = 0; k < j; ++k) v -= L(i, k) * L(j, k);
+      L(i, j) = v / L(j, j);
+    }
+  }
+  return L;
 }
 
 // One GD step, isotropic data, w ~ N(0, I): the exact loss quadratic at eta* and at a second
@@ -189,15 +222,24 @@ void one_step_preconditioner_matches_exact_integral(case_context& ctx, const Opt
   // up to 8 d^3), hand-derived, not proved.
   const Mat<T> closed = w_identity ? optimal_preconditioner_w_identity(Sigma, N)
                                    : optimal_preconditioner_w_sigma_inverse(Sigma, N);
-  const T kappa = spd_condition_number(Sigma);
-  using boost::multiprecision::sqrt;
-  using std::sqrt;
-  const T scale = sqrt(closed.squaredNorm());
-  const T bound = T(32) * T(d * d * d) * kappa * kappa * eps<T>() * scale;
-  ctx.compare<T>("P* (general formula) vs closed form of the convention", opt.P, closed, bound);
-
-  // The loss at P* and at a perturbed P against the exact integral over X = Sigma^(1/2) Z.
-  const Mat<T> S12 = spd_sqrt(Sigma);
+  // Balls: the identity of the two enclosures (ctx.compare on an interval scalar), so neither
+  // kappa(Sigma) (an eigenvalue computation) nor the bound enters; the factor of the context is
+  // a Cholesky factor (cholesky_factor above) instead of Sigma^(1/2).
+  T kappa(1);
+  Mat<T> S12;
+  if constexpr (is_ball_scalar<T>) {
+    ctx.compare<T>("P* (general formula) vs closed form of the convention", opt.P, closed, T(0));
+    S12 = cholesky_factor(Sigma);
+  } else {
+    kappa = spd_condition_number(Sigma);
+    using boost::multiprecision::sqrt;
+    using std::sqrt;
+    const T scale = sqrt(closed.squaredNorm());
+    const T bound = T(32) * T(d * d * d) * kappa * kappa * eps<T>() * scale;
+    ctx.compare<T>("P* (general formula) vs closed form of the convention", opt.P, closed, bound);
+    // The loss at P* and at a perturbed P against the exact integral over X = Sigma^(1/2) Z.
+    S12 = spd_sqrt(Sigma);
+  }
   const T one(1), three(3);
   const auto integral = integrate_one_step_loss<T>(d, N, opt.P, S12, one, three, Sigma, Sigma_w);
   require_exact_integral<T>(ctx, "loss(P*)", integral,
@@ -211,8 +253,14 @@ void one_step_preconditioner_matches_exact_integral(case_context& ctx, const Opt
                             formula_rounding_bound<T>(d, kappa, P2, Sigma, Sigma_w), l2);
   // Optimality away from rounding: loss(P2) - loss(P*) = tr((P2 - P*)^T G (P2 - P*) Sigma) >= 0
   // up to the rounding of the two evaluations (a few eps times their size).
-  ctx.check_le<T>("loss(P*) <= loss(P2) + rounding", T(opt.loss > l2 ? T(opt.loss - l2) : T(0)),
-                  T(T(64 * d * d) * eps<T>() * l2));
+  if constexpr (is_ball_scalar<T>) {
+    // Balls: decided on the enclosures (`<=` of two balls throws where they overlap).
+    ctx.require("loss(P*) <= loss(P2) (decided on the enclosures)", opt.loss <= l2,
+                "loss(P*) = " + full_digits(opt.loss) + ", loss(P2) = " + full_digits(l2));
+  } else {
+    ctx.check_le<T>("loss(P*) <= loss(P2) + rounding", T(opt.loss > l2 ? T(opt.loss - l2) : T(0)),
+                    T(T(64 * d * d) * eps<T>() * l2));
+  }
 }
 
 // Exact, in rationals: eta* = b/a minimises the quadratic (the excess at eta* +- h is exactly

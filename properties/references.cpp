@@ -96,6 +96,7 @@ ICLPROOF_PROPERTY(
   ridge_agrees_with_twice_the_precision<T>(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }
+ICLPROOF_PROPERTY_BODY(ridge_2p, ::iclproof::ball_real);
 ICLPROOF_NOT_APPLICABLE(ridge_2p, rational,
                         "compares two floating-point precisions; exact ridge is checked by the "
                         "other references.* properties");

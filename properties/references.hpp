@@ -389,20 +389,12 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge) {
       ctx, ridge, [](const Mat<T>& X, const Mat<T>& Y) { return min_norm_least_squares(X, Y); });
 }
 
-// Ridge at precision p agrees with ridge at precision 2p (tolerance-free in spirit: the 2p
-// result stands in for the exact one; its own error is 2^-p times smaller). Bound: the
-// forward error at p, ridge_solve_error_bound (solve, forming A and the right-hand side), plus
-// the 2p error and rounding the 2p result to p bits, twice the sum.
-// For double and long double the 2p run is MPFR at twice their significand bits.
-template <class T, class Ridge>
-void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge) {
-  const task_spec spec = gen_ridge_family_task<T>(0.1);
-  const T lambda = T(std::ldexp(1.0, *rc::gen::inRange(-6, 3)));
-  ctx.note_value("task", spec);
-  ctx.note("lambda", full_digits(lambda));
-  const auto task = make_task<T>(spec);
-  const Mat<T> W_p = ridge(task.X, task.Y, lambda);
-  const int p = precision_of(T(0));
+// The floating-point scalars: the 2p ridge (MPFR) rounded to p bits, within twice the p-bit
+// Cholesky forward-error bound plus the rounding of the 2p result to p bits.
+template <class T, class Task>
+void ridge_agrees_with_twice_the_precision_rounded(case_context& ctx, const task_spec& spec,
+                                                   const T& lambda, const Task& task,
+                                                   const Mat<T>& W_p, int p) {
   Mat<T> W_2p_rounded;
   {
     scoped_mpfr_precision twice(2 * std::max(p, min_precision_bits));
@@ -418,6 +410,39 @@ void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge
   const T nw = frobenius<T>(W_p);
   const T bound = T(2) * (ridge_solve_error_bound<T>(task.X, task.Y, lambda, nw) + eps<T>() * nw);
   ctx.compare<T>("ridge at p vs ridge at 2p", W_p, W_2p_rounded, bound);
+}
+
+// Ridge at precision p agrees with ridge at precision 2p (tolerance-free in spirit: the 2p
+// result stands in for the exact one; its own error is 2^-p times smaller). Bound: the
+// forward error at p, ridge_solve_error_bound (solve, forming A and the right-hand side), plus
+// the 2p error and rounding the 2p result to p bits, twice the sum.
+// For double and long double the 2p run is MPFR at twice their significand bits.
+template <class T, class Ridge>
+void ridge_agrees_with_twice_the_precision(case_context& ctx, const Ridge& ridge) {
+  const task_spec spec = gen_ridge_family_task<T>(0.1);
+  const T lambda = T(std::ldexp(1.0, *rc::gen::inRange(-6, 3)));
+  ctx.note_value("task", spec);
+  ctx.note("lambda", full_digits(lambda));
+  const auto task = make_task<T>(spec);
+  const Mat<T> W_p = ridge(task.X, task.Y, lambda);
+  const int p = precision_of(T(0));
+  if constexpr (is_ball_scalar<T>) {
+    // Balls: the ridge at p bits (Arb's arb_mat_spd_solve under ridge_closed_form) and the same
+    // ridge on balls at 2p bits both enclose the exact ridge solution of the same (exactly
+    // converted) task, so the two enclosures must overlap: the identity check of ctx.compare
+    // (the enclosure of W_p - W_2p contains 0). No rounding model and no eigenvalue enter.
+    Mat<T> W_2p;
+    {
+      scoped_mpfr_precision twice(2 * std::max(p, min_precision_bits));
+      const auto task2 = make_task<T>(spec);
+      W_2p = ridge(task2.X, task2.Y, T(static_cast<double>(lambda)));
+    }
+    ctx.note("ridge at 2p bits (enclosures)", case_context::matrix_full_digits(W_2p));
+    ctx.compare<T>("ridge at p vs ridge at 2p (enclosures of the exact ridge overlap)", W_p, W_2p,
+                   T(0));
+  } else {
+    ridge_agrees_with_twice_the_precision_rounded<T>(ctx, spec, lambda, task, W_p, p);
+  }
 }
 
 }  // namespace iclproof::reference_checks

@@ -56,4 +56,10 @@ T gdpp_lemma_a3_contraction();
 // (delta = 2 eps squares).
 int gdpp_rate_layer_bound(long double kappa, long double tol);
 
+// kappa = max_i G_ii / min_i G_ii of a diagonal Gram matrix G on balls (Arb), with the max and
+// the min as enclosures (arb_max; min = -max(-.)): two equal eigenvalues are two overlapping
+// balls, which `<` cannot order. Instantiated for ball_real only (gdpp_rate_ball.cpp).
+template <class T>
+T gdpp_diagonal_kappa_enclosure(const Mat<T>& G);
+
 }  // namespace iclproof
