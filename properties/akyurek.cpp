@@ -22,7 +22,9 @@ using namespace iclproof::akyurek_checks;
 [[maybe_unused]] static constexpr const char* realised_chain_sizes =
     "fixed: the chain length is set by the precision (chain_size_max: d, n <= 3 at >= 128 "
     "bits) because the propagated first-order bound grows geometrically with the number of "
-    "layers and stops bounding anything beyond it";
+    "layers and stops bounding anything beyond it; on enclosures (interval, ball) the Theorem 2 "
+    "chain runs n = 1 update only: each realised div layer widens the enclosure by about M N "
+    "(2^69 at 257 bits, measured)";
 
 namespace {
 
@@ -278,12 +280,24 @@ namespace {
 // finite only for the smallest chains.
 inline int chain_size_max(int bits) { return bits >= 128 ? 3 : 1; }
 
+// On enclosures (interval and ball) the Theorem 2 chain runs one Sherman-Morrison update (n = 1):
+// a realised div layer multiplies the enclosure width of its input by about M N (the LayerNorm
+// mean and the MLP's mean recovery add N c and -N c - S/M, enclosed apart, whose N c cancel only
+// in exact arithmetic; the centred MLP form does not reach back through the LayerNorm). Measured
+// on d = 2, n = 2 (docs/ball-arithmetic.md): the first div layer adds 69 bits of width at 257
+// bits; the second div layer's local error enclosure is 2^248 eps wide at 257 bits (2^-8
+// absolute; bound 2^-71), 2^442 eps at 513 (bound 2^-135), 2^824 eps at 1025 (bound 2^-263):
+// INCONCLUSIVE at every precision, since the knobs M, N grow with the precision.
+inline int enclosure_update_max(int n_max) { return std::min(n_max, 1); }
+
 // A Theorem 1 / Theorem 2 chain (make_chain, from the drawn case) run through real decoder
 // layers (Rows: the chain's row layout), at the sizes the precision's bound still bounds.
 template <class T, class Rows, class MakeChain>
-void realised_chain_property(case_context& ctx, const MakeChain& make_chain) {
+void realised_chain_property(case_context& ctx, const MakeChain& make_chain,
+                             bool one_update_on_enclosures = false) {
   const int m = chain_size_max(scalar_traits<T>::bits());
-  const chain_case cc = gen_chain_case(m, m, scalar_traits<T>::bits() < 200);
+  const int n_max = is_interval_scalar<T> && one_update_on_enclosures ? enclosure_update_max(m) : m;
+  const chain_case cc = gen_chain_case(m, n_max, scalar_traits<T>::bits() < 200);
   note_chain(ctx, cc);
   const gelu_form form = gen_form();
   ctx.note("form", raw::to_string(form));
@@ -326,7 +340,8 @@ ICLPROOF_PROPERTY(
                   bound("proofs/AkyurekBounds.v:layernorm_division_remainder"), raw_layer_backing(),
                   div_layer_backing())) {
   realised_chain_property<T, raw::sm_rows>(
-      ctx, [](const chain_case& cc) { return raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda)); });
+      ctx, [](const chain_case& cc) { return raw::theorem2_chain<T>(cc.d, cc.n, T(cc.lambda)); },
+      true);
 }
 ICLPROOF_SIZES(thm2_realised, realised_chain_sizes);
 
@@ -347,12 +362,8 @@ ICLPROOF_NOT_APPLICABLE(gelu_product_order, interval,
 ICLPROOF_NOT_APPLICABLE(thm2_exact, interval,
                         "its tolerance needs eigenvalues (no interval eigensolver); rational mode "
                         "checks it exactly");
-ICLPROOF_NOT_APPLICABLE(thm1_realised, interval,
-                        "interval body not registered yet: a one-layer bound is INCONCLUSIVE "
-                        "against its enclosure at 256 bits, not yet analysed");
-ICLPROOF_NOT_APPLICABLE(thm2_realised, interval,
-                        "interval body not registered yet: an ambiguous interval comparison in "
-                        "the chain's construction, not yet made explicit");
+ICLPROOF_PROPERTY_BODY(thm1_realised, ::iclproof::interval_real);
+ICLPROOF_PROPERTY_BODY(thm2_realised, ::iclproof::interval_real);
 ICLPROOF_NOT_APPLICABLE(thm2_realised, rational, realised_chain_reason);
 
 // ------------------------------------------------------------------ ball mode (Arb)
@@ -372,11 +383,10 @@ ICLPROOF_NOT_APPLICABLE(gelu_product_order, ball,
 ICLPROOF_NOT_APPLICABLE(thm2_exact, ball,
                         "its tolerance needs eigenvalues (no ball eigensolver used); rational mode "
                         "checks it exactly");
-ICLPROOF_NOT_APPLICABLE(thm1_realised, ball,
-                        "ball body not registered: balls share the interval mode's verdicts and "
-                        "comparison semantics, and a one-layer bound is INCONCLUSIVE against its "
-                        "MPFI enclosure at 256 bits (docs/ball-arithmetic.md)");
-ICLPROOF_NOT_APPLICABLE(thm2_realised, ball,
-                        "ball body not registered: the chain's construction makes an ambiguous "
-                        "comparison on enclosures (balls compare as intervals do, "
-                        "docs/ball-arithmetic.md)");
+// The realised chains on balls (and intervals, above): on enclosures the realised layers' MLP is
+// evaluated in its centred form (raw/decoder_layer.hpp: mlp_centred), without which each product
+// layer multiplied the enclosure width by about s (+35 to +45 bits at 257 bits) until a one-layer
+// bound was INCONCLUSIVE and then a blown-up enclosure compared ambiguously
+// (docs/ball-arithmetic.md, "The realised chains").
+ICLPROOF_PROPERTY_BODY(thm1_realised, ::iclproof::ball_real);
+ICLPROOF_PROPERTY_BODY(thm2_realised, ::iclproof::ball_real);

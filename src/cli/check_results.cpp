@@ -163,6 +163,9 @@ int present_check_results(const check_options& opt, const check_setup& setup,
         {"tolerance", r.exact && !std::isfinite(r.worst_log2_bound) ? nlohmann::json("exact")
                                                                     : nlohmann::json(nullptr)},
         {"margin_log10", number_or_null(r.margin_log10)},
+        {"log2_max_enclosure_width_in_eps", trust.mode == check_mode::interval
+                                                ? number_or_null(r.max_log2_width_in_eps)
+                                                : nlohmann::json(nullptr)},
         {"drawn_sizes", drawn_sizes_to_json(r.drawn)},
         {"check_margins", check_margins_json(r)},
         {"vacuous_checks", vacuous_checks_json(loose_checks)},
@@ -177,7 +180,7 @@ int present_check_results(const check_options& opt, const check_setup& setup,
   if (!opt.json_path.empty()) {
     std::ofstream out(opt.json_path);
     if (!out) throw std::runtime_error("cannot write " + opt.json_path);
-    out << nlohmann::json{{"schema", "iclproof-check/2"},
+    out << nlohmann::json{{"schema", "iclproof-check/3"},
                           {"scalar", scalar},
                           {"certified", opt.certified},
                           {"precision_bits",

@@ -35,7 +35,8 @@ check_setup prepare_check(const check_options& opt) {
   check_setup setup;
   if (opt.certified && opt.scalar != scalar_kind::mpfr)
     throw std::invalid_argument(
-        "--certified chooses the scalar per property (exact, interval, else MPFR); drop --scalar");
+        "--certified chooses the scalar per property (exact, ball, interval, else MPFR); drop "
+        "--scalar");
   if (opt.ci && opt.certified && opt.trust_levels_path.empty())
     throw std::invalid_argument(
         "--ci --certified needs --trust-levels FILE (the recorded levels, "
@@ -103,8 +104,9 @@ void print_check_header(const check_options& opt, const check_setup& setup) {
   if (opt.certified)
     fmt::print(
         "--certified: each property runs in its strongest mode (rational if it has an exact body "
-        "and an exact claim, else interval if it has an interval body, else rational if it has an "
-        "exact body (an approximation under a Qed bound compared exactly), else MPFR)\n");
+        "and an exact claim, else the interval mode if it has an enclosure body: on Arb balls if "
+        "it has a ball body, else on MPFI; else rational if it has an exact body (an "
+        "approximation under a Qed bound compared exactly), else MPFR)\n");
   if (audit.path.empty())
     fmt::print("no --proof-audit: no property is `proved` in this run (shared/TRUST.md)\n");
   std::fflush(stdout);

@@ -166,7 +166,7 @@ int run_command_line(int argc, char** argv) {
       check.size = parse_size_profile(size_text).value();
       if (check.certified && scalar_opt->count() > 0)
         throw std::invalid_argument(
-            "--certified chooses the scalar per property (exact, interval, else MPFR); drop "
+            "--certified chooses the scalar per property (exact, ball, interval, else MPFR); drop "
             "--scalar");
       return run_check_command(check);
     }

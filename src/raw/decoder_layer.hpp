@@ -182,6 +182,52 @@ Vec<T> layer_norm_squared(const Vec<T>& x, const T& eps) {
   return y;
 }
 
+// The MLP term W_out g(W_in u + b_in) of one token on enclosures, in the centred (mean-value)
+// form: with c the midpoint of the enclosure U of u (a point), for every u in U and every output
+// row r there is a t on the segment [c, u], inside U, with
+//   (W_out g(W_in u + b_in))_r = (W_out g(W_in c + b_in))_r + (M(t) (u - c))_r,
+//   M(t) = W_out diag(g'(W_in t + b_in)) W_in,
+// so the result lies in W_out g(W_in c + b_in) + M(U) (U - c), M(U) formed as a matrix first
+// (mean value theorem, componentwise). Why: the RAW product units compute
+// s^2 sqrt(pi/2) (g((x+y)/s) - g(x/s) - g(y/s)), whose first-order terms cancel in exact
+// arithmetic but not in the naive enclosure (the dependency problem): each unit's enclosure has
+// the width of its own argument, and s^2 (...) multiplies the input width by about s
+// (measured on the Theorem 1 chain at 257 bits: +35 to +45 bits of width per product layer,
+// docs/ball-arithmetic.md). In M(U) the three units' g' nearly cancel inside each entry, so the
+// layer multiplies the width by about its Lipschitz constant instead. Encloses the same set as
+// the naive form (both contain the exact value for every u in U); it is only narrower.
+template <class T>
+Vec<T> mlp_centred(const decoder_layer_weights<T>& w, const Vec<T>& U) {
+  const Eigen::Index Hn = U.size(), F = w.W_in.rows();
+  Vec<T> c(Hn), dU(Hn);
+  for (Eigen::Index j = 0; j < Hn; ++j) {
+    c(j) = midpoint_point(U(j));
+    dU(j) = U(j) - c(j);
+  }
+  const sparse_weights<T> s_in(w.W_in), s_out(w.W_out);
+  Vec<T> zc = s_in.apply(c), Z = s_in.apply(U);
+  Vec<T> gc(F), dg(F);
+  for (Eigen::Index f = 0; f < F; ++f) {
+    gc(f) = gelu(w.activation, T(zc(f) + w.b_in(f)));
+    dg(f) = gelu_derivative(w.activation, T(Z(f) + w.b_in(f)));
+  }
+  // M = W_out diag(g') W_in, from the nonzeros of each (rows of W_in by unit).
+  std::vector<std::vector<std::pair<Eigen::Index, const T*>>> in_row(static_cast<size_t>(F));
+  for (size_t k = 0; k < s_in.r.size(); ++k)
+    in_row[static_cast<size_t>(s_in.r[k])].push_back({s_in.c[k], s_in.v[k]});
+  Mat<T> M = Mat<T>::Zero(w.W_out.rows(), Hn);
+  for (size_t k = 0; k < s_out.r.size(); ++k) {
+    const Eigen::Index r = s_out.r[k], f = s_out.c[k];
+    const T a = *s_out.v[k] * dg(f);
+    for (const auto& [j, v] : in_row[static_cast<size_t>(f)]) M(r, j) += a * *v;
+  }
+  Vec<T> y = s_out.apply(gc);
+  for (Eigen::Index r = 0; r < M.rows(); ++r)
+    for (Eigen::Index j = 0; j < Hn; ++j)
+      if (!is_exact_zero(M(r, j))) y(r) += M(r, j) * dU(j);
+  return y;
+}
+
 template <class T>
 Mat<T> decoder_layer_forward(const decoder_layer_weights<T>& w, const Mat<T>& Hs) {
   const Eigen::Index H = Hs.rows(), Tn = Hs.cols();
@@ -197,6 +243,11 @@ Mat<T> decoder_layer_forward(const decoder_layer_weights<T>& w, const Mat<T>& Hs
   const sparse_weights<T> s_in(w.W_in), s_out(w.W_out);
   for (Eigen::Index i = 0; i < Tn; ++i) {
     const Vec<T> ln = layer_norm<T>(X.col(i), w.ln_gain, w.ln_bias, w.ln_eps);
+    if constexpr (is_interval_scalar<T>) {
+      // Enclosures: the centred form (mlp_centred), not the naive one below.
+      out.col(i) += mlp_centred(w, ln) + w.b_out;
+      continue;
+    }
     Vec<T> pre = s_in.apply(ln);
     for (Eigen::Index f = 0; f < pre.size(); ++f)
       pre(f) = gelu(w.activation, T(pre(f) + w.b_in(f)));

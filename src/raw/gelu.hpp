@@ -67,6 +67,33 @@ T gelu(gelu_form form, const T& z) {
   return form == gelu_form::erf ? gelu_erf(z) : gelu_tanh(z);
 }
 
+// The derivatives g'(z), for the centred (mean-value) form of the MLP on enclosures
+// (decoder_layer.hpp: mlp_centred), where an enclosure of g' over a whole box is needed:
+//   erf form:  g'(z) = Phi(z) + z phi(z) = erfc(-z / sqrt 2) / 2 + z exp(-z^2 / 2) / sqrt(2 pi);
+//   tanh form: g(z) = z q with q = 1 / (1 + exp(-2u)), u = k (z + a z^3), k = sqrt(2/pi), so
+//              g'(z) = q + z q (1 - q) 2 k (1 + 3 a z^2)   (q' = 2 u' q (1 - q)).
+// On an interval or ball z every operation encloses, so the result contains g'(t) for every t
+// in z (tests/unit/raw_decoder_layer_test.cpp checks both against difference quotients).
+template <class T>
+T gelu_erf_derivative(const T& z) {
+  const T phi = detail::exp_of(T(-(z * z) / T(2))) / sqrt_of(T(T(2) * pi_value<T>()));
+  return detail::erfc_of(T(-z / sqrt_of(T(2)))) / T(2) + z * phi;
+}
+
+template <class T>
+T gelu_tanh_derivative(const T& z) {
+  const T k = sqrt_of(T(T(2) / pi_value<T>()));
+  const T a = gelu_tanh_cubic<T>();
+  const T u = k * (z + a * z * z * z);
+  const T q = T(1) / (T(1) + detail::exp_of(T(-T(2) * u)));
+  return q + z * q * (T(1) - q) * T(2) * k * (T(1) + T(3) * a * z * z);
+}
+
+template <class T>
+T gelu_derivative(gelu_form form, const T& z) {
+  return form == gelu_form::erf ? gelu_erf_derivative(z) : gelu_tanh_derivative(z);
+}
+
 template <class T>
 T exp_value(const T& x) {
   return detail::exp_of(x);

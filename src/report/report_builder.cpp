@@ -28,6 +28,12 @@ namespace {
 
 std::string scalar_option_name(scalar_kind k) { return scalar_kind_name(k); }
 
+// The widest enclosure of an interval-mode (MPFI or ball) run, log2 in eps; NaN otherwise.
+double enclosure_width(const property_result& r, check_mode mode) {
+  return mode == check_mode::interval ? r.max_log2_width_in_eps
+                                      : std::numeric_limits<double>::quiet_NaN();
+}
+
 property_entry make_entry(property_result res, const proof_audit& audit) {
   property_entry e;
   apply_statement_audit(res, audit);  // the statement-file claim as this run's audit has it
@@ -135,7 +141,7 @@ std::vector<run_request> requests_of(const report_options& opt, const report_sel
     q.cfg.cases = opt.cases;
     q.cfg.seed = opt.seed;
     q.cfg.size = opt.size;
-    if (cs == scalar_kind::mpfr || cs == scalar_kind::interval)
+    if (cs == scalar_kind::mpfr || cs == scalar_kind::interval || cs == scalar_kind::ball)
       q.cfg.precision_bits = s.requested_bits;
     q.id = fmt::format("certified {} {}", scalar_kind_name(cs), prop->info.name);
     requests.push_back(std::move(q));
@@ -245,8 +251,9 @@ run_report generate_report(const report_options& opt, const report_progress& pro
       r.properties.push_back(make_entry(std::move(res), audit));
       if (same_mode) {
         property_entry& e = r.properties.back();
-        e.certified = certified_run{e.result.scalar, e.result.cases,   e.result.outcome, e.mode,
-                                    e.trust,         e.result.failure, e.result.drawn};
+        e.certified = certified_run{
+            e.result.scalar, e.result.cases,   e.result.outcome, e.mode,
+            e.trust,         e.result.failure, e.result.drawn,   enclosure_width(e.result, e.mode)};
       }
       continue;
     }
@@ -262,8 +269,9 @@ run_report generate_report(const report_options& opt, const report_progress& pro
       it->gate = combine_with_certified(
           it->gate, judge_property_run(res, t, audit, gate_policy{true, nullptr, false}),
           res.scalar, res.outcome != verdict::pass);
-      it->certified = certified_run{res.scalar,   res.cases,   res.outcome, t.mode,
-                                    t.assessment, res.failure, res.drawn};
+      it->certified =
+          certified_run{res.scalar,   res.cases,   res.outcome, t.mode,
+                        t.assessment, res.failure, res.drawn,   enclosure_width(res, t.mode)};
       continue;
     }
     sweep_point s;

@@ -28,7 +28,11 @@ json certified_json(const property_entry& e) {
           {"limited_by", c.trust.limited_by},
           {"mode", std::string(to_string(c.mode))},
           {"failure", c.failure},
-          {"drawn_sizes", drawn_sizes_to_json(c.drawn)}};
+          {"drawn_sizes", drawn_sizes_to_json(c.drawn)},
+          {"enclosure_width_log2_in_eps",
+           c.mode == check_mode::interval && !std::isnan(c.enclosure_width_log2_in_eps)
+               ? number_or_null<json>(c.enclosure_width_log2_in_eps)
+               : json(nullptr)}};
 }
 std::string value_kind(double log2_value) {
   if (std::isnan(log2_value)) return "nan";

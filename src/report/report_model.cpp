@@ -1,7 +1,10 @@
 // The report's model: a property entry's level and proof summaries, the run's pass counts.
 #include "report/report_model.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 
 namespace iclproof {
 
@@ -11,8 +14,13 @@ std::string property_entry::level_summary() const {
   if (!certified || certified->scalar == result.scalar) return here;
   std::string s = here + " (" + result.scalar + "); certified in " + certified->scalar + ": ";
   if (certified->outcome != verdict::pass) return s + to_string(certified->outcome);
-  return s + std::string(to_string(certified->trust.level)) + " at " +
-         drawn_size_text(certified->drawn);
+  s += std::string(to_string(certified->trust.level)) + " at " + drawn_size_text(certified->drawn);
+  // An enclosure run: its widest enclosure, the number that decides whether the interval mode
+  // can certify at all (docs/ball-arithmetic.md).
+  const double w = certified->enclosure_width_log2_in_eps;
+  if (certified->mode == check_mode::interval && std::isfinite(w))
+    s += fmt::format(", widest enclosure 2^{:.1f} eps", w);
+  return s;
 }
 
 std::string property_entry::proof_summary() const {

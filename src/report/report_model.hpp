@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,12 +34,15 @@ namespace iclproof {
 // Version 5: `gate` is the rule of `check --ci` (sharpness included), with `gate_text` and
 // `gate_reasons` (reports/SCHEMA.md, "Changes"). Version 6: `coverage.state` "fully proved"
 // also needs the property's statement-file claim checked (`coverage.statement`), and a cited
-// constant that is not a theorem has the status "not a theorem (<kind>)".
-inline constexpr int report_schema_version = 7;
+// constant that is not a theorem has the status "not a theorem (<kind>)". Version 8: a certified
+// run's `scalar` may be "ball" (--certified runs the interval mode on Arb balls where a property
+// has a ball body), and `certified.enclosure_width_log2_in_eps` gives its widest enclosure.
+inline constexpr int report_schema_version = 8;
 
 // ---- results ------------------------------------------------------------------------------
 // The same property run as `iclproof check --certified` runs it (its strongest mode: exact
-// rational, interval, else MPFR), at the report's cases and seed: the trust level it reaches.
+// rational, interval (on balls where it has a ball body), else MPFR), at the report's cases and
+// seed: the trust level it reaches.
 struct certified_run {
   std::string scalar;  // "rational", "interval", "mpfr", ...
   int cases = 0;
@@ -47,6 +51,9 @@ struct certified_run {
   trust_assessment trust;
   std::string failure;      // the certified run's failure message ("" if it passed)
   drawn_size_maxima drawn;  // the largest sizes its cases drew: where its level was reached
+  // An enclosure run's (interval mode's) widest enclosure, log2 of hi - lo in eps (-inf: every
+  // enclosure a point); NaN for other modes.
+  double enclosure_width_log2_in_eps = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct property_entry {

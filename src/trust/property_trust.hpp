@@ -13,13 +13,15 @@
 
 namespace iclproof {
 
-// The modes a property can run in. Today every property has floating-point bodies only; the
-// rational and interval scalar modes add theirs here (one place to change when they land).
+// The modes a property can run in: exact rational (a rational body), interval (an MPFI or an Arb
+// ball body: both are enclosures judged by the interval verdict logic), floating point (a double,
+// long double or MPFR body).
 std::vector<check_mode> supported_modes(const property& p);
 
 // The scalar `check --certified` (and the report's certified run) runs p in: its strongest mode
-// (strongest_mode, which also weighs the claim's kind), falling back to an exact or interval
-// body when p has no MPFR body (an exact-only property).
+// (strongest_mode, which also weighs the claim's kind), falling back to an exact or enclosure
+// body when p has no MPFR body (an exact-only property). The interval mode runs on Arb balls
+// where p has a ball body, else on MPFI intervals.
 scalar_kind certified_scalar(const property& p);
 
 // The mode a finished run used, from its scalar ("rational", "interval", else floating point).

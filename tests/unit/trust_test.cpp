@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <string>
@@ -544,5 +545,36 @@ TEST_CASE("statement ledger: parse, the naming convention, and the built-in ledg
     const bool listed = find_statement_claim(builtin_statement_ledger(), p.info.name) != nullptr;
     CHECK(p.info.coverage.statement.checked == listed);
     if (!listed) CHECK_FALSE(p.info.coverage.fully_proved());
+  }
+}
+
+TEST_CASE("certified runs use Arb balls for the interval mode where a ball body exists",
+          "[trust]") {
+  // The realised Akyurek chains: a ball body and no exact one. Before their ball bodies (and
+  // before certified_scalar chose balls) --certified ran them in MPFR (tolerance).
+  for (const char* name : {"akyurek.theorem1_realised_chain_within_propagated_bound",
+                           "akyurek.theorem2_realised_chain_within_propagated_bound"}) {
+    const property* p = select_properties(name)[0];
+    INFO(name);
+    REQUIRE(p->applies_in(scalar_kind::ball));
+    REQUIRE_FALSE(p->applies_in(scalar_kind::rational));
+    CHECK(certified_scalar(*p) == scalar_kind::ball);
+  }
+  // An approximation with both an MPFI and a ball body and no exact one: balls, not MPFI.
+  const property* gp = select_properties("akyurek.gelu_multiplication_within_proven_bound")[0];
+  REQUIRE(gp->applies_in(scalar_kind::interval));
+  REQUIRE(gp->applies_in(scalar_kind::ball));
+  CHECK(certified_scalar(*gp) == scalar_kind::ball);
+  // Every property: whenever --certified picks an enclosure it is the ball body if there is one,
+  // MPFI otherwise; and a ball body alone counts as the interval mode.
+  for (const auto& p : all_properties()) {
+    INFO(p.info.name);
+    const scalar_kind s = certified_scalar(p);
+    if (s == scalar_kind::ball) CHECK(p.applies_in(scalar_kind::ball));
+    if (s == scalar_kind::interval) CHECK_FALSE(p.applies_in(scalar_kind::ball));
+    if (p.applies_in(scalar_kind::ball)) {
+      const auto modes = supported_modes(p);
+      CHECK(std::find(modes.begin(), modes.end(), check_mode::interval) != modes.end());
+    }
   }
 }

@@ -58,7 +58,7 @@ def _pow2(x: Optional[float]) -> Optional[float]:
 @dataclass
 class Row:
     """One row of a `check` table: the property, its error, tolerance, margin, verdict and trust
-    level, as check.json (schema iclproof-check/2) records them (`raw` holds all of it)."""
+    level, as check.json (schema iclproof-check/3) records them (`raw` holds all of it)."""
 
     property: str
     cases: int
