@@ -23,7 +23,8 @@ iclproof_family(references
   SOURCES references
   # MatrixFacts.v: the matrix lemmas every theory shares.
   PROOFS MatrixFacts.v ShermanMorrison.v GradientDescent.v LeastSquares.v ConjugateGradient.v
-         SingularValueCertificate.v)
+         SingularValueCertificate.v
+  CI_RUNS mpfr256 mpfr512 double53 long-double64 rational ball256)
 
 iclproof_family(vonoswald
   TITLE "von Oswald et al. 2023: one LSA layer = one GD step"

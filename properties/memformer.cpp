@@ -36,11 +36,7 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(cgd_min_norm, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(
-    cgd_min_norm, ball,
-    "its reference is the min-norm least-squares solution (min_norm_least_squares: an SVD/rank "
-    "decision, none on balls) and its CG-termination tolerance needs singular values; rational "
-    "mode checks it exactly");
+ICLPROOF_PROPERTY_BODY(cgd_min_norm, ::iclproof::ball_real);
 ICLPROOF_SIZES(cgd_min_norm, cg_sizes);
 
 ICLPROOF_PROPERTY(
@@ -54,7 +50,7 @@ ICLPROOF_PROPERTY(
       });
 }
 ICLPROOF_PROPERTY_BODY(lfom_scalar, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(lfom_scalar, ball, "ambiguous: compares overlapping balls of equal values");
+ICLPROOF_PROPERTY_BODY(lfom_scalar, ::iclproof::ball_real);
 ICLPROOF_SIZES(lfom_scalar, zform_sizes);
 
 ICLPROOF_PROPERTY(
@@ -67,7 +63,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(momentum, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(momentum, ball, "ambiguous: compares overlapping balls of equal values");
+ICLPROOF_PROPERTY_BODY(momentum, ::iclproof::ball_real);
 ICLPROOF_SIZES(momentum, lfom_sizes);
 
 ICLPROOF_PROPERTY(
@@ -81,7 +77,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(nesterov, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(nesterov, ball, "ambiguous: compares overlapping balls of equal values");
+ICLPROOF_PROPERTY_BODY(nesterov, ::iclproof::ball_real);
 ICLPROOF_SIZES(nesterov, lfom_sizes);
 
 ICLPROOF_PROPERTY(
@@ -118,9 +114,7 @@ ICLPROOF_PROPERTY(
                                                });
 }
 ICLPROOF_PROPERTY_BODY(token_gamma, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(token_gamma, ball,
-                        "its linear-model reading is measured against min_norm_least_squares (an "
-                        "SVD/rank decision, none on balls); rational mode checks it exactly");
+ICLPROOF_PROPERTY_BODY(token_gamma, ::iclproof::ball_real);
 ICLPROOF_SIZES(
     token_gamma,
     "fixed: a lower-bound claim (the deviation exceeds a rounding floor) shown on one layer "

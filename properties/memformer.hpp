@@ -234,19 +234,27 @@ void cgd_after_rank_layers_equals_min_norm(case_context& ctx, const Model& model
   const cg_trace<T> cg = conjugate_gradient(q, r);
   const std::vector<Mat<T>> Zs = model(z.Z0, cg.alpha, cg.gamma);
   require_one_z_per_layer(ctx, Zs, r);
+  // On balls: the certified min-norm solve (min_norm_lstsq on balls, core/ball_linalg.hpp: the
+  // rank decided exactly on the point X, every Gram matrix certified positive definite).
   const Mat<T> w_plus = min_norm_least_squares<T>(z.X, z.y).transpose();
-  const T bound = tolerance<T>([&](auto) {
-    const auto w_hat = cg_shadow(z, cg.alpha, cg.gamma);
-    const auto Y_hat = cgd_memformer_shadow(z, cg.alpha, cg.gamma);
-    const T memformer_vs_cg =
-        shadow_bound<T>(r * layer_depth(d, N, 1, r) + d + 2,
-                        T(Y_hat.back()(0, N) + token_row_shadow<T>(z, w_hat.back())(0, N)));
-    return memformer_vs_cg + cg_termination_bound<T>(z, c, w_hat.back(), w_plus);
-  });
   const T tf = read_out(Zs.back());
   const T pred_ls = z.xq.col(0).dot(w_plus.col(0));
-  ctx.check_le<T>("|TF after rank(H) layers - x_q^T w_min_norm|", abs_of(T(tf - pred_ls)), bound,
-                  [&] { return "TF: " + full_digits(tf) + "\nLS: " + full_digits(pred_ls); });
+  if constexpr (is_ball_scalar<T>) {
+    // An exact identity on enclosures: the enclosure of TF - x_q^T w+ must contain 0 (the
+    // tolerance below models floating-point rounding, which the balls contain).
+    ctx.check_identity("TF after rank(H) layers vs x_q^T w_min_norm", tf, pred_ls);
+  } else {
+    const T bound = tolerance<T>([&](auto) {
+      const auto w_hat = cg_shadow(z, cg.alpha, cg.gamma);
+      const auto Y_hat = cgd_memformer_shadow(z, cg.alpha, cg.gamma);
+      const T memformer_vs_cg =
+          shadow_bound<T>(r * layer_depth(d, N, 1, r) + d + 2,
+                          T(Y_hat.back()(0, N) + token_row_shadow<T>(z, w_hat.back())(0, N)));
+      return memformer_vs_cg + cg_termination_bound<T>(z, c, w_hat.back(), w_plus);
+    });
+    ctx.check_le<T>("|TF after rank(H) layers - x_q^T w_min_norm|", abs_of(T(tf - pred_ls)), bound,
+                    [&] { return "TF: " + full_digits(tf) + "\nLS: " + full_digits(pred_ls); });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,23 +279,36 @@ void lfom_scalar_gamma_equals_lfom(case_context& ctx, const Model& model) {
     for (int j = 0; j <= l; ++j) lambda(l, j) = T(rng.uniform(-0.5, 1.0) / (l + 1));
   const auto z = make_zform_task<T>(spec);
   const std::vector<Mat<T>> Zs = model(z.Z0, a, lambda);
-  std::vector<Mat<T>> A;  // A_j = a_j I, as the Memformer's propagator sees them
-  for (int l = 0; l < L; ++l) A.push_back(Mat<T>(a[l] * Mat<T>::Identity(spec.d, spec.d)));
-  // Exact reference: lfom() of first_order_methods.hpp in rationals from the exact inputs.
-  const zform_task<rational_real> zx = exact_zform(z);
-  Mat<rational_real> coeff_x = Mat<rational_real>::Zero(L, L);
-  for (int l = 0; l < L; ++l)
-    for (int j = 0; j <= l; ++j)
-      coeff_x(l, j) =
-          propagated_rounding::exact_of(lambda(l, j)) * propagated_rounding::exact_of(a[j]);
-  const auto w_vec = lfom(make_quadratic_problem<rational_real>(zx.X, zx.y), coeff_x);
-  const std::vector<Mat<rational_real>> w(w_vec.begin(), w_vec.end());
-  compare_rows_with_exact_iterates<T>(
-      ctx, "LFOM Memformer vs LFOM", z, Zs, w,
-      [&](const std::vector<Mat<T>>& Y) {
-        return lfom_form_row_error_bounds<T>(z, A, lambda, Y, 0.0);
-      },
-      L);
+  if constexpr (is_interval_scalar<T>) {
+    // On enclosures: lfom() with coefficients lambda(l, j) a_j run on the same enclosures, an
+    // identity per layer (compare_rows_with_enclosed_iterates). The exact reference's rounding
+    // bound is not evaluated: it takes maxima of values equal in exact arithmetic, which balls
+    // cannot order (an ambiguous comparison: why this body was not applicable on balls).
+    Mat<T> coeff = Mat<T>::Zero(L, L);
+    for (int l = 0; l < L; ++l)
+      for (int j = 0; j <= l; ++j) coeff(l, j) = lambda(l, j) * a[j];
+    const auto w_vec = lfom(make_quadratic_problem<T>(z.X, z.y), coeff);
+    compare_rows_with_enclosed_iterates<T>(ctx, "LFOM Memformer vs LFOM", z, Zs,
+                                           std::vector<Mat<T>>(w_vec.begin(), w_vec.end()), L);
+  } else {
+    std::vector<Mat<T>> A;  // A_j = a_j I, as the Memformer's propagator sees them
+    for (int l = 0; l < L; ++l) A.push_back(Mat<T>(a[l] * Mat<T>::Identity(spec.d, spec.d)));
+    // Exact reference: lfom() of first_order_methods.hpp in rationals from the exact inputs.
+    const zform_task<rational_real> zx = exact_zform(z);
+    Mat<rational_real> coeff_x = Mat<rational_real>::Zero(L, L);
+    for (int l = 0; l < L; ++l)
+      for (int j = 0; j <= l; ++j)
+        coeff_x(l, j) =
+            propagated_rounding::exact_of(lambda(l, j)) * propagated_rounding::exact_of(a[j]);
+    const auto w_vec = lfom(make_quadratic_problem<rational_real>(zx.X, zx.y), coeff_x);
+    const std::vector<Mat<rational_real>> w(w_vec.begin(), w_vec.end());
+    compare_rows_with_exact_iterates<T>(
+        ctx, "LFOM Memformer vs LFOM", z, Zs, w,
+        [&](const std::vector<Mat<T>>& Y) {
+          return lfom_form_row_error_bounds<T>(z, A, lambda, Y, 0.0);
+        },
+        L);
+  }
 }
 
 // With A_j diagonal (and general) and scalar Gamma rows, the Memformer is the preconditioned
@@ -351,20 +372,30 @@ void lfom_method_is_lfom_memformer(case_context& ctx, const Model& model,
   const T &eta = c.eta, &beta = c.beta;
   const zform_task<T>& z = c.z;
   const std::vector<Mat<T>> Zs = model(z.Z0, eta, beta, L);
-  // Exact reference: the method's own recursion in rationals from the exact inputs.
-  const zform_task<rational_real> zx = exact_zform(z);
-  const auto wv = exact_method.iterates(make_quadratic_problem<rational_real>(zx.X, zx.y),
-                                        propagated_rounding::exact_of(eta),
-                                        propagated_rounding::exact_of(beta), L);
-  const std::vector<Mat<rational_real>> w(wv.begin(), wv.end());
-  compare_rows_with_exact_iterates<T>(
-      ctx, std::string("LFOM Memformer vs ") + method.memformer_label, z, Zs, w,
-      [&](const std::vector<Mat<T>>& Y) {
-        const std::vector<Mat<T>> A(L, Mat<T>::Identity(spec.d, spec.d));
-        // The Memformer computes Gamma_j^l = eta beta^k from (eta, beta): depth <= L + 1.
-        return lfom_form_row_error_bounds<T>(z, A, method.coefficients(eta, beta, L), Y, L + 1.0);
-      },
-      L);
+  if constexpr (is_interval_scalar<T>) {
+    // On enclosures: the method's own recursion run on the same enclosures, an identity per
+    // layer (compare_rows_with_enclosed_iterates; see lfom_scalar_gamma_equals_lfom for why the
+    // exact reference's rounding bound is not evaluated on balls).
+    const auto wv = method.iterates(make_quadratic_problem<T>(z.X, z.y), eta, beta, L);
+    compare_rows_with_enclosed_iterates<T>(
+        ctx, std::string("LFOM Memformer vs ") + method.memformer_label, z, Zs,
+        std::vector<Mat<T>>(wv.begin(), wv.end()), L);
+  } else {
+    // Exact reference: the method's own recursion in rationals from the exact inputs.
+    const zform_task<rational_real> zx = exact_zform(z);
+    const auto wv = exact_method.iterates(make_quadratic_problem<rational_real>(zx.X, zx.y),
+                                          propagated_rounding::exact_of(eta),
+                                          propagated_rounding::exact_of(beta), L);
+    const std::vector<Mat<rational_real>> w(wv.begin(), wv.end());
+    compare_rows_with_exact_iterates<T>(
+        ctx, std::string("LFOM Memformer vs ") + method.memformer_label, z, Zs, w,
+        [&](const std::vector<Mat<T>>& Y) {
+          const std::vector<Mat<T>> A(L, Mat<T>::Identity(spec.d, spec.d));
+          // The Memformer computes Gamma_j^l = eta beta^k from (eta, beta): depth <= L + 1.
+          return lfom_form_row_error_bounds<T>(z, A, method.coefficients(eta, beta, L), Y, L + 1.0);
+        },
+        L);
+  }
 }
 
 // Momentum GD (eta, beta) is an LFOM Memformer with A_j = I and Gamma_j^l = eta beta^(l-j) ones.
@@ -475,6 +506,29 @@ void nonconstant_gamma_row_breaks_linear_model(case_context& ctx, const Model& m
       ctx.require("no linear model reproduces the last row (exact residual != 0)", !zero,
                   "the exact least-squares fit has zero residual");
     return;
+  } else if constexpr (is_ball_scalar<T>) {
+    // Balls: the exact certificate on enclosures. W = the certified min-norm least-squares fit
+    // (min_norm_lstsq on balls: X_all's rank decided exactly, its Gram matrix certified positive
+    // definite) encloses the exact fit of every target in the balls; the normal equations are an
+    // identity (the enclosure of the difference contains 0), and a residual entry whose ball
+    // excludes 0 proves the exact least-squares residual nonzero: no w reproduces the row.
+    const Mat<T> neg = z.y_ext - Zs[1].bottomRows(1);          // T, 1 x (N+1)
+    const Mat<T> w = min_norm_least_squares<T>(z.X_all, neg);  // 1 x d
+    ctx.compare<T>("W X_all X_all^T vs T X_all^T (normal equations of the fit)",
+                   matmul(w, Mat<T>(matmul_nt(z.X_all, z.X_all))), matmul_nt(neg, z.X_all), T(0));
+    const Mat<T> residual = matmul(w, z.X_all) - neg;
+    bool certainly_nonzero = false;
+    for (Eigen::Index i = 0; i < residual.cols(); ++i)
+      certainly_nonzero = certainly_nonzero || !contains_zero(residual(0, i));
+    ctx.note("residual of the certified least-squares fit",
+             case_context::matrix_full_digits(residual));
+    if (paper_reading)
+      ctx.require("paper's reading: a linear model reproduces the last row exactly",
+                  !certainly_nonzero, "residual =\n" + case_context::matrix_full_digits(residual));
+    else
+      ctx.require("no linear model reproduces the last row (a residual ball excludes 0)",
+                  certainly_nonzero,
+                  "every residual ball contains 0 (the enclosure does not decide it)");
   } else {
     const auto [dev, err] = deviation_from_linear_model<T>(z, a, row, Zs[1]);
     ctx.note("deviation (relative), rounding bound", full_digits(dev) + ", " + full_digits(err));

@@ -22,10 +22,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(sm_equals_ridge, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(sm_equals_ridge, ball,
-                        "its tolerance formula needs eigenvalues (symmetric_eigenvalues, "
-                        "spd_condition_number: no eigensolver on balls); rational mode checks it "
-                        "exactly");
+ICLPROOF_PROPERTY_BODY(sm_equals_ridge, ::iclproof::ball_real);
 ICLPROOF_SIZES(sm_equals_ridge, ridge_family_sizes);
 
 ICLPROOF_PROPERTY(
@@ -37,9 +34,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(gd_neumann, ball,
-                        "its step size comes from lambda_max (symmetric_eigenvalues: no "
-                        "eigensolver on balls); rational mode checks it exactly");
+ICLPROOF_PROPERTY_BODY(gd_neumann, ::iclproof::ball_real);
 ICLPROOF_SIZES(
     gd_neumann,
     "follows: d, N up to the profile's caps and K steps up to the depth cap (references.hpp)");
@@ -56,10 +51,7 @@ ICLPROOF_PROPERTY(
   });
 }
 ICLPROOF_PROPERTY_BODY(bayes_ridge, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(bayes_ridge, ball,
-                        "its tolerance formula needs eigenvalues (symmetric_eigenvalues, "
-                        "spd_condition_number: no eigensolver on balls); rational mode checks it "
-                        "exactly");
+ICLPROOF_PROPERTY_BODY(bayes_ridge, ::iclproof::ball_real);
 ICLPROOF_SIZES(bayes_ridge, ridge_family_sizes);
 
 ICLPROOF_PROPERTY(
@@ -81,9 +73,7 @@ ICLPROOF_PROPERTY(
       ctx, [](const Mat<T>& X, const Mat<T>& Y, const T& l) { return ridge_closed_form(X, Y, l); });
 }
 ICLPROOF_PROPERTY_BODY(ridge_min_norm, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(ridge_min_norm, ball,
-                        "its lambda range needs sigma_min(X) from an SVD (no SVD on balls) and an "
-                        "exact-rational certificate of a point X; rational mode checks it");
+ICLPROOF_PROPERTY_BODY(ridge_min_norm, ::iclproof::ball_real);
 ICLPROOF_SIZES(ridge_min_norm, ridge_family_sizes);
 
 ICLPROOF_PROPERTY(

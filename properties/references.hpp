@@ -128,21 +128,32 @@ void sherman_morrison_equals_ridge(case_context& ctx, const SM& sherman_morrison
   const auto task = make_task<T>(spec);
   const Mat<T> W_sm = sherman_morrison(task.X, task.Y, lambda);
   const Mat<T> W_ridge = ridge_closed_form(task.X, task.Y, lambda);
-  const T bound = tolerance<T>([&](auto tag) {
-    using S = typename decltype(tag)::scalar;
-    return sherman_morrison_ridge_error_bound<S>(task.X, task.Y, lambda, frobenius<S>(W_ridge));
-  });
+  // On balls compare is check_identity (the enclosure of the difference contains 0) and uses no
+  // bound: the tolerance formula, and the eigenvalues it needs, are not evaluated there.
+  T bound(0);
+  if constexpr (!is_ball_scalar<T>) {
+    bound = tolerance<T>([&](auto tag) {
+      using S = typename decltype(tag)::scalar;
+      return sherman_morrison_ridge_error_bound<S>(task.X, task.Y, lambda, frobenius<S>(W_ridge));
+    });
+  }
   ctx.compare<T>("W_sherman_morrison vs W_ridge", W_sm, W_ridge, bound);
 }
 
 // An exact power of two at most 1 / lambda_max(H), times 2^-shift: a step size for which
 // ||I - eta H||_2 <= 1 (GD is non-expanding), representable exactly at every precision. The
 // eigenvalue is taken in T where T has one; an exact scalar has none, and there it is taken in
-// double (the step size only scales the data of an exact identity, any eta would do).
+// double (the step size only scales the data of an exact identity, any eta would do). Balls have
+// no eigensolver: there lambda_max(H) is replaced by a certified upper bound, Gershgorin's
+// max_i sum_j |H_ij| over the balls of H rounded up (gershgorin_upper_bound, core/ball_linalg.hpp),
+// so eta <= 1 / lambda_max(H) is certified (a smaller step than the eigenvalue gives, by at most
+// a factor d).
 template <class T>
 T contractive_step(const Mat<T>& X, int shift) {
   double lmax = 0;
-  if constexpr (is_exact_scalar<T>) {
+  if constexpr (is_ball_scalar<T>) {
+    lmax = gershgorin_upper_bound(Mat<T>(matmul_nt(X, X) / T(X.cols())));
+  } else if constexpr (is_exact_scalar<T>) {
     const Mat<double> Xd = to_double(X);
     lmax = symmetric_eigenvalues<double>(matmul_nt(Xd, Xd) /
                                          static_cast<double>(X.cols()))(X.rows() - 1);
@@ -176,22 +187,25 @@ void gd_steps_equal_neumann(case_context& ctx, const GD& gd_k_steps) {
   ctx.note("eta", full_digits(eta));
   const Mat<T> W_rec = gd_k_steps(task.X, task.Y, eta, K);
   const Mat<T> W_closed = gd_neumann_closed_form(task.X, task.Y, eta, K);
-  const T bound = tolerance<T>([&](auto tag) {
-    using S = typename decltype(tag)::scalar;
-    const double d = spec.d, n = spec.N;
-    const S nx = frobenius<S>(task.X), ny = frobenius<S>(task.Y);
-    S B(0);
-    for (const auto& Wk : gd_iterates<S>(Mat<S>::Zero(spec.o, spec.d), task.X, task.Y, eta, K)) {
-      const S nw = frobenius<S>(Wk);
-      B = std::max(B, S(nw + eta * (nw * nx * nx + ny * nx) / S(n)));
-    }
-    const Mat<S> M = Mat<S>::Identity(spec.d, spec.d) - eta * matmul_nt(task.X, task.X) / S(n);
-    const S sd = sqrt_of(S(d));
-    const S yx = eta * ny * nx / S(n);
-    return S(2) * (S(K) * higham_gamma<S>(n + d + 2) * B +
-                   yx * (S(K) * S(K) * higham_gamma<S>(d) * sd * frobenius<S>(M) +
-                         S(K) * sd * higham_gamma<S>(n + d)));
-  });
+  T bound(0);  // on balls compare is check_identity: no bound (see sherman_morrison_equals_ridge)
+  if constexpr (!is_ball_scalar<T>) {
+    bound = tolerance<T>([&](auto tag) {
+      using S = typename decltype(tag)::scalar;
+      const double d = spec.d, n = spec.N;
+      const S nx = frobenius<S>(task.X), ny = frobenius<S>(task.Y);
+      S B(0);
+      for (const auto& Wk : gd_iterates<S>(Mat<S>::Zero(spec.o, spec.d), task.X, task.Y, eta, K)) {
+        const S nw = frobenius<S>(Wk);
+        B = std::max(B, S(nw + eta * (nw * nx * nx + ny * nx) / S(n)));
+      }
+      const Mat<S> M = Mat<S>::Identity(spec.d, spec.d) - eta * matmul_nt(task.X, task.X) / S(n);
+      const S sd = sqrt_of(S(d));
+      const S yx = eta * ny * nx / S(n);
+      return S(2) * (S(K) * higham_gamma<S>(n + d + 2) * B +
+                     yx * (S(K) * S(K) * higham_gamma<S>(d) * sd * frobenius<S>(M) +
+                           S(K) * sd * higham_gamma<S>(n + d)));
+    });
+  }
   ctx.compare<T>("W_K by recursion vs closed form", W_rec, W_closed, bound);
 }
 
@@ -240,13 +254,17 @@ void bayes_mean_equals_ridge(case_context& ctx, const Bayes& bayes) {
   const auto task = make_task<T>(spec);
   const Mat<T> W_bayes = bayes(task.X, task.Y, sigma2, tau2);
   const Mat<T> W_ridge = ridge_closed_form(task.X, task.Y, lambda);
-  // Two solves with matrices of the same condition number: twice one solve's bound.
-  const T bound = tolerance<T>([&](auto tag) {
-    using S = typename decltype(tag)::scalar;
-    return S(S(2) * S(2) *
-             ridge_solve_error_bound<S>(task.X, task.Y, lambda,
-                                        std::max(frobenius<S>(W_ridge), frobenius<S>(W_bayes))));
-  });
+  // Two solves with matrices of the same condition number: twice one solve's bound. On balls
+  // compare is check_identity: no bound (see sherman_morrison_equals_ridge).
+  T bound(0);
+  if constexpr (!is_ball_scalar<T>) {
+    bound = tolerance<T>([&](auto tag) {
+      using S = typename decltype(tag)::scalar;
+      return S(S(2) * S(2) *
+               ridge_solve_error_bound<S>(task.X, task.Y, lambda,
+                                          std::max(frobenius<S>(W_ridge), frobenius<S>(W_bayes))));
+    });
+  }
   ctx.compare<T>("W_bayes vs W_ridge", W_bayes, W_ridge, bound);
 }
 
@@ -341,6 +359,44 @@ void ridge_tends_to_min_norm(case_context& ctx, const Ridge& ridge, const MinNor
                  case_context::matrix_full_digits(G);
         });
     return;
+  } else if constexpr (is_ball_scalar<T>) {
+    // Balls: the theorem's rate with no rounding term, every side an enclosure. sigma_min(X) is
+    // estimated in double (the X of a ball run is the generator's exact doubles, checked below)
+    // only to choose lambda = sigma_min^2 2^-k and the candidates mu; mu is certified exactly on
+    // the exact X (certified_sv_lower_bound in double: its certificate is checked in rationals),
+    // W_ridge is Arb's certified Cholesky solve and W+ the certified min-norm solve
+    // (min_norm_lstsq on balls, core/ball_linalg.hpp: rank decided exactly, Gram matrices
+    // certified positive definite), and the check passes iff the upper end of the error's
+    // enclosure is at most the lower end of the bound's.
+    const Mat<double> Xd = to_double(task.X);
+    bool same = true;
+    for (Eigen::Index j = 0; j < Xd.cols(); ++j)
+      for (Eigen::Index i = 0; i < Xd.rows(); ++i)
+        same = same && exact_value_of_point(task.X(i, j)) == rational_real(Xd(i, j));
+    ctx.require("the ball task's X is the generator's exact double X", same,
+                "X =\n" + case_context::matrix_full_digits(task.X));
+    const double smin = singular_values<double>(Xd)(rank - 1);
+    const int k = *rc::gen::inRange(2, 41);
+    const T lambda = T(smin * smin * std::ldexp(1.0, -k));  // an exact point
+    ctx.note_value("task", spec);
+    ctx.note_value("exact rank", rank);
+    ctx.note("lambda", full_digits(lambda));
+    const std::optional<double> mu = certified_sv_lower_bound<double>(Xd, smin);
+    ctx.require("H^3 - mu H^2 = L diag(D) L^T, D >= 0, certified for some mu <= sigma_min^2",
+                mu.has_value(),
+                "no candidate mu = sigma_min^2 (1 - 2^-s) certified; sigma_min = " +
+                    full_digits(smin) + ", X =\n" + case_context::matrix_full_digits(task.X));
+    ctx.note("mu (certified)", full_digits(*mu));
+    const Mat<T> W_ridge = ridge(task.X, task.Y, lambda);
+    const Mat<T> W_plus = min_norm(task.X, task.Y);
+    const T rate = ridge_min_norm_rate(lambda, T(*mu));
+    ctx.check_le_proved<T>("||W_ridge - W_min_norm||_F <= (lambda / mu) ||W_min_norm||_F",
+                           frobenius<T>(Mat<T>(W_ridge - W_plus)), T(rate * frobenius<T>(W_plus)),
+                           "proofs/SingularValueCertificate.v:ridge_tends_to_min_norm_certified",
+                           [&] {
+                             return "W_ridge =\n" + case_context::matrix_full_digits(W_ridge) +
+                                    "W_min_norm =\n" + case_context::matrix_full_digits(W_plus);
+                           });
   } else {
     const Vec<T> sv = singular_values<T>(task.X);
     const T smin = sv(rank - 1), smax = sv(0);

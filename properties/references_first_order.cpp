@@ -19,10 +19,7 @@ ICLPROOF_PROPERTY(
       ctx, [](const quadratic_problem<T>& q, int L) { return conjugate_gradient(q, L); });
 }
 ICLPROOF_PROPERTY_BODY(cg_rank, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(
-    cg_rank, ball,
-    "its reference is the min-norm least-squares solution (min_norm_least_squares: an SVD/rank "
-    "decision, none on balls); rational mode checks it exactly");
+ICLPROOF_PROPERTY_BODY(cg_rank, ::iclproof::ball_real);
 ICLPROOF_SIZES(cg_rank, cg_sizes);
 
 ICLPROOF_PROPERTY(momentum_lfom, "references.momentum_equals_lfom_with_momentum_coefficients",
@@ -32,8 +29,7 @@ ICLPROOF_PROPERTY(momentum_lfom, "references.momentum_equals_lfom_with_momentum_
                                   int L) { return momentum_gd(q, eta, beta, L); });
 }
 ICLPROOF_PROPERTY_BODY(momentum_lfom, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(momentum_lfom, ball,
-                        "ambiguous: compares overlapping balls of equal values");
+ICLPROOF_PROPERTY_BODY(momentum_lfom, ::iclproof::ball_real);
 ICLPROOF_SIZES(momentum_lfom, lfom_sizes);
 
 ICLPROOF_PROPERTY(
@@ -45,6 +41,5 @@ ICLPROOF_PROPERTY(
                                   int L) { return nesterov_lookahead(q, eta, beta, L); });
 }
 ICLPROOF_PROPERTY_BODY(nesterov_lfom, ::iclproof::rational_real);
-ICLPROOF_NOT_APPLICABLE(nesterov_lfom, ball,
-                        "ambiguous: compares overlapping balls of equal values");
+ICLPROOF_PROPERTY_BODY(nesterov_lfom, ::iclproof::ball_real);
 ICLPROOF_SIZES(nesterov_lfom, lfom_sizes);

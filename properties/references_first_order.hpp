@@ -29,15 +29,23 @@ void cg_after_rank_steps_equals_min_norm(case_context& ctx, const CG& cg_run) {
   const auto q = make_quadratic_problem<T>(z.X, z.y);
   const int r = static_cast<int>(c.rank);
   const cg_trace<T> cg = cg_run(q, r);
+  // On balls: the certified min-norm solve (min_norm_lstsq on balls, core/ball_linalg.hpp: the
+  // rank decided exactly on the point X, every Gram matrix certified positive definite).
   const Mat<T> w_plus = min_norm_least_squares<T>(z.X, z.y).transpose();  // d x 1
-  const T bound = tolerance<T>([&](auto) {
-    return cg_termination_bound<T>(z, c, cg_shadow(z, cg.alpha, cg.gamma).back(), w_plus);
-  });
   const T pred_cg = z.xq.col(0).dot(cg.w.back());
   const T pred_ls = z.xq.col(0).dot(w_plus.col(0));
-  ctx.check_le<T>("|x_q^T (w_CG after rank steps - w_min_norm)|", abs_of(T(pred_cg - pred_ls)),
-                  bound,
-                  [&] { return "CG: " + full_digits(pred_cg) + "\nLS: " + full_digits(pred_ls); });
+  if constexpr (is_ball_scalar<T>) {
+    // An exact identity on enclosures: the enclosure of pred_cg - pred_ls must contain 0 (the
+    // termination tolerance models floating-point rounding, which the balls contain).
+    ctx.check_identity("x_q^T w_CG after rank steps vs x_q^T w_min_norm", pred_cg, pred_ls);
+  } else {
+    const T bound = tolerance<T>([&](auto) {
+      return cg_termination_bound<T>(z, c, cg_shadow(z, cg.alpha, cg.gamma).back(), w_plus);
+    });
+    ctx.check_le<T>(
+        "|x_q^T (w_CG after rank steps - w_min_norm)|", abs_of(T(pred_cg - pred_ls)), bound,
+        [&] { return "CG: " + full_digits(pred_cg) + "\nLS: " + full_digits(pred_ls); });
+  }
 }
 
 // CGD Memformer after rank(H) layers == the min-norm least-squares prediction: the rigorous
@@ -134,25 +142,38 @@ void lfom_method_equals_lfom(case_context& ctx, const Method& run, const lfom_me
   const T &eta = c.eta, &beta = c.beta;
   const zform_task<T>& z = c.z;
   const auto q = make_quadratic_problem<T>(z.X, z.y);
-  using propagated_rounding::exact_of;
-  const Mat<rational_real> coeff_x = exact_method.coefficients(exact_of(eta), exact_of(beta), L);
-  const std::vector<Vec<rational_real>> w_lfom =
-      lfom(make_quadratic_problem<rational_real>(exact_of(z.X), exact_of(z.y)), coeff_x);
   const auto w = run(q, eta, beta, L);
   ctx.require("L + 1 iterates", w.size() == static_cast<std::size_t>(L + 1),
               "got " + std::to_string(w.size()));
-  std::vector<Mat<T>> B;
-  tolerance<T>([&](auto) {
-    B = method_error_bounds<T>(z, eta, beta, w, nesterov);
-    return T(0);
-  });
-  for (int l = 1; l <= L; ++l) {
-    const Mat<T> ref = propagated_rounding::rounded_from_exact<T>(Mat<rational_real>(w_lfom[l]));
-    const T bound = tolerance<T>([&](auto) {
-      return T((B[l].transpose() + propagated_rounding::rounding_of_reference<T>(ref)).maxCoeff());
+  if constexpr (is_ball_scalar<T>) {
+    // Balls: the reference is lfom() with the method's coefficients run on the same balls, and
+    // each step is an identity (case_context::compare: the enclosure of w_l - w*_l contains 0).
+    // No rounding bound is evaluated: its propagation takes maxima of values that are equal in
+    // exact arithmetic (maxCoeff over the bound rows), which balls cannot order (an ambiguous
+    // comparison: the reason this body was not applicable on balls).
+    const std::vector<Vec<T>> w_lfom = lfom(q, method.coefficients(eta, beta, L));
+    for (int l = 1; l <= L; ++l)
+      ctx.compare<T>("step " + std::to_string(l) + ": " + method.step_label + " vs LFOM",
+                     Mat<T>(w[l]), Mat<T>(w_lfom[l]), T(0));
+  } else {
+    using propagated_rounding::exact_of;
+    const Mat<rational_real> coeff_x = exact_method.coefficients(exact_of(eta), exact_of(beta), L);
+    const std::vector<Vec<rational_real>> w_lfom =
+        lfom(make_quadratic_problem<rational_real>(exact_of(z.X), exact_of(z.y)), coeff_x);
+    std::vector<Mat<T>> B;
+    tolerance<T>([&](auto) {
+      B = method_error_bounds<T>(z, eta, beta, w, nesterov);
+      return T(0);
     });
-    compare_within<T>(ctx, "step " + std::to_string(l) + ": " + method.step_label + " vs LFOM",
-                      Mat<T>(w[l]), ref, bound);
+    for (int l = 1; l <= L; ++l) {
+      const Mat<T> ref = propagated_rounding::rounded_from_exact<T>(Mat<rational_real>(w_lfom[l]));
+      const T bound = tolerance<T>([&](auto) {
+        return T(
+            (B[l].transpose() + propagated_rounding::rounding_of_reference<T>(ref)).maxCoeff());
+      });
+      compare_within<T>(ctx, "step " + std::to_string(l) + ": " + method.step_label + " vs LFOM",
+                        Mat<T>(w[l]), ref, bound);
+    }
   }
 }
 

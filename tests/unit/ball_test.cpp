@@ -316,3 +316,104 @@ TEST_CASE("ball check_le and identities: the interval verdicts, on the balls' en
   CHECK(amb.outcome == verdict::fail);
   CHECK(amb.failure.find("ambiguous") != std::string::npos);
 }
+
+TEST_CASE("ball exact point values: exact for points, a ball with a radius throws", "[ball]") {
+  scoped_mpfr_precision p(128);
+  for (const double v : sample_doubles(20)) CHECK(exact_value_of_point(B(v)) == exact(v));
+  const B third = B(1) / B(3);  // radius > 0
+  CHECK_THROWS_AS(exact_value_of_point(third), std::domain_error);
+  CHECK_THROWS_AS(exact_value_of_point(exact_ball(0.5, -20)), std::domain_error);
+}
+
+namespace {
+// A d x n point matrix of rank r (r <= min(d, n)): F (d x r) times C (r x n), both small
+// dyadic / integer entries, so the product is exact in double and rank(F C) <= r (= r for these
+// shapes: the caller checks it).
+Mat<double> rank_r_matrix(int d, int n, int r, int salt) {
+  Mat<double> F(d, r), C(r, n);
+  for (int i = 0; i < d; ++i)
+    for (int k = 0; k < r; ++k)
+      F(i, k) = double((3 * i * i + 5 * k + 7 * i * k + salt) % 11 - 5) / 8.0 + 2.0 * (i == k);
+  for (int k = 0; k < r; ++k)
+    for (int j = 0; j < n; ++j) C(k, j) = double((3 * k + 5 * j + salt) % 7 - 3) + (k == j);
+  return F * C;
+}
+Mat<B> balls_of(const Mat<double>& M) {
+  Mat<B> r(M.rows(), M.cols());
+  for (Eigen::Index i = 0; i < M.rows(); ++i)
+    for (Eigen::Index j = 0; j < M.cols(); ++j) r(i, j) = B(M(i, j));
+  return r;
+}
+Mat<Q> rationals_of(const Mat<double>& M) {
+  Mat<Q> r(M.rows(), M.cols());
+  for (Eigen::Index i = 0; i < M.rows(); ++i)
+    for (Eigen::Index j = 0; j < M.cols(); ++j) r(i, j) = exact(M(i, j));
+  return r;
+}
+}  // namespace
+
+TEST_CASE("ball min-norm least squares contains the exact rational A^+ B at every rank", "[ball]") {
+  scoped_mpfr_precision p(128);
+  struct shape {
+    int m, n, r;
+  };
+  // Full column rank, full row rank, rank-deficient both ways, rank 1, square full rank.
+  for (const shape s : {shape{7, 3, 3}, shape{3, 6, 3}, shape{6, 5, 2}, shape{4, 7, 3},
+                        shape{5, 4, 1}, shape{4, 4, 4}}) {
+    CAPTURE(s.m, s.n, s.r);
+    const Mat<double> Ad = rank_r_matrix(s.m, s.n, s.r, s.m + 2 * s.n);
+    const Mat<Q> Aq = rationals_of(Ad);
+    // The exact rank (independent of the code under test: FLINT's rref runs on the same data,
+    // so the rank is checked against the construction's r, which F C has generically).
+    REQUIRE(static_cast<int>(independent_columns_exact(balls_of(Ad)).size()) == s.r);
+    const std::vector<double> ys = sample_doubles(2 * s.m + 7);
+    Mat<double> Bd(s.m, 2);
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < 2; ++j) Bd(i, j) = ys[size_t(7 + 2 * i + j)];
+    const Mat<Q> xq = min_norm_lstsq(Aq, rationals_of(Bd));  // the exact Moore-Penrose solution
+    const Mat<B> x = min_norm_lstsq(balls_of(Ad), balls_of(Bd));
+    REQUIRE(x.rows() == s.n);
+    REQUIRE(x.cols() == 2);
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+      for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        CAPTURE(i, j, full_digits(x(i, j)));
+        CHECK(contains(x(i, j), xq(i, j)));
+        CHECK(log2_width_in_eps(x(i, j)) < 40.0);
+        CHECK(!contains(radius_dropped(x(i, j)), xq(i, j)));
+      }
+  }
+  // Rank 0: the zero solution, exactly.
+  const Mat<B> z = min_norm_lstsq(Mat<B>(Mat<B>::Zero(3, 2)), Mat<B>(Mat<B>::Ones(3, 1)));
+  CHECK(exact_value_of_point(z(0, 0)) == Q(0));
+  CHECK(exact_value_of_point(z(1, 0)) == Q(0));
+  // A rank is never decided on an enclosure.
+  Mat<B> blurred = balls_of(rank_r_matrix(4, 3, 3, 1));
+  blurred(2, 1) = blurred(2, 1) + exact_ball(0, -60);
+  CHECK_THROWS_AS(min_norm_lstsq(blurred, Mat<B>(Mat<B>::Ones(4, 1))), std::domain_error);
+}
+
+TEST_CASE("ball Gershgorin bound: at least lambda_max of every symmetric matrix in the balls",
+          "[ball]") {
+  scoped_mpfr_precision p(128);
+  // [[2, 1], [1, 2]]: eigenvalues 1 and 3, the row sums 3: the bound is 3 (a double, exact).
+  Mat<B> S(2, 2);
+  S << B(2), B(1), B(1), B(2);
+  CHECK(gershgorin_upper_bound(S) >= 3.0);
+  CHECK(gershgorin_upper_bound(S) <= 3.0 * (1 + 1e-8));
+  // A radius counts: 2 +/- 2^-10 on the diagonal admits lambda_max = 3 + 2^-10.
+  S(0, 0) = exact_ball(2, -10);
+  CHECK(gershgorin_upper_bound(S) >= 3.0 + std::ldexp(1.0, -10));
+  // Random symmetric matrices: at least the largest eigenvalue (double eigensolver; its error,
+  // about 1e-16 relative, is covered by a 1e-12 relative allowance below the eigenvalue; for
+  // d = 1 the bound is the eigenvalue itself).
+  const std::vector<double> xs = sample_doubles(64);
+  for (int d = 1; d <= 6; ++d) {
+    Mat<double> G(d, d);
+    for (int i = 0; i < d; ++i)
+      for (int j = 0; j < d; ++j) G(i, j) = xs[size_t(8 * i + j)];
+    const Mat<double> Sd = G * G.transpose();
+    const Vec<double> ev = symmetric_eigenvalues<double>(Sd);
+    CAPTURE(d, ev(d - 1));
+    CHECK(gershgorin_upper_bound(balls_of(Sd)) >= ev(d - 1) * (1 - 1e-12));
+  }
+}
