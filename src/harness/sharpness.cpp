@@ -118,6 +118,13 @@ const std::vector<stated_check_limit>& stated_check_sharpness_limits() {
       "margins at 1000 cases (seeds 1-3; double, long double, MPFR 256 bits) "
       "<= 10^3.76 (GD stack layer 8, 17-25 comparisons per seed), <= 10^2.9 at every other "
       "layer (scripts/depth-margins.sh)";
+  const std::string end_to_end_lsa =
+      "an end-to-end check (properties/stack_end_to_end.hpp): layer l's realised output against "
+      "l steps of the exact algorithm (GD, GD++, preconditioned GD, the sheet's chain or the GD++ "
+      "eigenvalue map in rationals from the same rounded inputs), within each layer's rounding at "
+      "its realised input carried through the later layers by the exact propagator (the affine "
+      "stacks' step matrices, the cubic stacks' Jacobians at the exact tokens plus their Taylor "
+      "remainder), hand-derived; margins per depth in docs/verdicts-and-trust.md";
   static const std::vector<stated_check_limit> t = {
       {"gdpp_rate.preconditioning_layer_maps_each_eigenvalue_to_lambda_one_minus_gamma_lambda_"
        "squared",
@@ -150,6 +157,9 @@ const std::vector<stated_check_limit>& stated_check_sharpness_limits() {
       {"ahn.x_rows_follow_the_sheet_formula_when_b_is_nonzero",
        "layer *: Z vs the sheet's x- and y-row formulas*",
        {4.0, false, local_layers_lsa}},
+      {"ahn.x_rows_follow_the_sheet_formula_when_b_is_nonzero",
+       "layer *: Z vs the sheet's chain from Z_0 (exact, rationals) within the propagated bound",
+       {4.0, false, end_to_end_lsa}},
       {"vonoswald.gd_stack_tokens_follow_k_gd_steps", "layer *", {4.0, false, local_layers_lsa}},
       {"vonoswald.gdpp_stack_equals_preconditioned_gd", "layer *", {4.0, false, local_layers_lsa}},
       {"ahn.lemma1_layers_run_preconditioned_gd_with_a_transpose",
