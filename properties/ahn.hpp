@@ -5,8 +5,10 @@
 // Z-form depths of properties/zform_checks.hpp.
 #pragma once
 
+#include "stack_end_to_end.hpp"
 #include "zform_checks.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -72,6 +74,67 @@ lemma1_setup<T> make_lemma1_setup(case_context& ctx, const task_spec& spec,
           make_zform_task<T>(spec)};
 }
 
+// The END-TO-END floating-point check of Lemma 1 with B = 0 (lemma1_preconditioned_gd; issue
+// 41): the realised last row r_l after l layers against y - w*_l^T X_all, w*_l = l steps of
+// preconditioned GD w' = w - (sum_h A_h)^T grad R(w) from w = 0 computed EXACTLY (rationals, the
+// heads summed exactly) from the same rounded inputs, within the propagated bound of
+// properties/stack_end_to_end.hpp (HAND-DERIVED, rigorous):
+//     |r_l - r*_l| <= (1 + 2 gamma) sum_(j<=l) delta_j |M_(j+1) ... M_l| + 2 eps |r*_l|,
+//     M_j = I - (1/N) [X^T; 0] P_(j-1) X_all, P = sum_h A_h   (r_j = r_(j-1) M_j exactly),
+//     delta_j = 2 gamma_n zform_y_shadow_step(|r_(j-1)|)   (layer j at its realised input,
+//     n = layer_depth; Higham ASNA Lemma 3.1),
+// the propagator in double with its own rounding bound (entry depth heads + 2d + 6: the head
+// sum, two inner products of length d, the 1/N, the identity, three conversions).
+template <class T>
+void lemma1_end_to_end(case_context& ctx, const zform_task<T>& z,
+                       const std::vector<std::vector<Mat<T>>>& heads_of,
+                       const std::vector<Mat<T>>& Zs, double depth) {
+  using propagated_rounding::exact_of;
+  using stack_end_to_end::to_double_matrix;
+  const Eigen::Index d = z.X.rows(), N = z.X.cols();
+  const int L = static_cast<int>(heads_of.size());
+  const Mat<T> absX_all = abs_of(z.X_all);
+  const Mat<double> X_all_d = to_double_matrix<T>(z.X_all);
+  Mat<double> U = Mat<double>::Zero(N + 1, d);
+  U.topRows(N) = to_double_matrix<T>(z.X).transpose();
+  const T two_gamma = shadow_bound<T>(depth, T(1));
+  std::vector<Mat<T>> local{Mat<T>()};
+  std::vector<stack_end_to_end::affine_step> steps;
+  std::vector<Mat<rational_real>> P_x;
+  std::size_t heads = 1;
+  for (int l = 1; l <= L; ++l) {
+    std::vector<Mat<T>> absA;
+    Mat<double> P = Mat<double>::Zero(d, d), P_hat = P;
+    Mat<rational_real> Px = Mat<rational_real>::Zero(d, d);
+    for (const Mat<T>& A : heads_of[l - 1]) {
+      absA.push_back(abs_of(A));
+      P += to_double_matrix<T>(A);
+      P_hat += to_double_matrix<T>(A).cwiseAbs();
+      Px += exact_of(A);
+    }
+    heads = std::max(heads, heads_of[l - 1].size());
+    P_x.push_back(Px);
+    local.push_back(
+        Mat<T>(two_gamma *
+               zform_y_shadow_step<T>(abs_of(Mat<T>(Zs[l - 1].bottomRows(1))), absX_all, absA)));
+    steps.push_back(stack_end_to_end::make_affine_step(1.0 / static_cast<double>(N), U,
+                                                       Mat<double>(P * X_all_d),
+                                                       Mat<double>(P_hat * X_all_d.cwiseAbs())));
+  }
+  const auto B = stack_end_to_end::affine_stack_error_bounds<T>(
+      steps, static_cast<double>(heads) + 2.0 * d + 6.0, local);
+  const Mat<rational_real> Xx = exact_of(z.X), yx = exact_of(z.y), X_all_x = exact_of(z.X_all),
+                           y_ext_x = exact_of(z.y_ext);
+  const auto W =
+      preconditioned_gd_iterates<rational_real>(Mat<rational_real>::Zero(1, d), Xx, yx, P_x);
+  for (int l = 1; l <= L; ++l)
+    stack_end_to_end::compare_with_exact_reference<T>(
+        ctx,
+        "layer " + std::to_string(l) + ": last row of Z vs " + std::to_string(l) +
+            " exact PGD steps (A^T, rationals) within the propagated bound",
+        Mat<T>(Zs[l].bottomRows(1)), Mat<rational_real>(y_ext_x - matmul(W[l], X_all_x)), B[l]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Ahn et al. Lemma 1 (proofs/AhnLemma1.v:ahn_lemma1): L layers with heads A_lh (general,
 // non-symmetric), B = 0, labels with or without noise. Claim: the last row of Z_l is
@@ -92,8 +155,9 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
                std::to_string(weight_seed));
   const int d = spec.d, N = spec.N;
   std::vector<linear_transformer_layer<T>> layers;
-  std::vector<Mat<T>> precond;            // sum_h A_lh: w' = w - precond^T grad
-  std::vector<std::vector<Mat<T>>> absA;  // |A_lh|
+  std::vector<Mat<T>> precond;                // sum_h A_lh: w' = w - precond^T grad
+  std::vector<std::vector<Mat<T>>> absA;      // |A_lh|
+  std::vector<std::vector<Mat<T>>> heads_of;  // A_lh (the end-to-end check sums them exactly)
   for (int l = 0; l < L; ++l) {
     linear_transformer_layer<T> layer;
     Mat<T> sum = Mat<T>::Zero(d, d);
@@ -103,6 +167,8 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
       layer.heads.push_back(ahn_head<T>(A));
       sum += A;
       abs_heads.push_back(abs_of(A));
+      if (h == 0) heads_of.emplace_back();
+      heads_of.back().push_back(A);
     }
     layers.push_back(layer);
     precond.push_back(sum);
@@ -129,7 +195,8 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
     // hand-derived depth) at the realised intermediates. The end-to-end tolerance of the
     // floating-point run used to be the shadow of every earlier layer (margins 10^1.8 -> 10^2.8
     // over layers 1-5, growing); the local identity at every layer gives the end-to-end claim
-    // by induction, which the exact run checks directly.
+    // by induction, which the exact run checks directly; lemma1_end_to_end bounds it in
+    // floating point (exact PGD in rationals, the propagated bound).
     const Mat<T> r = Zs[l - 1].bottomRows(1);
     const Mat<T> rX = matmul_nt(Mat<T>(r.leftCols(N)), z.X);  // 1 x d
     const Mat<T> local_ref = r - matmul(Mat<T>(matmul(rX, precond[l - 1])), z.X_all) / T(N);
@@ -146,6 +213,57 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
     ctx.require(at + ": x-rows unchanged", Zs[l].topRows(d) == z.Z0.topRows(d),
                 "x-rows moved although B = 0");
   }
+  if constexpr (stack_end_to_end::is_rounded_scalar<T>)
+    lemma1_end_to_end<T>(ctx, z, heads_of, Zs, layer_depth(d, N, heads, L));
+}
+
+// The END-TO-END floating-point check of Lemma 1 with B != 0 (lemma1_x_rows; issue 41): layer
+// l's realised Z against the sheet's chain from Z_0 computed EXACTLY (rationals) from the same
+// rounded inputs, within the propagated bound of stack_end_to_end.hpp's cubic stacks
+// (cx = cy = 1/N, Bm = B_l, Am = A_l; HAND-DERIVED, rigorous): the Jacobian of every later
+// layer at the exact Z carries each layer's local rounding 2 gamma_n (Xh'; Yh') (the shadows of
+// x_rows_local_bound entrywise at the realised Z, one program, n = layer_depth; Higham ASNA
+// Lemma 3.1) and the Taylor remainder of order >= 2, plus one rounding of the exact reference.
+template <class T>
+void lemma1_x_rows_end_to_end(case_context& ctx, const zform_task<T>& z,
+                              const std::vector<Mat<T>>& As, const std::vector<Mat<T>>& Bs,
+                              const std::vector<Mat<T>>& Zs, double depth) {
+  using propagated_rounding::exact_of;
+  using Q = rational_real;
+  const Eigen::Index d = z.X.rows(), N = z.X.cols();
+  const int L = static_cast<int>(As.size());
+  std::vector<Mat<Q>> exact{exact_of(z.Z0)};
+  for (int l = 0; l < L; ++l) {
+    const Mat<Q>& Z = exact.back();
+    const Mat<Q> Xe = Z.topRows(d), Ye = Z.bottomRows(1);
+    const Mat<Q> Xeb = Xe.leftCols(N), Yeb = Ye.leftCols(N);
+    const Mat<Q> AXe = matmul(exact_of(As[l]), Xe);
+    Mat<Q> next(d + 1, N + 1);
+    next << Mat<Q>(Xe - matmul(Mat<Q>(matmul(exact_of(Bs[l]), matmul_nt(Xeb, Xeb))), AXe) / Q(N)),
+        Mat<Q>(Ye - matmul(Mat<Q>(matmul_nt(Yeb, Xeb)), AXe) / Q(N));
+    exact.push_back(next);
+  }
+  const T two_gamma = shadow_bound<T>(depth, T(1));
+  std::vector<stack_end_to_end::cubic_layer<T>> layers;
+  std::vector<Mat<T>> delta{Mat<T>()};
+  for (int l = 0; l < L; ++l) {
+    layers.push_back({T(T(1) / T(N)), T(T(1) / T(N)), Bs[l], As[l]});
+    const Mat<T> Xh = abs_of(Mat<T>(Zs[l].topRows(d))), Yh = abs_of(Mat<T>(Zs[l].bottomRows(1)));
+    const Mat<T> Xhb = Xh.leftCols(N), Yhb = Yh.leftCols(N);
+    const Mat<T> AXh = matmul(abs_of(As[l]), Xh);
+    Mat<T> sh(d + 1, N + 1);
+    sh << Mat<T>(Xh + matmul(Mat<T>(matmul(abs_of(Bs[l]), matmul_nt(Xhb, Xhb))), AXh) / T(N)),
+        Mat<T>(Yh + matmul(Mat<T>(matmul_nt(Yhb, Xhb)), AXh) / T(N));
+    delta.push_back(Mat<T>(two_gamma * sh));
+  }
+  const auto B = stack_end_to_end::cubic_stack_error_bounds<T>(
+      layers, std::vector<Mat<Q>>(exact.begin(), exact.end() - 1), delta, d, N);
+  for (int l = 1; l <= L; ++l)
+    stack_end_to_end::compare_with_exact_reference<T>(
+        ctx,
+        "layer " + std::to_string(l) +
+            ": Z vs the sheet's chain from Z_0 (exact, rationals) within the propagated bound",
+        Zs[l], exact[l], B[l]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,7 +277,8 @@ void lemma1_preconditioned_gd(case_context& ctx, const Model& model) {
 // is one layer's proved rounding bound at the realised intermediates (rounding_shadow.hpp,
 // hand-derived depth). The end-to-end tolerance from Z_0 needed depth k_{l+1} = 3 k_l +
 // layer_depth and shadows growing as cubes per layer (margins up to 10^4.66 at layer 3); the
-// exact run checks the chain from Z_0 directly.
+// exact run checks the chain from Z_0 directly, and lemma1_x_rows_end_to_end compares the
+// floating-point Z with it within the propagated bound (the later layers' Jacobians).
 template <class T, class Model>
 void lemma1_x_rows(case_context& ctx, const Model& model) {
   const task_spec spec = gen_zform_spec<T>(5, 16);
@@ -214,6 +333,8 @@ void lemma1_x_rows(case_context& ctx, const Model& model) {
                   "Z =\n" + case_context::matrix_full_digits(Zs[l + 1]));
     }
   }
+  if constexpr (stack_end_to_end::is_rounded_scalar<T>)
+    lemma1_x_rows_end_to_end<T>(ctx, z, As, Bs, Zs, D);
 }
 
 // The construction under test, as the properties call it (mutation tests pass others).

@@ -16,6 +16,7 @@
 #include "harness/property.hpp"
 #include "harness/tolerance.hpp"
 #include "rounding_shadow.hpp"
+#include "stack_end_to_end.hpp"
 #include "tasks/rapidcheck_gen.hpp"
 
 #include <functional>
@@ -127,6 +128,68 @@ T gram_map_local_bound(const lsa_layer<T>& abs_layer, const Mat<T>& E, Eigen::In
   });
 }
 
+// The END-TO-END floating-point check of the preconditioning layers
+// (preconditioning_layer_maps_each_eigenvalue; issue 41): the Gram of layer l's realised x-rows
+// (context columns, computed in T) against diag(lambda^(l)), the eigenvalue map applied l times
+// EXACTLY (rationals) with the gammas the layers hold (proofs/GdppRate.v:gdpp_gram_diag: it is the
+// exact Gram of the exact x-rows X*_l). The x-rows of a GD++ layer with eta = 0 follow the cubic
+// X' = X - gamma Xc Xc^T X (proofs/VonOswald.v:gdpp_layer_identity), so stack_end_to_end.hpp's
+// cubic-stack bound (x-rows only: cx = gamma_l, Bm = Am = I; local rounding
+// 2 gamma_n (|X_t| + |gamma| |X_c| |X_c|^T |X_t|), n = N + 3 (d + 1) + 5, the LSA layer's depth)
+// gives |X_l - X*_l| <= alpha entrywise, and (HAND-DERIVED, rigorous)
+//     |fl(X_l X_l^T) - X*_l X*_l^T| <= (1 + 2 gamma_(N+4)) (2 gamma_N |X_l| |X_l|^T
+//                                      + alpha |X_l|^T + |X_l| alpha^T + alpha alpha^T)
+// (context columns; X_l X_l^T - X* X*^T = a X_l^T + X_l a^T - a a^T with a = X_l - X*_l), plus
+// one rounding of the exact reference (2 eps |ref|).
+template <class T>
+void preconditioning_gram_end_to_end(case_context& ctx, const diagonal_case<T>& c,
+                                     const std::vector<T>& gamma, const std::vector<Mat<T>>& all) {
+  using propagated_rounding::exact_of;
+  using Q = rational_real;
+  const Eigen::Index d = c.d, N = c.N;
+  const int K = static_cast<int>(gamma.size());
+  std::vector<Mat<Q>> exact{exact_of(Mat<T>(all[0].topRows(d)))};
+  for (int l = 0; l < K - 1; ++l) {
+    const Mat<Q> Xc = exact.back().leftCols(N);
+    exact.push_back(Mat<Q>(exact.back() -
+                           matmul(Mat<Q>(matmul_nt(Xc, Xc)), exact.back()) * exact_of(gamma[l])));
+  }
+  const T two_gamma = shadow_bound<T>(static_cast<double>(N) + 3.0 * (d + 1) + 5.0, T(1));
+  std::vector<stack_end_to_end::cubic_layer<T>> layers;
+  std::vector<Mat<T>> delta{Mat<T>()};
+  const Mat<T> I = Mat<T>::Identity(d, d);
+  for (int l = 0; l < K; ++l) {
+    layers.push_back({gamma[l], T(0), I, I});
+    const Mat<T> Xt = all[l].topRows(d), absXc = abs_of(Mat<T>(Xt.leftCols(N)));
+    delta.push_back(
+        Mat<T>(two_gamma * Mat<T>(abs_of(Xt) + matmul(Mat<T>(matmul_nt(absXc, absXc)), abs_of(Xt)) *
+                                                   abs_of(gamma[l]))));
+  }
+  const auto B = stack_end_to_end::cubic_stack_error_bounds<T>(layers, exact, delta, d, N);
+  std::vector<Q> lam(d);
+  for (Eigen::Index i = 0; i < d; ++i) lam[i] = Q(N * c.s[i] * c.s[i]);
+  const T gram_rounding = shadow_bound<T>(static_cast<double>(N), T(1));
+  const T sum_scale = T(1) + T(2) * higham_gamma<T>(static_cast<double>(N) + 4.0);
+  for (int l = 1; l <= K; ++l) {
+    Mat<Q> ref = Mat<Q>::Zero(d, d);
+    for (Eigen::Index i = 0; i < d; ++i) {
+      lam[i] = gdpp_eigenvalue_map<Q>(lam[i], exact_of(gamma[l - 1]));
+      ref(i, i) = lam[i];
+    }
+    const Mat<T> Xl = all[l].topLeftCorner(d, N), absXl = abs_of(Xl);
+    const Mat<T> alpha = B[l].leftCols(N);
+    const Mat<T> bound = (matmul_nt(absXl, absXl) * gram_rounding + matmul_nt(alpha, absXl) +
+                          matmul_nt(absXl, alpha) + matmul_nt(alpha, alpha)) *
+                         sum_scale;
+    stack_end_to_end::compare_with_exact_reference<T>(
+        ctx,
+        "layer " + std::to_string(l) +
+            ": X_l X_l^T vs diag(lambda^(l)) (exact eigenvalue map, rationals) within the "
+            "propagated bound",
+        Mat<T>(matmul_nt(Xl, Xl)), ref, bound);
+  }
+}
+
 // Lemma A.3's premise on the layers themselves: after each GD++ preconditioning layer of the
 // schedule, X_l X_l^T = diag(lambda^(l)) with lambda^(l+1)_i = lambda^(l)_i (1 - gamma_l
 // lambda^(l)_i)^2 (proofs/GdppRate.v:gdpp_gram_step with proofs/VonOswald.v:gdpp_layer_identity).
@@ -142,6 +205,8 @@ T gram_map_local_bound(const lsa_layer<T>& abs_layer, const Mat<T>& E, Eigen::In
 //        2 gamma_n (max |X'|_sh |X'|_sh^T + max (I + |gamma| Gh) Gh (I + |gamma| Gh)),
 //    |X'|_sh the LSA layer run on |weights| and |tokens of layer l-1| (x-rows), Gh = |X||X|^T,
 //    n = 2 N + 3 (d + 1) + 10 (the layer's N + 3 D + 4, its Gram N, the map's 2 + 2 d fit).
+//    Then END TO END (preconditioning_gram_end_to_end above): the realised Gram against
+//    diag(lambda^(l)) of the exact eigenvalue map, within the propagated bound.
 //    The old end-to-end tolerance ran the shadow through every earlier layer (the stack on
 //    |weights| from |X_0|), which grows as a cube per layer while the layers contract the
 //    spectrum: margins 10^6.3-6.5 at layer 3.
@@ -188,6 +253,8 @@ void preconditioning_layer_maps_each_eigenvalue(case_context& ctx, const constru
                          gram, Mat<T>(lam.asDiagonal()));
     }
   }
+  if constexpr (stack_end_to_end::is_rounded_scalar<T>)
+    preconditioning_gram_end_to_end<T>(ctx, c, sch.gamma, all);
 }
 
 // kappa of the diagonal Gram matrix of layer l (exact scalar).

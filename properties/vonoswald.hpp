@@ -29,6 +29,7 @@
 #include "lsa/vonoswald_weights.hpp"
 #include "references/references.hpp"
 #include "rounding_shadow.hpp"
+#include "stack_end_to_end.hpp"
 #include "tasks/rapidcheck_gen.hpp"
 
 #include <bit>
@@ -309,6 +310,53 @@ T gd_step_local_bound(const Mat<T>& in, const Mat<T>& X, Eigen::Index d, Eigen::
   });
 }
 
+// The END-TO-END floating-point check of a GD stack (gd_stack_follows_gd_steps; issue 41): the
+// realised y-parts R_k after k layers against [Y - W*_k X, -W*_k Xq], W*_k = k GD steps with
+// eta_0..eta_(k-1) from W = 0 computed EXACTLY (rationals) from the same rounded inputs, within
+// the propagated bound of properties/stack_end_to_end.hpp (HAND-DERIVED, rigorous):
+//     |R_k - R*_k| <= (1 + 2 gamma) sum_(j<=k) delta_j |M_(j+1) ... M_k| + 2 eps |R*_k|,
+//     M_j = I - (eta_(j-1) / N) [X^T; 0] X_all   (R_j = R_(j-1) M_j exactly, W0 = 0),
+//     delta_j = 2 gamma_n (|R_(j-1)| + |eta|/N |Rc_(j-1)| |X|^T |X_all|)  (layer j at its
+//     realised input: the Prop. 1 shadow entrywise, n = n_layer; Higham ASNA Lemma 3.1),
+// the propagator computed in double with its own rounding bound (entry depth d + 6: conversions
+// of eta and X, an inner product of length d, the scaling by eta and 1/N, the identity).
+template <class T>
+void gd_stack_end_to_end(case_context& ctx, const std::string& which, const lsa_case<T>& c,
+                         const std::vector<T>& etas, const std::vector<Mat<T>>& tokens) {
+  using propagated_rounding::exact_of;
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N;
+  const int K = static_cast<int>(etas.size());
+  const Mat<T>& E = tokens.front();
+  const Mat<T> X_all = E.topRows(d);
+  std::vector<Mat<T>> local{Mat<T>()};
+  std::vector<stack_end_to_end::affine_step> steps;
+  const Mat<double> Xd = stack_end_to_end::to_double_matrix<T>(c.X);
+  const Mat<double> X_all_d = stack_end_to_end::to_double_matrix<T>(X_all);
+  Mat<double> U = Mat<double>::Zero(X_all.cols(), d);
+  U.topRows(N) = Xd.transpose();
+  const T two_gamma = shadow_bound<T>(layer_depth(N, d + o), T(1));
+  for (int k = 1; k <= K; ++k) {
+    const Mat<T> R = tokens[k - 1].bottomRows(o);
+    local.push_back(
+        Mat<T>(two_gamma * prop1_y_shadow<T>(c.X, Mat<T>(R.leftCols(N)), X_all, R,
+                                             Mat<T>(Mat<T>::Zero(o, d)), etas[k - 1], N)));
+    steps.push_back(stack_end_to_end::make_affine_step(
+        static_cast<double>(etas[k - 1]) / static_cast<double>(N), U, X_all_d, X_all_d.cwiseAbs()));
+  }
+  const auto B = stack_end_to_end::affine_stack_error_bounds<T>(steps, d + 6.0, local);
+  const Mat<rational_real> Xx = exact_of(c.X), Yx = exact_of(c.Y), X_all_x = exact_of(X_all);
+  const Mat<rational_real> Yext_x = exact_of(Mat<T>(E.bottomRows(o)));
+  Mat<rational_real> Wx = Mat<rational_real>::Zero(o, d);
+  for (int k = 1; k <= K; ++k) {
+    Wx = gd_step<rational_real>(Wx, Xx, Yx, exact_of(etas[k - 1]));
+    stack_end_to_end::compare_with_exact_reference<T>(
+        ctx,
+        "layer " + std::to_string(k) + " (" + which + "): y-parts vs " + std::to_string(k) +
+            " exact GD steps (rationals) within the propagated bound",
+        Mat<T>(tokens[k].bottomRows(o)), Mat<rational_real>(Yext_x - matmul(Wx, X_all_x)), B[k]);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // K-layer GD stack (proofs/VonOswald.v:lsa_stack_gd_steps_etas, one eta_l per layer;
 // proofs/VonOswald.v:lsa_stack_gd_steps, the recurrent layer): K masked Prop. 1 layers with
@@ -318,7 +366,9 @@ T gd_step_local_bound(const Mat<T>& in, const Mat<T>& X, Eigen::Index d, Eigen::
 // layer applied K times), every layer, as follows.
 //  * Exact scalars: layer k's tokens equal [Y - W_k X, -W_k Xq] (tolerance 0), and layer k's
 //    tokens equal one GD step from layer k-1's (the local check below, tolerance 0).
-//  * Floating point: the LOCAL check only. Layer k's realised y-parts R_k against one GD step
+//  * Floating point, two checks per layer. END TO END (gd_stack_end_to_end above): R_k against
+//    [Y - W*_k X, -W*_k Xq], k exact GD steps in rationals, within the propagated bound. LOCAL
+//    (localises a failure to one layer): layer k's realised y-parts R_k against one GD step
 //    with eta_(k-1) taken from layer k-1's REALISED tokens R_(k-1) (context part Rc):
 //        R_(k-1) - DeltaW X_all,  DeltaW = -eta grad L(0; X, Rc) (gd_delta, the reference's
 //        gradient), which is R_(k-1) - eta/N Rc X^T X_all, the same polynomial as the layer in
@@ -330,7 +380,8 @@ T gd_step_local_bound(const Mat<T>& in, const Mat<T>& X, Eigen::Index d, Eigen::
 //        against W_k in floating point needed the shadow of all k layers, whose coefficients in
 //        absolute value do not contract as the iteration does (margins grew 0.15-0.3 decades per
 //        layer, up to 10^4.8 at layer 7); by induction the local identity at every layer and the
-//        Prop. 1 theorem give the end-to-end claim, which the exact run checks directly.
+//        Prop. 1 theorem give the end-to-end claim, which the exact run checks directly; the
+//        end-to-end check above bounds it in floating point without compounding shadows.
 template <class T>
 void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) {
   const auto [c, K, E] = gen_gd_stack_case<T>(ctx);
@@ -397,6 +448,10 @@ void gd_stack_follows_gd_steps(case_context& ctx, const constructions<T>& make) 
     if (k == K)
       note_error_in_eps<T>(ctx, "layer K y-parts (local)", Mat<T>(stacked[k].bottomRows(o)), ref_s,
                            scale);
+  }
+  if constexpr (stack_end_to_end::is_rounded_scalar<T>) {
+    gd_stack_end_to_end<T>(ctx, "stack, per-layer eta", c, etas, stacked);
+    gd_stack_end_to_end<T>(ctx, "recurrent", c, std::vector<T>(K, c.eta), recurrent);
   }
 }
 
@@ -506,6 +561,72 @@ gdpp_layer_bounds<T> gdpp_layer_rounding_bounds(const Mat<T>& E, Eigen::Index d,
   return b;
 }
 
+// The END-TO-END floating-point check of a GD++ stack (gdpp_stack_is_preconditioned_gd; issue
+// 41): layer l's realised tokens against the EXACT GD++ algorithm from the same rounded inputs
+// (rationals): x-parts S_l [X, Xq], y-parts [Y - W_l X, -W_l Xq], W_l preconditioned GD with
+// S_l^2 (gdpp_preconditioned_iterates; proofs/VonOswald.v:gdpp_preconditioned_gd), within the
+// propagated bound of stack_end_to_end.hpp's cubic stacks (cx = gamma_l, Bm = Am = I,
+// cy = eta_l / N; HAND-DERIVED, rigorous): the Jacobian of every later layer at the exact
+// tokens carries each layer's local rounding
+//     delta_x = 2 gamma_n (|X_t| + |gamma| |X_c| |X_c|^T |X_t|),
+//     delta_y = 2 gamma_n (the Prop. 1 shadow at (X_c, Y_c, X_t, Y_t), W0 = 0),  n = n_layer
+// (at the realised input; Higham ASNA Lemma 3.1) and the Taylor remainder of order >= 2, plus
+// one rounding of the exact reference (2 eps |ref|).
+template <class T>
+void gdpp_stack_end_to_end(case_context& ctx, const lsa_case<T>& c, const std::vector<T>& gamma,
+                           const std::vector<T>& eta, const std::vector<Mat<T>>& Es) {
+  using propagated_rounding::exact_of;
+  using Q = rational_real;
+  const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N;
+  const int L = static_cast<int>(gamma.size());
+  std::vector<Q> gx, ex;
+  for (int l = 0; l < L; ++l) gx.push_back(exact_of(gamma[l])), ex.push_back(exact_of(eta[l]));
+  const Mat<Q> Xx = exact_of(c.X), Yx = exact_of(c.Y);
+  const Mat<Q> X_all_x = exact_of(Mat<T>(Es[0].topRows(d)));
+  const Mat<Q> Yext_x = exact_of(Mat<T>(Es[0].bottomRows(o)));
+  const auto W = gdpp_preconditioned_iterates<Q>(Xx, Yx, ex, gx);
+  std::vector<Mat<Q>> exact;
+  Mat<Q> S = Mat<Q>::Identity(d, d);
+  for (int l = 0; l <= L; ++l) {
+    Mat<Q> tokens(d + o, X_all_x.cols());
+    tokens << matmul(S, X_all_x), Mat<Q>(Yext_x - matmul(W[l], X_all_x));
+    exact.push_back(tokens);
+    if (l == L) break;
+    const Mat<Q> Xl = matmul(S, Xx);
+    S = matmul(Mat<Q>(Mat<Q>::Identity(d, d) - gx[l] * matmul_nt(Xl, Xl)), S);
+  }
+  const T two_gamma = shadow_bound<T>(layer_depth(N, d + o), T(1));
+  std::vector<stack_end_to_end::cubic_layer<T>> layers;
+  std::vector<Mat<T>> delta{Mat<T>()};
+  const Mat<T> I = Mat<T>::Identity(d, d);
+  for (int k = 1; k <= L; ++k) {
+    layers.push_back({gamma[k - 1], T(eta[k - 1] / T(N)), I, I});
+    const Mat<T>& in = Es[k - 1];
+    const Mat<T> Xt = in.topRows(d), Yt = in.bottomRows(o);
+    const Mat<T> absXc = abs_of(Mat<T>(Xt.leftCols(N)));
+    Mat<T> dk(d + o, in.cols());
+    dk << Mat<T>(abs_of(Xt) +
+                 matmul(Mat<T>(matmul_nt(absXc, absXc)), abs_of(Xt)) * abs_of(gamma[k - 1])),
+        prop1_y_shadow<T>(Mat<T>(Xt.leftCols(N)), Mat<T>(Yt.leftCols(N)), Xt, Yt,
+                          Mat<T>(Mat<T>::Zero(o, d)), eta[k - 1], N);
+    delta.push_back(Mat<T>(two_gamma * dk));
+  }
+  // The Jacobians are taken at E_0..E_(L-1).
+  const auto B = stack_end_to_end::cubic_stack_error_bounds<T>(
+      layers, std::vector<Mat<Q>>(exact.begin(), exact.end() - 1), delta, d, N);
+  for (int l = 1; l <= L; ++l) {
+    const std::string at = "layer " + std::to_string(l);
+    stack_end_to_end::compare_with_exact_reference<T>(
+        ctx, at + ": x-parts vs S_l [X, Xq] (exact GD++, rationals) within the propagated bound",
+        Mat<T>(Es[l].topRows(d)), Mat<Q>(exact[l].topRows(d)), Mat<T>(B[l].topRows(d)));
+    stack_end_to_end::compare_with_exact_reference<T>(
+        ctx,
+        at + ": y-parts vs [Y - W_l X, -W_l Xq] (exact PGD with S_l^2, rationals) within the "
+             "propagated bound",
+        Mat<T>(Es[l].bottomRows(o)), Mat<Q>(exact[l].bottomRows(o)), Mat<T>(B[l].bottomRows(o)));
+  }
+}
+
 // GD++ stack (proofs/VonOswald.v:gdpp_preconditioned_gd): layers (gamma_l, eta_l), W0 = 0, from
 // [[X, Xq], [Y, 0]], hold [[S_l X, S_l Xq], [Y - W_l X, -W_l Xq]] after layer l, where
 // S_0 = I, S_{l+1} = (I - gamma_l X_l X_l^T) S_l, X_l = S_l X, and W_l = preconditioned GD with
@@ -513,7 +634,9 @@ gdpp_layer_bounds<T> gdpp_layer_rounding_bounds(const Mat<T>& E, Eigen::Index d,
 // recurrent stack (one GD++ layer applied L times, constant gamma, eta). Checked:
 //  * Exact scalars: every layer's tokens equal [[S_l X, S_l Xq], [Y - W_l X, -W_l Xq]]
 //    (tolerance 0), and every layer is one GD++ step from the previous layer's tokens.
-//  * Floating point: the LOCAL check only: layer l's realised tokens against one GD++ step
+//  * Floating point: END TO END (gdpp_stack_end_to_end above: the tokens against the exact
+//    GD++ algorithm in rationals, within the propagated bound through the later layers'
+//    Jacobians) and LOCAL: layer l's realised tokens against one GD++ step
 //    (gamma_(l-1), eta_(l-1), W0 = 0) from layer l-1's REALISED tokens, x-parts
 //    (I - gamma Xc Xc^T) x, y-parts y - DeltaW x (Xc, Yc the realised context columns), within
 //    gdpp_layer_rounding_bounds at those tokens (one layer's proved rounding bound, hand-derived
@@ -588,6 +711,8 @@ void gdpp_stack_is_preconditioned_gd(case_context& ctx, const constructions<T>& 
       note_error_in_eps<T>(ctx, "layer L y-parts (local)", Mat<T>(Es[l + 1].bottomRows(o)), local_y,
                            b.shadow_y);
   }
+  if constexpr (stack_end_to_end::is_rounded_scalar<T>)
+    gdpp_stack_end_to_end<T>(ctx, c, gamma, eta, Es);
 }
 
 }  // namespace iclproof::vonoswald_checks

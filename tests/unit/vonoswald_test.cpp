@@ -356,3 +356,27 @@ TEST_CASE("vonoswald.gdpp properties fail on a wrong gamma", "[vonoswald][mutati
   };
   expect_mutant_killed(stack, gdpp_gamma_wrong());
 }
+
+#ifndef ICLPROOF_MUTATION_RATIONAL
+// Issue 41: the END-TO-END floating-point check of the GD stack (gd_stack_end_to_end: realised
+// y-parts after k layers against k exact GD steps in rationals, within the propagated bound)
+// run ALONE in double, without the local checks: it passes on the real stack and catches a stack
+// whose LAST layer's eta is off by a relative 1e-12 (a deep layer broken slightly).
+TEST_CASE(
+    "vonoswald.gd_stack end-to-end check alone catches the last layer's eta off by 1e-12 "
+    "in double",
+    "[vonoswald][mutation]") {
+  const mutation_runner runner{41, scalar_kind::double_precision};
+  const auto run = [](bool broken) {
+    return [broken](case_context& ctx) {
+      const auto [c, K, E] = gen_gd_stack_case<double>(ctx);
+      const Eigen::Index d = c.spec.d, o = c.spec.o, N = c.spec.N;
+      std::vector<double> etas(K, c.eta);
+      if (broken) etas.back() *= 1.0 + 1e-12;
+      const auto tokens = lsa_stack_forward<double>(gd_stack_weights<double>(d, o, N, etas), E, N);
+      gd_stack_end_to_end<double>(ctx, "stack", c, std::vector<double>(K, c.eta), tokens);
+    };
+  };
+  runner.expect_killed(run(false), run(true), 300);
+}
+#endif
