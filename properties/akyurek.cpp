@@ -359,9 +359,9 @@ ICLPROOF_PROPERTY_BODY(div_layer, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(thm1_exact, ::iclproof::interval_real);
 ICLPROOF_NOT_APPLICABLE(gelu_product_order, interval,
                         "a fitted log-log slope (measured), not an enclosure");
-ICLPROOF_NOT_APPLICABLE(thm2_exact, interval,
-                        "its tolerance needs eigenvalues (no interval eigensolver); rational mode "
-                        "checks it exactly");
+// On enclosures the chain's checks are identities (no eigenvalue tolerance): properties/
+// akyurek_chain_checks.hpp, theorem2_exact_chain.
+ICLPROOF_PROPERTY_BODY(thm2_exact, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(thm1_realised, ::iclproof::interval_real);
 ICLPROOF_PROPERTY_BODY(thm2_realised, ::iclproof::interval_real);
 ICLPROOF_NOT_APPLICABLE(thm2_realised, rational, realised_chain_reason);
@@ -380,9 +380,7 @@ ICLPROOF_PROPERTY_BODY(div_layer, ::iclproof::ball_real);
 ICLPROOF_PROPERTY_BODY(thm1_exact, ::iclproof::ball_real);
 ICLPROOF_NOT_APPLICABLE(gelu_product_order, ball,
                         "a fitted log-log slope (measured), not an enclosure");
-ICLPROOF_NOT_APPLICABLE(thm2_exact, ball,
-                        "its tolerance needs eigenvalues (no ball eigensolver used); rational mode "
-                        "checks it exactly");
+ICLPROOF_PROPERTY_BODY(thm2_exact, ::iclproof::ball_real);
 // The realised chains on balls (and intervals, above): on enclosures the realised layers' MLP is
 // evaluated in its centred form (raw/decoder_layer.hpp: mlp_centred), without which each product
 // layer multiplied the enclosure width by about s (+35 to +45 bits at 257 bits) until a one-layer
