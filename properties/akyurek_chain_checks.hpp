@@ -147,8 +147,7 @@ void theorem2_exact_chain(case_context& ctx, const chain_builder_fn2<T>& chain) 
       // floating-point tolerance below, which needs eigenvalues, plays no part. The ridge solve
       // on balls is Arb's certified arb_mat_solve (core/ball_linalg.hpp).
       ctx.check_identity("w_k at token 2k vs ridge", w_chain, Mat<T>(W_ridge.transpose()));
-      ctx.check_identity("prediction at token 2k vs ridge prediction", T(h(R.pred(), 2 * k)),
-                         pred);
+      ctx.check_identity("prediction at token 2k vs ridge prediction", T(h(R.pred(), 2 * k)), pred);
     } else {
       const T bound = tolerance<T>([&](auto tag) {
         using S = typename decltype(tag)::scalar;
