@@ -711,8 +711,10 @@ void gdpp_stack_is_preconditioned_gd(case_context& ctx, const constructions<T>& 
       note_error_in_eps<T>(ctx, "layer L y-parts (local)", Mat<T>(Es[l + 1].bottomRows(o)), local_y,
                            b.shadow_y);
   }
-  if constexpr (stack_end_to_end::is_rounded_scalar<T>)
-    gdpp_stack_end_to_end<T>(ctx, c, gamma, eta, Es);
+  if constexpr (stack_end_to_end::is_rounded_scalar<T>) {
+    if (stack_end_to_end::cubic_end_to_end_affordable(ctx, L, c.spec.d, c.spec.N))
+      gdpp_stack_end_to_end<T>(ctx, c, gamma, eta, Es);
+  }
 }
 
 }  // namespace iclproof::vonoswald_checks

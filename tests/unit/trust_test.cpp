@@ -445,7 +445,9 @@ TEST_CASE("exact runs of an approximation: proved + enclosed only under a compar
 }
 
 TEST_CASE("ridge -> min-norm: certified in rationals under its Qed bound, a real run", "[trust]") {
-  // The approximation runs in exact rationals under --certified (it has no interval body). It is
+  // Under --certified the approximation runs on Arb balls (it has had a ball body since issue 41:
+  // strongest_mode prefers an enclosure body to an exact one for approximations); its rational
+  // branch, run here, is the other certified path. It is
   // fully proved: the rational branch compares LeastSquares.v:ridge_min_norm_ginv_bound2
   // exactly, the floating-point branch checks the rate lambda / mu of
   // SingularValueCertificate.v:ridge_tends_to_min_norm_certified with mu certified per case. So
@@ -453,7 +455,7 @@ TEST_CASE("ridge -> min-norm: certified in rationals under its Qed bound, a real
   const property* p = select_properties("references.ridge_tends_to_min_norm_least_squares")[0];
   REQUIRE(p->info.coverage.kind == claim_kind::approximation);
   REQUIRE(p->info.coverage.theorems_state_whole_claim());
-  CHECK(certified_scalar(*p) == scalar_kind::rational);
+  CHECK(certified_scalar(*p) == scalar_kind::ball);
   run_config cfg;
   cfg.scalar = scalar_kind::rational;
   cfg.cases = 10;
